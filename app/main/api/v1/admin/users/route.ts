@@ -1,0 +1,12 @@
+// POST /main/api/v1/admin/users — provision a user and a first token (operators, scripts, tests)
+import { createUserSchema } from '@/lib/accounts/schemas';
+import { createUser } from '@/lib/accounts/users';
+import { withAdmin } from '@/lib/auth/admin';
+import { json, readJsonBody } from '@/lib/http/body';
+import { parseBody } from '@/lib/http/validate';
+
+export const dynamic = 'force-dynamic';
+export const POST = withAdmin(async ({ request, db }) => {
+  const input = parseBody(createUserSchema, (await readJsonBody(request)).value);
+  return json(await createUser(db, input), { status: 201 });
+});

@@ -1,0 +1,58 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { apiTokens } from '../db/schema';
+import { generateToken, type Scope } from '../auth/tokens';
+
+export interface TokenDto {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+function tokenDto(t: typeof apiTokens.$inferSelect): TokenDto {
+  return {
+    id: t.id,
+    name: t.name,
+    prefix: t.prefix,
+    scopes: t.scopes as Scope[],
+    created_at: iso(t.createdAt)!,
+    last_used_at: iso(t.lastUsedAt),
+    revoked_at: iso(t.revokedAt),
+  };
+}
+
+/** Issues a token; the raw value is returned once and only its hash is stored. */
+export async function issueToken(
+  db: Db,
+  userId: string,
+  opts: { name: string; scopes: Scope[] },
+): Promise<{ token: string; info: TokenDto }> {
+  const { token, prefix, hash } = generateToken();
+  const [row] = await db
+    .insert(apiTokens)
+    .values({ userId, name: opts.name, prefix, hash, scopes: [...new Set(opts.scopes)] })
+    .returning();
+  return { token, info: tokenDto(row) };
+}
+
+export async function listTokens(db: Db, userId: string): Promise<TokenDto[]> {
+  const list = await db.select().from(apiTokens).where(eq(apiTokens.userId, userId)).orderBy(desc(apiTokens.createdAt));
+  return list.map(tokenDto);
+}
+
+/** Revokes one of the user's tokens by id or by its shown prefix; false when there is none. */
+export async function revokeToken(db: Db, userId: string, idOrPrefix: string): Promise<boolean> {
+  const match = /^[0-9a-f-]{36}$/i.test(idOrPrefix) ? eq(apiTokens.id, idOrPrefix) : eq(apiTokens.prefix, idOrPrefix);
+  const revoked = await db
+    .update(apiTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(apiTokens.userId, userId), match, isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
+  return revoked.length > 0;
+}

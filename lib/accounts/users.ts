@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from '../db/client';
+import { users } from '../db/schema';
+import { ApiError } from '../http/problem';
+import { issueToken } from './tokens';
+import { defaultSettings, type CreateUserInput, type UserDto } from './schemas';
+import { pluginScopes } from '../auth/tokens';
+
+type UserRow = typeof users.$inferSelect;
+
+/** The account as its owner and operators see it, built field by field. */
+export function userDto(u: UserRow): UserDto {
+  return {
+    id: u.id,
+    handle: u.handle,
+    display_name: u.displayName,
+    timezone: u.timezone,
+    settings: {
+      profile_public: u.profilePublic,
+      share_languages: u.shareLanguages,
+      share_editors: u.shareEditors,
+      share_apps: u.shareApps,
+      leaderboard: u.leaderboard,
+      community_stats: u.communityStats,
+    },
+    created_at: new Date(u.createdAt).toISOString(),
+  };
+}
+
+/** Creates a user and a first plugin token (sync + badges) in one transaction. */
+export async function createUser(db: Db, input: CreateUserInput): Promise<{ user: UserDto; token: string }> {
+  const s = { ...defaultSettings, ...input.settings };
+  return db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(users)
+      .values({
+        handle: input.handle,
+        displayName: input.display_name ?? input.handle,
+        timezone: input.timezone ?? 'UTC',
+        profilePublic: s.profile_public,
+        shareLanguages: s.share_languages,
+        shareEditors: s.share_editors,
+        shareApps: s.share_apps,
+        leaderboard: s.leaderboard,
+        communityStats: s.community_stats,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!created) {
+      throw new ApiError(422, 'invalid_payload', `The handle "${input.handle}" is taken.`, {
+        errors: [{ path: 'handle', code: 'handle_taken', message: 'handle is already taken (handles are case-insensitive)' }],
+      });
+    }
+    const { token } = await issueToken(tx, created.id, { name: 'first token', scopes: pluginScopes });
+    return { user: userDto(created), token };
+  });
+}
+
+export async function findUserByHandle(db: Db, handle: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(sql`lower(${users.handle}) = lower(${handle})`);
+  return row;
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users`);
+  return row.n;
+}

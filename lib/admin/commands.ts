@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { createUserSchema, handleSchema, scopeSchema } from '../accounts/schemas';
+import { issueToken, listTokens, revokeToken } from '../accounts/tokens';
+import { createUser, findUserByHandle, userDto } from '../accounts/users';
+import { pluginScopes } from '../auth/tokens';
+import type { Db } from '../db/client';
+
+// Operator commands, run by the CLI directly on the database or, when the embedded database is
+// owned by a running server, by that server on the CLI's behalf (see control.ts).
+
+export const commandSchema = z.discriminatedUnion('command', [
+  z.object({ command: z.literal('create-user'), input: createUserSchema }),
+  z.object({
+    command: z.literal('issue-token'),
+    handle: handleSchema,
+    name: z.string().trim().min(1).max(100).default('cli token'),
+    scopes: z.array(scopeSchema).min(1).default(pluginScopes),
+  }),
+  z.object({ command: z.literal('revoke-token'), handle: handleSchema, token: z.string().min(1) }),
+  z.object({ command: z.literal('list-tokens'), handle: handleSchema }),
+]);
+
+export type Command = z.infer<typeof commandSchema>;
+
+export class CommandError extends Error {}
+
+async function userByHandle(db: Db, handle: string) {
+  const user = await findUserByHandle(db, handle);
+  if (!user) throw new CommandError(`no user with handle "${handle}"`);
+  return user;
+}
+
+export async function runCommand(db: Db, command: Command): Promise<unknown> {
+  switch (command.command) {
+    case 'create-user':
+      return createUser(db, command.input);
+    case 'issue-token': {
+      const user = await userByHandle(db, command.handle);
+      const { token, info } = await issueToken(db, user.id, { name: command.name, scopes: command.scopes });
+      return { user: userDto(user), token, info };
+    }
+    case 'revoke-token': {
+      const user = await userByHandle(db, command.handle);
+      if (!(await revokeToken(db, user.id, command.token))) {
+        throw new CommandError(`no live token "${command.token}" for ${command.handle}`);
+      }
+      return { revoked: command.token };
+    }
+    case 'list-tokens': {
+      const user = await userByHandle(db, command.handle);
+      return { tokens: await listTokens(db, user.id) };
+    }
+  }
+}

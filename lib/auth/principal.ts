@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from '../db/client';
+import type { Scope } from './tokens';
+
+export interface Principal {
+  user: { id: string; handle: string; timezone: string };
+  token: { id: string; scopes: Scope[] };
+}
+
+const lastUsedWriteIntervalMs = 60_000;
+// Per process, when each token's last_used_at was last written: most requests skip the write.
+const lastUsedWritten = new Map<string, number>();
+
+/** The live (not revoked) token with this hash and its user, or null. */
+export async function findPrincipal(db: Db, tokenHash: string): Promise<Principal | null> {
+  const [row] = await rows<{
+    token_id: string;
+    scopes: Scope[];
+    last_used_at: string | Date | null;
+    user_id: string;
+    handle: string;
+    timezone: string;
+  }>(
+    db,
+    sql`SELECT t.id AS token_id, t.scopes, t.last_used_at, u.id AS user_id, u.handle, u.timezone
+        FROM api_tokens t JOIN users u ON u.id = t.user_id
+        WHERE t.hash = ${tokenHash} AND t.revoked_at IS NULL`,
+  );
+  if (!row) return null;
+  await touchToken(db, row.token_id, row.last_used_at);
+  return {
+    user: { id: row.user_id, handle: row.handle, timezone: row.timezone },
+    token: { id: row.token_id, scopes: row.scopes },
+  };
+}
+
+/** Records last use at most once a minute per token, across processes (the WHERE guards it). */
+async function touchToken(db: Db, tokenId: string, lastUsedAt: string | Date | null): Promise<void> {
+  const now = Date.now();
+  const stored = lastUsedAt ? new Date(lastUsedAt).getTime() : 0;
+  const seen = Math.max(stored, lastUsedWritten.get(tokenId) ?? 0);
+  if (now - seen < lastUsedWriteIntervalMs) return;
+  lastUsedWritten.set(tokenId, now);
+  await db.execute(
+    sql`UPDATE api_tokens SET last_used_at = now()
+        WHERE id = ${tokenId} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+  );
+}

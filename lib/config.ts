@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+// Every environment variable the service reads, in one schema, checked once.
+const intFrom = (fallback: number, min = 0) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min))
+    .optional()
+    .transform((v) => v ?? fallback);
+
+const optionalString = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+export const configSchema = z.object({
+  PORT: intFrom(3000, 1),
+  DATABASE_URL: optionalString.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
+  ),
+  DATA_DIR: optionalString.transform((v) => v ?? './.data'),
+  ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  PUBLIC_MIN_USERS: intFrom(3, 1),
+  PUBLIC_CACHE_SECONDS: intFrom(300),
+  LEADERBOARD_MAX_AGE: intFrom(300),
+  SYNC_RATE_LIMIT_PER_MINUTE: intFrom(120),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+let cached: Config | undefined;
+
+/** The configuration of this process, parsed from the environment on first use. */
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Tests change the environment between files; this forgets the parsed copy. */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,79 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import { config } from '../config';
+import * as schema from './schema';
+
+/** The database, or a transaction on it: every query takes one of these first. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DbHandle {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export interface DbTarget {
+  databaseUrl?: string;
+  dataDir: string;
+}
+
+/** Opens the embedded database (no URL) or a PostgreSQL pool, behind the same drizzle schema. */
+export async function openDb(target: DbTarget, poolSize = 10): Promise<DbHandle> {
+  if (target.databaseUrl) {
+    const client = postgres(target.databaseUrl, {
+      max: poolSize,
+      connect_timeout: 5,
+      idle_timeout: 60,
+      onnotice: () => {},
+      connection: { application_name: 'codetally' },
+    });
+    return {
+      db: drizzlePostgres(client, { schema }) as unknown as Db,
+      kind: 'postgres',
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  const client = await PGlite.create({ dataDir: target.dataDir });
+  return {
+    db: drizzlePglite(client, { schema }) as unknown as Db,
+    kind: 'pglite',
+    close: () => client.close(),
+  };
+}
+
+// One handle per process. Next bundles route code and instrumentation separately, so the
+// handle lives on globalThis: two copies of this module must never open the data directory twice.
+const slot = globalThis as typeof globalThis & { __codetallyDb?: Promise<DbHandle> };
+
+export function dbHandle(): Promise<DbHandle> {
+  slot.__codetallyDb ??= (() => {
+    const cfg = config();
+    const opening = openDb({ databaseUrl: cfg.DATABASE_URL, dataDir: cfg.DATA_DIR });
+    // A failed open (database down at boot) must not stick: the next request tries again.
+    opening.catch(() => {
+      slot.__codetallyDb = undefined;
+    });
+    return opening;
+  })();
+  return slot.__codetallyDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await dbHandle()).db;
+}
+
+export async function closeDb(): Promise<void> {
+  const pending = slot.__codetallyDb;
+  slot.__codetallyDb = undefined;
+  if (pending) await (await pending).close();
+}
+
+/** Runs raw SQL and returns its rows, whichever driver is underneath. */
+export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
+}

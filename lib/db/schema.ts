@@ -1,0 +1,116 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  jsonb,
+} from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    handle: text('handle').notNull(),
+    displayName: text('display_name').notNull(),
+    timezone: text('timezone').notNull().default('UTC'),
+    profilePublic: boolean('profile_public').notNull().default(false),
+    shareLanguages: boolean('share_languages').notNull().default(false),
+    shareEditors: boolean('share_editors').notNull().default(false),
+    shareApps: boolean('share_apps').notNull().default(false),
+    leaderboard: boolean('leaderboard').notNull().default(false),
+    communityStats: boolean('community_stats').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_handle_lower_idx').on(sql`lower(${t.handle})`)],
+);
+
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The first characters of the token, safe to show in a token list. */
+    prefix: text('prefix').notNull(),
+    /** SHA-256 of the whole token, hex. The token itself is never stored. */
+    hash: text('hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_tokens_hash_idx').on(t.hash), index('api_tokens_user_idx').on(t.userId)],
+);
+
+// Activity tables are keyed by user first so they can be distributed by user_id.
+// Empty string, not NULL, stands for "no project" / "no editor" so the key is a plain primary key.
+export const ideActivity = pgTable(
+  'ide_activity',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    date: date('date').notNull(),
+    hour: smallint('hour').notNull(),
+    language: text('language').notNull(),
+    project: text('project').notNull().default(''),
+    editor: text('editor').notNull().default(''),
+    /** Time in milliseconds: integer sums stay exact however many uploads add to a bucket. */
+    millis: bigint('millis', { mode: 'number' }).notNull(),
+    lines: bigint('lines', { mode: 'number' }).notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.date, t.hour, t.language, t.project, t.editor] })],
+);
+
+export const desktopActivity = pgTable(
+  'desktop_activity',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    date: date('date').notNull(),
+    hour: smallint('hour').notNull(),
+    platform: text('platform').notNull(),
+    app: text('app').notNull(),
+    millis: bigint('millis', { mode: 'number' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.date, t.hour, t.platform, t.app] })],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** SHA-256 of route and body: the same key with another request is a reuse. */
+    requestHash: text('request_hash').notNull(),
+    status: integer('status').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+/** One fixed one-minute window per token, shared by every server process. */
+export const rateLimits = pgTable('rate_limits', {
+  tokenId: uuid('token_id')
+    .primaryKey()
+    .references(() => apiTokens.id, { onDelete: 'cascade' }),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});

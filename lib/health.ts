@@ -1,0 +1,22 @@
+import { sql } from 'drizzle-orm';
+import { getDb } from './db/client';
+
+const timeoutMs = 3000;
+
+/** A database round trip, bounded in time so a hung database still gets an answer. */
+export async function checkHealth(): Promise<{ status: 'ok' | 'degraded'; db: 'ok' | 'unavailable' }> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const probe = (async () => (await getDb()).execute(sql`SELECT 1`))();
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('health check timed out')), timeoutMs);
+    });
+    await Promise.race([probe, timeout]);
+    return { status: 'ok', db: 'ok' };
+  } catch (err) {
+    console.error('[codetally] health check failed:', (err as Error).message);
+    return { status: 'degraded', db: 'unavailable' };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,17 @@
+import type { z } from 'zod';
+import { ApiError, type FieldError } from './problem';
+
+/** Parses a JSON body against a schema; every problem is named by field and rule (422). */
+export function parseBody<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError(400, 'malformed_json', 'The body must be a JSON object.');
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const errors: FieldError[] = result.error.issues.map((i) => ({
+    path: i.path.join('.'),
+    code: i.code === 'custom' ? ((i.params as { code?: string } | undefined)?.code ?? 'invalid') : i.code,
+    message: `${i.path.join('.') || 'body'}: ${i.message}`,
+  }));
+  throw new ApiError(422, 'invalid_payload', 'The request body is not valid.', { errors });
+}

@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from '../db/client';
+import { ApiError } from '../http/problem';
+
+export const IDEMPOTENCY_TTL_HOURS = 24;
+const MAX_KEY_LENGTH = 255;
+
+export interface IdempotencyKey {
+  key: string;
+  /** SHA-256 of the route and the body: the same key with another request is a reuse. */
+  requestHash: string;
+}
+
+export interface StoredAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** Reads the optional Idempotency-Key header of a write. */
+export function idempotencyKeyOf(request: Request, route: string, rawBody: Uint8Array): IdempotencyKey | undefined {
+  const key = request.headers.get('idempotency-key');
+  if (key === null) return undefined;
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw new ApiError(422, 'invalid_payload', 'The Idempotency-Key header must be 1-255 characters.', {
+      errors: [{ path: 'Idempotency-Key', code: 'too_big', message: 'Idempotency-Key must be 1-255 characters' }],
+    });
+  }
+  const requestHash = createHash('sha256').update(route).update('\n').update(rawBody).digest('hex');
+  return { key, requestHash };
+}
+
+/**
+ * Inside the write's transaction: takes the key's lock (or answers 409 while another request
+ * holds it) and returns the first answer when this exact request already ran in the last 24 h.
+ */
+export async function claimKey(tx: Db, userId: string, k: IdempotencyKey): Promise<StoredAnswer | null> {
+  const [lock] = await rows<{ locked: boolean }>(
+    tx,
+    sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${userId} || '/' || ${k.key}, 0)) AS locked`,
+  );
+  if (!lock.locked) {
+    throw new ApiError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still running. Retry shortly.', {
+      headers: { 'retry-after': '1' },
+    });
+  }
+  // A new statement, so its snapshot sees a first request that committed while we waited.
+  const [stored] = await rows<{ request_hash: string; status: number; response: unknown }>(
+    tx,
+    sql`SELECT request_hash, status, response FROM idempotency_keys
+        WHERE user_id = ${userId} AND key = ${k.key}
+          AND created_at > now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+  );
+  if (!stored) return null;
+  if (stored.request_hash !== k.requestHash) {
+    throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours.');
+  }
+  const body = typeof stored.response === 'string' ? JSON.parse(stored.response) : stored.response;
+  return { status: stored.status, body };
+}
+
+/** Records the answer in the same transaction as the data it describes (replacing an expired one). */
+export async function saveAnswer(tx: Db, userId: string, k: IdempotencyKey, answer: StoredAnswer): Promise<void> {
+  await tx.execute(sql`
+    INSERT INTO idempotency_keys (user_id, key, request_hash, status, response)
+    VALUES (${userId}, ${k.key}, ${k.requestHash}, ${answer.status}, ${JSON.stringify(answer.body)}::jsonb)
+    ON CONFLICT (user_id, key) DO UPDATE
+      SET request_hash = excluded.request_hash, status = excluded.status,
+          response = excluded.response, created_at = now()`);
+}
+
+let lastPurge = 0;
+
+/** Deletes expired records, at most every ten minutes per process. */
+export async function purgeExpiredKeys(db: Db, now = Date.now()): Promise<void> {
+  if (now - lastPurge < 600_000) return;
+  lastPurge = now;
+  await db.execute(
+    sql`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+  );
+}

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+// The request schemas of the write routes: they validate every bucket and generate openapi.json.
+
+const controlCharacters = /[\u0000-\u001F\u007F]/;
+
+export const MIN_DATE = '2000-01-01';
+export const MAX_ACTIVITIES = 1000;
+
+/** Today (UTC) plus one day: the latest date a bucket may carry. */
+export function maxAcceptedDate(now = new Date()): string {
+  return new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
+}
+
+function isCalendarDate(value: string): boolean {
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+/** A string field: trimmed where the rule says so, bounded, free of control characters. */
+function text(field: string, max: number, opts: { min?: number; trim?: boolean } = {}) {
+  let s = z.string({ error: `${field} must be a string` });
+  if (opts.trim) s = s.trim();
+  if (opts.min) s = s.min(opts.min, { error: `${field} must not be empty` });
+  return s
+    .max(max, { error: `${field} must be at most ${max} characters` })
+    .refine((v) => !controlCharacters.test(v), {
+      error: `${field} must not contain control characters`,
+      params: { code: 'control_character' },
+    });
+}
+
+const seconds = z
+  .number({ error: 'time must be a number of seconds' })
+  .gt(0, { error: 'time must be greater than 0' })
+  .lte(3600, { error: 'time must be at most 3600 seconds' })
+  .meta({ description: 'Seconds spent in this bucket, 0 < time <= 3600.' });
+
+const day = z
+  .string({ error: 'date must be a string YYYY-MM-DD' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'date must be YYYY-MM-DD' })
+  .refine(isCalendarDate, { error: 'date must be a real calendar date', params: { code: 'invalid_date' } })
+  .refine((v) => v >= MIN_DATE && v <= maxAcceptedDate(), {
+    error: `date must be from ${MIN_DATE} up to one day after today (UTC)`,
+    params: { code: 'date_out_of_range' },
+  })
+  .meta({ format: 'date', description: "The client's local calendar day of the bucket." });
+
+const hour = z
+  .number({ error: 'hour must be an integer 0-23' })
+  .int({ error: 'hour must be an integer 0-23' })
+  .min(0, { error: 'hour must be 0-23' })
+  .max(23, { error: 'hour must be 0-23' })
+  .meta({ description: "The client's local hour of the bucket, 0-23." });
+
+export const ideBucketSchema = z
+  .object({
+    language: text('language', 64, { min: 1, trim: true }).meta({ description: 'Language or grammar identifier.' }),
+    time: seconds,
+    lines: z
+      .number({ error: 'lines must be a number' })
+      .min(0, { error: 'lines must be at least 0' })
+      .max(10_000_000, { error: 'lines must be at most 10000000' })
+      .nullish()
+      .meta({ description: 'Line metric, summed per bucket and stored as an integer.' }),
+    date: day.nullish().meta({ description: "YYYY-MM-DD; absent: today in the user's timezone." }),
+    hour: hour.nullish().meta({ description: "0-23; absent: the current hour in the user's timezone." }),
+    path: text('path', 1024).nullish().meta({ description: 'Validated, never stored.' }),
+    project_name: text('project_name', 200, { trim: true }).nullish(),
+    ide_name: text('ide_name', 64, { trim: true }).nullish().meta({ description: 'Name of the editor.' }),
+    filename: text('filename', 255).nullish().meta({ description: 'Basename of the file; validated, never stored.' }),
+  })
+  .meta({ id: 'IdeBucket', description: 'One bucket of coding time. Fields not listed are ignored and never stored.' });
+
+export const desktopBucketSchema = z
+  .object({
+    platform: text('platform', 64, { min: 1, trim: true }).meta({ description: 'Operating-system family as the OS reports it.' }),
+    time: seconds,
+    date: day,
+    hour,
+    path: text('path', 1024).meta({ description: 'Executable path (may be empty); validated, never stored.' }),
+    filename: text('filename', 255).meta({ description: 'Basename of the executable (may be empty).' }),
+    program_name: text('program_name', 200).meta({ description: 'Application identity (may be empty).' }),
+  })
+  .meta({
+    id: 'DesktopBucket',
+    description: 'One bucket of focused-application time. The application is program_name, else filename, else "unknown".',
+  });
+
+export type IdeBucketInput = z.infer<typeof ideBucketSchema>;
+export type DesktopBucketInput = z.infer<typeof desktopBucketSchema>;
+
+export const ideBatchSchema = z
+  .object({ activities: z.array(ideBucketSchema).min(1).max(MAX_ACTIVITIES) })
+  .meta({ id: 'IdeBatch' });
+export const desktopBatchSchema = z
+  .object({ activities: z.array(desktopBucketSchema).min(1).max(MAX_ACTIVITIES) })
+  .meta({ id: 'DesktopBatch' });
+
+const fieldErrorSchema = z.object({
+  index: z.number().int().optional(),
+  path: z.string(),
+  code: z.string(),
+  message: z.string(),
+});
+
+export const ackSchema = z
+  .object({
+    accepted: z.number().int().meta({ description: 'Valid buckets stored.' }),
+    grouped: z.number().int().meta({ description: 'Distinct keys the accepted buckets were summed into.' }),
+    rejected: z.array(z.object({ index: z.number().int(), errors: z.array(fieldErrorSchema) })),
+    ignored_fields: z.array(z.string()).meta({ description: 'Names of unknown fields that were ignored.' }),
+  })
+  .meta({ id: 'SyncAck' });
+
+export type Ack = z.infer<typeof ackSchema>;
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    code: z.string(),
+    detail: z.string(),
+    errors: z.array(fieldErrorSchema).optional(),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details.' });

@@ -1,0 +1,103 @@
+import type { TokenContext } from '../auth/bearer';
+import type { Db } from '../db/client';
+import { json, readJsonBody } from '../http/body';
+import { ApiError } from '../http/problem';
+import { desktopKind, groupRows, ideKind, validateBuckets, type BucketKind, type DesktopRow, type IdeRow } from './buckets';
+import { claimKey, idempotencyKeyOf, purgeExpiredKeys, saveAnswer, type IdempotencyKey } from './idempotency';
+import { MAX_ACTIVITIES, type Ack } from './schemas';
+import { upsertDesktopRows, upsertIdeRows } from './store';
+
+const upserts = {
+  ide: (db: Db, userId: string, rows: unknown[]) => upsertIdeRows(db, userId, rows as IdeRow[]),
+  desktop: (db: Db, userId: string, rows: unknown[]) => upsertDesktopRows(db, userId, rows as DesktopRow[]),
+};
+
+export interface WriteRequest {
+  userId: string;
+  timeZone: string;
+  items: readonly unknown[];
+  idempotency?: IdempotencyKey;
+  successStatus: 200 | 201;
+}
+
+export interface WriteResult {
+  status: number;
+  body: Ack;
+  replayed: boolean;
+}
+
+/**
+ * Validates, groups and stores one request in one transaction: every valid bucket is added,
+ * or (on any error) none is. With an idempotency key the answer is recorded in that same
+ * transaction, so a retry replays it instead of adding the buckets again.
+ */
+export async function ingest<Input, Row>(db: Db, kind: BucketKind<Input, Row>, req: WriteRequest): Promise<WriteResult> {
+  const batch = validateBuckets(kind, req.items, req.timeZone);
+  const groups = groupRows(kind, batch.rows);
+  const ack: Ack = {
+    accepted: batch.rows.length,
+    grouped: groups.length,
+    rejected: batch.rejected,
+    ignored_fields: batch.ignoredFields,
+  };
+  const result = await db.transaction(async (tx) => {
+    if (req.idempotency) {
+      const stored = await claimKey(tx, req.userId, req.idempotency);
+      if (stored) return { status: stored.status, body: stored.body as Ack, replayed: true };
+    }
+    if (groups.length === 0) {
+      throw new ApiError(422, 'invalid_payload', 'No activity in the batch was valid.', {
+        errors: batch.rejected.flatMap((r) => r.errors.map((e) => ({ index: r.index, ...e }))),
+      });
+    }
+    await upserts[kind.name](tx, req.userId, groups);
+    if (req.idempotency) await saveAnswer(tx, req.userId, req.idempotency, { status: req.successStatus, body: ack });
+    return { status: req.successStatus, body: ack, replayed: false };
+  });
+  if (req.idempotency) purgeExpiredKeys(db).catch((err) => console.error('[codetally] idempotency purge failed:', err));
+  return result;
+}
+
+function batchItems(value: unknown): unknown[] {
+  const activities = (value as { activities?: unknown } | null)?.activities;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Array.isArray(activities)) {
+    throw new ApiError(400, 'malformed_json', 'The body must be a JSON object with an "activities" array.');
+  }
+  if (activities.length > MAX_ACTIVITIES) {
+    throw new ApiError(413, 'payload_too_large', `A batch holds at most ${MAX_ACTIVITIES} activities; this one has ${activities.length}.`);
+  }
+  if (activities.length === 0) {
+    throw new ApiError(422, 'invalid_payload', 'The batch holds no activity.', {
+      errors: [{ path: 'activities', code: 'too_small', message: `activities must hold 1 to ${MAX_ACTIVITIES} buckets` }],
+    });
+  }
+  return activities;
+}
+
+function singleItem(value: unknown): unknown[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError(400, 'malformed_json', 'The body must be one activity as a JSON object.');
+  }
+  return [value];
+}
+
+/** The handler of a write route: a batch of buckets, or one bucket, of either kind. */
+export function writeHandler(kindName: 'ide' | 'desktop', shape: 'batch' | 'single') {
+  const kind = (kindName === 'ide' ? ideKind : desktopKind) as BucketKind<unknown, unknown>;
+  return async ({ request, db, user }: TokenContext<unknown>): Promise<Response> => {
+    const { value, raw } = await readJsonBody(request);
+    const items = shape === 'batch' ? batchItems(value) : singleItem(value);
+    const idempotency = idempotencyKeyOf(request, new URL(request.url).pathname, raw);
+    const result = await ingest(db, kind, {
+      userId: user.id,
+      timeZone: user.timezone,
+      items,
+      idempotency,
+      successStatus: shape === 'batch' ? 200 : 201,
+    });
+    return json(result.body, {
+      status: result.status,
+      headers: result.replayed ? { 'idempotent-replayed': 'true' } : {},
+    });
+  };
+}

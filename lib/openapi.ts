@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { createdUserSchema, createUserSchema } from './accounts/schemas';
+import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ideBucketSchema, problemSchema } from './ingest/schemas';
+
+// openapi.json is generated from the same zod schemas that validate requests.
+
+type Operation = Record<string, unknown>;
+
+const ref = (schema: z.ZodType) => {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error('every schema in openapi.json needs a meta id');
+  return { $ref: `#/components/schemas/${id}` };
+};
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ref(problemSchema) } },
+});
+
+const rateHeaders = {
+  RateLimit: { description: 'Remaining requests and seconds until the window resets: `"sync";r=<n>;t=<s>`.', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The write quota: `"sync";q=<per minute>;w=60`.', schema: { type: 'string' } },
+};
+
+const idempotencyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', maxLength: 255 },
+  description:
+    'Optional. Within 24 hours the same key with the same body replays the first answer (header `Idempotent-Replayed: true`) and stores nothing again; with another body: 422 `idempotency_key_reused`; while the first request runs: 409 `idempotency_in_progress`. Only successful answers are recorded.',
+};
+
+function writeOperation(summary: string, body: z.ZodType, status: '200' | '201', description: string): Operation {
+  return {
+    summary,
+    description,
+    security: [{ bearer: ['sync'] }],
+    parameters: [idempotencyHeader],
+    requestBody: { required: true, content: { 'application/json': { schema: ref(body) } } },
+    responses: {
+      [status]: {
+        description: 'Acknowledgement: valid buckets were stored; invalid ones are listed in `rejected` with reasons.',
+        headers: { ...rateHeaders, 'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] } } },
+        content: { 'application/json': { schema: ref(ackSchema) } },
+      },
+      '400': problem('`malformed_json`: not JSON, not an object, or no `activities` array.'),
+      '401': problem('`unauthorized`: missing, malformed, unknown or revoked token (with `WWW-Authenticate: Bearer`).'),
+      '403': problem('`forbidden`: the token lacks the `sync` scope.'),
+      '409': problem('`idempotency_in_progress`: a request with the same key is still running; retry.'),
+      '413': problem('`payload_too_large`: body over 1 MiB or more than 1000 activities.'),
+      '415': problem('`unsupported_media_type`: the body is not `application/json`.'),
+      '422': problem('`invalid_payload` (nothing valid; `errors` lists each bucket\'s problems) or `idempotency_key_reused`.'),
+      '429': problem('`rate_limited`: over the per-token write rate; honour `Retry-After`.'),
+      '503': problem('`unavailable`: the database did not answer; nothing was written; honour `Retry-After`.'),
+    },
+  };
+}
+
+const bucketRules =
+  'Buckets are validated one by one: valid ones are stored, invalid ones are reported in `rejected` (per-item `errors[].code`: `required`, `invalid_type`, `too_small`, `too_big`, `invalid_format`, `invalid_date`, `date_out_of_range`, `control_character`, `content_not_allowed`). A bucket carrying a field named content, body, text, diff, patch, clipboard, source, code or snippet (any case) is rejected: the service never receives file contents. `null` counts as absent for optional fields. The request is atomic.';
+
+export function openApiDocument(): Record<string, unknown> {
+  // Listing the schemas here registers them before the registry is read.
+  void [ideBucketSchema, desktopBucketSchema, createUserSchema, createdUserSchema];
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    io: 'input',
+    unrepresentable: 'any',
+  }) as { schemas: Record<string, Record<string, unknown>> };
+  for (const s of Object.values(schemas)) {
+    delete s.$schema;
+    delete s.$id;
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Codetally API',
+      version: '1.0.0',
+      description:
+        'Aggregated coding activity from editor plugins and a desktop agent, and public reads of what users chose to share. All paths are under /main/api/v1. Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code`; clients retry 5xx, 409 and 429 (honouring `Retry-After`) and network failures with back-off, and drop what another 4xx rejects. Write rate: `SYNC_RATE_LIMIT_PER_MINUTE` requests a minute per token (default 120) in fixed one-minute windows.',
+    },
+    servers: [{ url: '/main/api/v1' }],
+    components: {
+      schemas,
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'A Codetally token (`ct_...`), scopes sync, badges, account.' },
+        admin: { type: 'http', scheme: 'bearer', description: 'The operator token ADMIN_TOKEN.' },
+      },
+    },
+    paths: {
+      '/sync/activities': {
+        post: writeOperation(
+          'Store a batch of IDE buckets',
+          ideBatchSchema,
+          '200',
+          `1 to 1000 buckets. Valid buckets with the same (date, hour, language, project_name, ide_name) are summed and added to what is stored. ${bucketRules}`,
+        ),
+      },
+      '/sync/activities/desktop': {
+        post: writeOperation(
+          'Store a batch of desktop buckets',
+          desktopBatchSchema,
+          '200',
+          `1 to 1000 buckets, grouped by (date, hour, platform, application). ${bucketRules}`,
+        ),
+      },
+      '/activities': {
+        post: writeOperation('Store one IDE bucket', ideBucketSchema, '201', `The body is one bucket. ${bucketRules}`),
+      },
+      '/activities/desktop': {
+        post: writeOperation('Store one desktop bucket', desktopBucketSchema, '201', `The body is one bucket. ${bucketRules}`),
+      },
+      '/admin/users': {
+        post: {
+          summary: 'Provision a user and a first token',
+          description: 'Answers 404 when ADMIN_TOKEN is not configured. Handles are unique regardless of case.',
+          security: [{ admin: [] }],
+          requestBody: { required: true, content: { 'application/json': { schema: ref(createUserSchema) } } },
+          responses: {
+            '201': { description: 'The user and a token with scopes sync and badges, shown once.', content: { 'application/json': { schema: ref(createdUserSchema) } } },
+            '401': problem('Wrong admin token.'),
+            '404': problem('ADMIN_TOKEN is not set.'),
+            '422': problem('`invalid_payload`: a field is invalid or the handle is taken (`handle_taken`).'),
+          },
+        },
+      },
+      '/health': {
+        get: {
+          summary: 'Health, including a database round trip',
+          responses: {
+            '200': { description: '`{"status":"ok","db":"ok"}`' },
+            '503': { description: 'The database does not answer.' },
+          },
+        },
+      },
+      '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1' } } } },
+    },
+  };
+}
