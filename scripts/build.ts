@@ -30,8 +30,5 @@ export function ensureBuild(): void {
   if (!buildIsStale()) return;
   console.log('[codetally] building the app (first start, or sources changed)...');
   const result = spawnSync(process.execPath, [nextBin(), 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  if (result.status !== 0) {
-    console.error('[codetally] build failed');
-    process.exit(result.status ?? 1);
-  }
+  if (result.status !== 0) throw new Error('the build failed (see its output above)');
 }

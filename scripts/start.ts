@@ -5,7 +5,12 @@ import { loadConfigOrExit } from './env';
 import { migrateConfigured } from './migrate';
 
 const cfg = loadConfigOrExit();
-ensureBuild();
+try {
+  ensureBuild();
+} catch (err) {
+  console.error(`[codetally] ${(err as Error).message}`);
+  process.exit(1);
+}
 await migrateConfigured();
 
 const server = spawn(process.execPath, [nextBin(), 'start', '-p', String(cfg.PORT)], {

@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+
+// Black-box checks against `next start`: what only the real server shows.
+const base = inject('baseUrl');
+const api = `${base}/main/api/v1`;
+
+async function newUser(handle = `e2e${Math.random().toString(36).slice(2, 10)}`) {
+  const res = await fetch(`${api}/admin/users`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${inject('adminToken')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ handle }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { user: { id: string }; token: string };
+}
+
+const batch = { activities: [{ language: 'TypeScript', time: 30, date: '2026-01-02', hour: 4, ide_name: 'vscode' }] };
+
+function post(path: string, token: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${api}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** Streams a chunked body without Content-Length until the server answers. */
+function streamUntilAnswered(path: string, token: string, totalBytes: number): Promise<{ status: number; sent: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(`${api}${path}`);
+    let sent = 0;
+    let answered = false;
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (res) => {
+        answered = true;
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, sent, body }));
+      },
+    );
+    req.on('error', (err) => (answered ? undefined : reject(err)));
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const pump = () => {
+      while (!answered && sent < totalBytes) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once('drain', pump);
+      }
+      req.end();
+    };
+    req.write('{"activities":[');
+    pump();
+  });
+}
+
+describe('next start', () => {
+  it('answers health and serves openapi.json', async () => {
+    const health = await fetch(`${api}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok', db: 'ok' });
+    const doc = await fetch(`${api}/openapi.json`);
+    expect(doc.headers.get('content-type')).toContain('application/json');
+    expect((await doc.json()).paths['/sync/activities']).toBeDefined();
+  });
+
+  it('accepts a batch with rate-limit headers, and replays it with Idempotent-Replayed', async () => {
+    const { token } = await newUser();
+    const first = await post('/sync/activities', token, batch, { 'idempotency-key': 'e2e-1' });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-policy')).toMatch(/^"sync";q=\d+;w=60$/);
+    expect(first.headers.get('ratelimit')).toMatch(/^"sync";r=\d+;t=\d+$/);
+    const replay = await post('/sync/activities', token, batch, { 'idempotency-key': 'e2e-1' });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual(await first.json());
+  });
+
+  it('answers problem+json 401 with WWW-Authenticate, 415, 404', async () => {
+    const anon = await fetch(`${api}/sync/activities`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    expect(anon.status).toBe(401);
+    expect(anon.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(anon.headers.get('content-type')).toBe('application/problem+json');
+
+    const { token } = await newUser();
+    const text = await post('/sync/activities', token, JSON.stringify(batch), { 'content-type': 'text/plain' });
+    expect(text.status).toBe(415);
+    expect((await text.json()).code).toBe('unsupported_media_type');
+
+    const missing = await fetch(`${api}/no/such/route`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toBe('application/problem+json');
+  });
+
+  it('refuses a body over 1 MiB, declared or streamed, without reading it all', async () => {
+    const { token } = await newUser();
+    const declared = await post('/sync/activities', token, '{"activities":[' + ' '.repeat(1024 * 1024 + 10) + ']}');
+    expect(declared.status).toBe(413);
+    expect((await declared.json()).code).toBe('payload_too_large');
+
+    const streamed = await streamUntilAnswered('/sync/activities', token, 64 * 1024 * 1024);
+    expect(streamed.status).toBe(413);
+    expect(JSON.parse(streamed.body).code).toBe('payload_too_large');
+    expect(streamed.sent).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it('answers 429 with Retry-After once a token passes its write rate', async () => {
+    const { token } = await newUser();
+    const limit = Number((await post('/sync/activities', token, batch)).headers.get('ratelimit-policy')!.match(/q=(\d+)/)![1]);
+    let last: Response | undefined;
+    for (let i = 1; i <= limit; i++) last = await post('/sync/activities', token, batch);
+    expect(last!.status).toBe(429);
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await last!.json()).code).toBe('rate_limited');
+  });
+
+  it('the admin CLI reaches the running server\'s embedded database, and its token works', async () => {
+    const run = promisify(execFile);
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-user', '--handle', 'cli-made', '--timezone', 'Asia/Tokyo'], {
+      env: { ...process.env, DATA_DIR: inject('serverDataDir'), DATABASE_URL: '' },
+    });
+    const created = JSON.parse(stdout);
+    expect(created.user).toMatchObject({ handle: 'cli-made', timezone: 'Asia/Tokyo' });
+    expect((await post('/sync/activities', created.token, batch)).status).toBe(200);
+  });
+});

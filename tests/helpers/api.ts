@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm';
+import { issueToken } from '../../lib/accounts/tokens';
+import { createUser } from '../../lib/accounts/users';
+import type { Scope } from '../../lib/auth/tokens';
+import { getDb, rows } from '../../lib/db/client';
+import type { CreateUserInput } from '../../lib/accounts/schemas';
+
+let counter = 0;
+
+/** A new user with a plugin token (sync + badges). */
+export async function newUser(input: Partial<CreateUserInput> = {}) {
+  counter += 1;
+  const handle = input.handle ?? `user${counter}_${Math.random().toString(36).slice(2, 8)}`;
+  return createUser(await getDb(), { ...input, handle });
+}
+
+export async function tokenWithScopes(userId: string, scopes: Scope[]): Promise<string> {
+  return (await issueToken(await getDb(), userId, { name: 'test', scopes })).token;
+}
+
+type Handler = (request: Request) => Promise<Response>;
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  raw?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+/** Calls a route handler with a real Request, as Next would. */
+export async function call(handler: Handler, path: string, opts: CallOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+  return handler(new Request(`http://localhost/main/api/v1${path}`, { method: 'POST', headers, body }));
+}
+
+export interface StoredIde {
+  date: string;
+  hour: number;
+  language: string;
+  project: string;
+  editor: string;
+  millis: number;
+  lines: number;
+}
+
+/** What is stored for a user, read straight from the table. */
+export async function storedIde(userId: string): Promise<StoredIde[]> {
+  return rows<StoredIde>(
+    await getDb(),
+    sql`SELECT to_char(date, 'YYYY-MM-DD') AS date, hour::int AS hour, language, project, editor,
+               millis::float8 AS millis, lines::float8 AS lines
+        FROM ide_activity WHERE user_id = ${userId} ORDER BY date, hour, language, project, editor`,
+  );
+}
+
+export async function storedDesktop(userId: string) {
+  return rows<{ date: string; hour: number; platform: string; app: string; millis: number }>(
+    await getDb(),
+    sql`SELECT to_char(date, 'YYYY-MM-DD') AS date, hour::int AS hour, platform, app, millis::float8 AS millis
+        FROM desktop_activity WHERE user_id = ${userId} ORDER BY date, hour, platform, app`,
+  );
+}
+
+export function daysFromToday(n: number): string {
+  return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+}

@@ -1,0 +1,19 @@
+import fs from 'node:fs';
+import { afterAll, inject } from 'vitest';
+import { closeDb } from '../../lib/db/client';
+import { resetConfig } from '../../lib/config';
+import { copyPglite, copyPostgres } from './databases';
+
+// Each test file gets its own copy of the migrated template, chosen before any module reads the config.
+if (process.env.TEST_DB === 'postgres') {
+  process.env.DATABASE_URL = await copyPostgres(process.env.TEST_DATABASE_URL!, inject('postgresTemplate'));
+} else {
+  delete process.env.DATABASE_URL;
+  const dir = copyPglite(inject('pgliteTemplate'));
+  process.env.DATA_DIR = dir;
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+}
+process.env.ADMIN_TOKEN = 'test-admin-token-0123456789';
+process.env.SYNC_RATE_LIMIT_PER_MINUTE = '0';
+resetConfig();
+afterAll(() => closeDb());
