@@ -30,6 +30,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     pool: 'forks',
+    reporters: ['default', './tests/setup/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 180_000,
     projects,

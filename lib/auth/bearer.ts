@@ -1,7 +1,7 @@
 import { config } from '../config';
 import { getDb, type Db } from '../db/client';
 import { ApiError, errorResponse } from '../http/problem';
-import { assertWithinLimit, consumeRateLimit, rateLimitHeaders } from '../http/rate-limit';
+import { assertWithinLimit, rateLimitHeaders } from '../http/rate-limit';
 import { findPrincipal, type Principal } from './principal';
 import { hashToken, looksLikeToken, type Scope } from './tokens';
 
@@ -46,16 +46,18 @@ export function withToken<P = Record<string, never>>(
       const token = bearerToken(request);
       if (!looksLikeToken(token)) throw unauthorized('The token is not a Codetally token.', 'invalid_token');
       const db = await getDb();
-      const principal = await findPrincipal(db, hashToken(token));
-      if (!principal) throw unauthorized('The token is unknown or revoked.', 'invalid_token');
+      const found = await findPrincipal(
+        db,
+        hashToken(token),
+        options.rateLimited ? { scope, limit: config().SYNC_RATE_LIMIT_PER_MINUTE } : undefined,
+      );
+      if (!found) throw unauthorized('The token is unknown or revoked.', 'invalid_token');
+      const { principal, rate } = found;
       if (!principal.token.scopes.includes(scope)) {
         throw new ApiError(403, 'forbidden', `This route needs a token with the "${scope}" scope.`);
       }
-      if (options.rateLimited) {
-        const state = await consumeRateLimit(db, principal.token.id, config().SYNC_RATE_LIMIT_PER_MINUTE);
-        if (state) extraHeaders = rateLimitHeaders(state);
-        assertWithinLimit(state);
-      }
+      if (rate) extraHeaders = rateLimitHeaders(rate);
+      assertWithinLimit(rate);
       const params = ((await route?.params) ?? {}) as P;
       response = await handler({ ...principal, request, db, params });
     } catch (err) {

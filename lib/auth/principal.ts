@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
+import { countRequestSql, rateLimitState, type RateLimitState } from '../http/rate-limit';
 import type { Scope } from './tokens';
 
 export interface Principal {
@@ -11,26 +12,48 @@ const lastUsedWriteIntervalMs = 60_000;
 // Per process, when each token's last_used_at was last written: most requests skip the write.
 const lastUsedWritten = new Map<string, number>();
 
-/** The live (not revoked) token with this hash and its user, or null. */
-export async function findPrincipal(db: Db, tokenHash: string): Promise<Principal | null> {
-  const [row] = await rows<{
-    token_id: string;
-    scopes: Scope[];
-    last_used_at: string | Date | null;
-    user_id: string;
-    handle: string;
-    timezone: string;
-  }>(
+interface PrincipalRow {
+  token_id: string;
+  scopes: Scope[];
+  last_used_at: string | Date | null;
+  user_id: string;
+  handle: string;
+  timezone: string;
+  count: number | null;
+  reset: number | null;
+}
+
+/**
+ * The live (not revoked) token with this hash and its user, or null. With `count`, the same
+ * statement also counts the request against the token's write rate (when the token has the
+ * scope), so authenticating a write costs one round trip.
+ */
+export async function findPrincipal(
+  db: Db,
+  tokenHash: string,
+  count?: { scope: Scope; limit: number },
+): Promise<{ principal: Principal; rate?: RateLimitState } | null> {
+  const counting = count && count.limit > 0;
+  const token = sql`
+    SELECT t.id AS token_id, t.scopes, t.last_used_at, u.id AS user_id, u.handle, u.timezone
+    FROM api_tokens t JOIN users u ON u.id = t.user_id
+    WHERE t.hash = ${tokenHash} AND t.revoked_at IS NULL`;
+  const [row] = await rows<PrincipalRow>(
     db,
-    sql`SELECT t.id AS token_id, t.scopes, t.last_used_at, u.id AS user_id, u.handle, u.timezone
-        FROM api_tokens t JOIN users u ON u.id = t.user_id
-        WHERE t.hash = ${tokenHash} AND t.revoked_at IS NULL`,
+    counting
+      ? sql`WITH token AS (${token}),
+              counted AS (${countRequestSql(sql`SELECT token_id FROM token WHERE ${count.scope} = ANY(scopes)`)})
+            SELECT token.*, counted.count, counted.reset FROM token LEFT JOIN counted ON true`
+      : sql`SELECT *, NULL::int AS count, NULL::int AS reset FROM (${token}) AS token`,
   );
   if (!row) return null;
   await touchToken(db, row.token_id, row.last_used_at);
   return {
-    user: { id: row.user_id, handle: row.handle, timezone: row.timezone },
-    token: { id: row.token_id, scopes: row.scopes },
+    principal: {
+      user: { id: row.user_id, handle: row.handle, timezone: row.timezone },
+      token: { id: row.token_id, scopes: row.scopes },
+    },
+    rate: counting && row.count !== null ? rateLimitState(count.limit, row.count, Number(row.reset)) : undefined,
   };
 }
 

@@ -27,7 +27,9 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
   if (request.body) {
     const reader = request.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch(() => {
+        throw new ApiError(400, 'malformed_json', 'The body could not be read to its end.');
+      });
       if (done) break;
       size += value.byteLength;
       if (size > limit) {

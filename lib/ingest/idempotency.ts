@@ -30,23 +30,18 @@ export function idempotencyKeyOf(request: Request, route: string, rawBody: Uint8
   return { key, requestHash };
 }
 
+export const inProgress = () =>
+  new ApiError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still running. Retry shortly.', {
+    headers: { 'retry-after': '1' },
+  });
+
 /**
- * Inside the write's transaction: takes the key's lock (or answers 409 while another request
- * holds it) and returns the first answer when this exact request already ran in the last 24 h.
+ * The answer recorded for this key in the last 24 hours: the same request gets it again, another
+ * request with the same key is refused. Null when the key has no live record.
  */
-export async function claimKey(tx: Db, userId: string, k: IdempotencyKey): Promise<StoredAnswer | null> {
-  const [lock] = await rows<{ locked: boolean }>(
-    tx,
-    sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${userId} || '/' || ${k.key}, 0)) AS locked`,
-  );
-  if (!lock.locked) {
-    throw new ApiError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still running. Retry shortly.', {
-      headers: { 'retry-after': '1' },
-    });
-  }
-  // A new statement, so its snapshot sees a first request that committed while we waited.
+export async function replayOf(db: Db, userId: string, k: IdempotencyKey): Promise<StoredAnswer | null> {
   const [stored] = await rows<{ request_hash: string; status: number; response: unknown }>(
-    tx,
+    db,
     sql`SELECT request_hash, status, response FROM idempotency_keys
         WHERE user_id = ${userId} AND key = ${k.key}
           AND created_at > now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
@@ -57,16 +52,6 @@ export async function claimKey(tx: Db, userId: string, k: IdempotencyKey): Promi
   }
   const body = typeof stored.response === 'string' ? JSON.parse(stored.response) : stored.response;
   return { status: stored.status, body };
-}
-
-/** Records the answer in the same transaction as the data it describes (replacing an expired one). */
-export async function saveAnswer(tx: Db, userId: string, k: IdempotencyKey, answer: StoredAnswer): Promise<void> {
-  await tx.execute(sql`
-    INSERT INTO idempotency_keys (user_id, key, request_hash, status, response)
-    VALUES (${userId}, ${k.key}, ${k.requestHash}, ${answer.status}, ${JSON.stringify(answer.body)}::jsonb)
-    ON CONFLICT (user_id, key) DO UPDATE
-      SET request_hash = excluded.request_hash, status = excluded.status,
-          response = excluded.response, created_at = now()`);
 }
 
 let lastPurge = 0;

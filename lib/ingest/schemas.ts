@@ -7,14 +7,26 @@ const controlCharacters = /[\u0000-\u001F\u007F]/;
 export const MIN_DATE = '2000-01-01';
 export const MAX_ACTIVITIES = 1000;
 
-/** Today (UTC) plus one day: the latest date a bucket may carry. */
-export function maxAcceptedDate(now = new Date()): string {
-  return new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
+let latest = { until: 0, date: '' };
+
+/** Today (UTC) plus one day: the latest date a bucket may carry (worked out once a second). */
+export function maxAcceptedDate(now = Date.now()): string {
+  if (now >= latest.until) {
+    latest = { until: now - (now % 1000) + 1000, date: new Date(now + 86_400_000).toISOString().slice(0, 10) };
+  }
+  return latest.date;
 }
 
+const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** YYYY-MM-DD (already matched) names a day that exists. */
 function isCalendarDate(value: string): boolean {
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+  const year = Number(value.slice(0, 4));
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= daysInMonth[month - 1] + (leap ? 1 : 0);
 }
 
 /** A string field: trimmed where the rule says so, bounded, free of control characters. */

@@ -3,14 +3,9 @@ import type { Db } from '../db/client';
 import { json, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
 import { desktopKind, groupRows, ideKind, validateBuckets, type BucketKind, type DesktopRow, type IdeRow } from './buckets';
-import { claimKey, idempotencyKeyOf, purgeExpiredKeys, saveAnswer, type IdempotencyKey } from './idempotency';
+import { idempotencyKeyOf, inProgress, purgeExpiredKeys, replayOf, type IdempotencyKey } from './idempotency';
 import { MAX_ACTIVITIES, type Ack } from './schemas';
-import { upsertDesktopRows, upsertIdeRows } from './store';
-
-const upserts = {
-  ide: (db: Db, userId: string, rows: unknown[]) => upsertIdeRows(db, userId, rows as IdeRow[]),
-  desktop: (db: Db, userId: string, rows: unknown[]) => upsertDesktopRows(db, userId, rows as DesktopRow[]),
-};
+import { writeRows } from './store';
 
 export interface WriteRequest {
   userId: string;
@@ -27,35 +22,38 @@ export interface WriteResult {
 }
 
 /**
- * Validates, groups and stores one request in one transaction: every valid bucket is added,
- * or (on any error) none is. With an idempotency key the answer is recorded in that same
- * transaction, so a retry replays it instead of adding the buckets again.
+ * Validates, groups and stores one request in one statement: every valid bucket is added, or
+ * (on any error) none is. With an idempotency key the answer is recorded by that same
+ * statement, so a retry replays it instead of adding the buckets again.
  */
 export async function ingest<Input, Row>(db: Db, kind: BucketKind<Input, Row>, req: WriteRequest): Promise<WriteResult> {
   const batch = validateBuckets(kind, req.items, req.timeZone);
-  const groups = groupRows(kind, batch.rows);
+  const groups = groupRows(kind, batch.rows) as IdeRow[] | DesktopRow[];
   const ack: Ack = {
     accepted: batch.rows.length,
     grouped: groups.length,
     rejected: batch.rejected,
     ignored_fields: batch.ignoredFields,
   };
-  const result = await db.transaction(async (tx) => {
-    if (req.idempotency) {
-      const stored = await claimKey(tx, req.userId, req.idempotency);
-      if (stored) return { status: stored.status, body: stored.body as Ack, replayed: true };
-    }
-    if (groups.length === 0) {
-      throw new ApiError(422, 'invalid_payload', 'No activity in the batch was valid.', {
-        errors: batch.rejected.flatMap((r) => r.errors.map((e) => ({ index: r.index, ...e }))),
-      });
-    }
-    await upserts[kind.name](tx, req.userId, groups);
-    if (req.idempotency) await saveAnswer(tx, req.userId, req.idempotency, { status: req.successStatus, body: ack });
-    return { status: req.successStatus, body: ack, replayed: false };
-  });
+  const replay = async (): Promise<WriteResult | null> => {
+    const stored = req.idempotency && (await replayOf(db, req.userId, req.idempotency));
+    return stored ? { status: stored.status, body: stored.body as Ack, replayed: true } : null;
+  };
+
+  if (groups.length === 0) {
+    const earlier = await replay();
+    if (earlier) return earlier;
+    throw new ApiError(422, 'invalid_payload', 'No activity in the batch was valid.', {
+      errors: batch.rejected.flatMap((r) => r.errors.map((e) => ({ index: r.index, ...e }))),
+    });
+  }
+  const claim = req.idempotency && { ...req.idempotency, status: req.successStatus, answer: ack };
+  const outcome = await writeRows(db, kind.name, req.userId, groups, claim);
   if (req.idempotency) purgeExpiredKeys(db).catch((err) => console.error('[codetally] idempotency purge failed:', err));
-  return result;
+  if (outcome === 'busy') throw inProgress();
+  // 'taken' with no live record: it expired between the two statements, so a retry will write.
+  if (outcome === 'taken') return (await replay()) ?? Promise.reject(inProgress());
+  return { status: req.successStatus, body: ack, replayed: false };
 }
 
 function batchItems(value: unknown): unknown[] {

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { openDb } from '../lib/db/client';
+import { migrateDb } from '../lib/db/migrate';
+import { ensureBuild, nextBin } from '../scripts/build';
+
+export const benchBaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export function databaseUrl(name: string): string {
+  const url = new URL(benchBaseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Drops and recreates a database, then applies the migrations. */
+export async function freshDatabase(name: string): Promise<string> {
+  const admin = postgres(benchBaseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = databaseUrl(name);
+  const handle = await openDb({ databaseUrl: url, dataDir: '' }, 1);
+  await migrateDb(handle);
+  await handle.close();
+  return url;
+}
+
+/** Builds if needed and starts `next start` on a port against the given database. */
+export async function startServer(port: number, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ url: string; stop: () => Promise<void> }> {
+  ensureBuild();
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, nextBin(), 'start', '-p', String(port)], {
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/main/api/v1/health`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (i > 300) throw new Error('server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export function machine(): Record<string, unknown> {
+  return { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version };
+}
+
+export function writeResults(name: string, results: unknown): string {
+  const dir = path.resolve('bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  return file;
+}

@@ -1,0 +1,160 @@
+// npm run bench:ingest — ingest throughput: raw upsert ceiling vs the whole service over HTTP.
+// Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres).
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { createUser } from '../lib/accounts/users';
+import { openDb } from '../lib/db/client';
+import { freshDatabase, machine, percentile, startServer, writeResults } from './common';
+
+const BATCH = 500;
+const CLIENTS = 16;
+const USERS = 16;
+const BATCHES_PER_USER = 40;
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 15);
+const languages = ['TypeScript', 'Rust', 'Go', 'Python', 'SQL', 'Markdown', 'CSS', 'HTML', 'Shell', 'YAML', 'Java', 'C'];
+const projects = ['api', 'web', 'cli'];
+
+interface Bucket {
+  language: string;
+  time: number;
+  date: string;
+  hour: number;
+  project_name: string;
+  ide_name: string;
+  lines: number;
+}
+
+/** 500 distinct buckets: 24 hours x languages x projects of one day, a different day per batch. */
+function makeBatch(n: number): Bucket[] {
+  const date = new Date(Date.UTC(2025, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+  const out: Bucket[] = [];
+  for (let i = 0; out.length < BATCH; i++) {
+    out.push({
+      language: languages[Math.floor(i / 24) % languages.length],
+      project_name: projects[Math.floor(i / (24 * languages.length)) % projects.length],
+      hour: i % 24,
+      date,
+      time: 30 + (i % 90),
+      ide_name: 'vscode',
+      lines: i % 7,
+    });
+  }
+  return out;
+}
+
+/** The stored form of a batch, as the service hands it to its upsert. */
+function storedRows(batch: Bucket[]) {
+  return batch.map((b) => ({
+    date: b.date,
+    hour: b.hour,
+    language: b.language,
+    project: b.project_name,
+    editor: b.ide_name,
+    millis: Math.round(b.time * 1000),
+    lines: b.lines,
+  }));
+}
+
+async function rawCeiling(url: string, userIds: string[], batches: Bucket[][]) {
+  const sql = postgres(url, { max: CLIENTS, onnotice: () => {} });
+  const payloads = batches.map((b) => JSON.stringify(storedRows(b)));
+  const latencies: number[] = [];
+  let done = 0;
+  const deadline = performance.now() + DURATION_S * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      for (let i = c; performance.now() < deadline; i += CLIENTS) {
+        const t0 = performance.now();
+        await sql`
+          INSERT INTO ide_activity AS a (user_id, date, hour, language, project, editor, millis, lines)
+          SELECT ${userIds[i % userIds.length]}::uuid, r.date, r.hour, r.language, r.project, r.editor, r.millis, r.lines
+          FROM jsonb_to_recordset(${payloads[i % payloads.length]}::text::jsonb)
+            AS r(date date, hour smallint, language text, project text, editor text, millis bigint, lines bigint)
+          ORDER BY r.date, r.hour, r.language, r.project, r.editor
+          ON CONFLICT (user_id, date, hour, language, project, editor) DO UPDATE
+            SET millis = a.millis + excluded.millis, lines = a.lines + excluded.lines, updated_at = now()`;
+        latencies.push(performance.now() - t0);
+        done++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await sql.end();
+  latencies.sort((a, b) => a - b);
+  return { batches: done, buckets_per_s: Math.round((done * BATCH) / seconds), p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99) };
+}
+
+async function service(url: string, tokens: string[], batches: Bucket[][]) {
+  const server = await startServer(3900, { DATABASE_URL: url, SYNC_RATE_LIMIT_PER_MINUTE: '100000000' });
+  try {
+    const bodies = batches.map((b) => JSON.stringify({ activities: b }));
+    let n = 0;
+    const result = await autocannon({
+      url: `${server.url}/main/api/v1/sync/activities`,
+      connections: CLIENTS,
+      duration: DURATION_S,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req) => {
+            const i = n++;
+            return {
+              ...req,
+              headers: {
+                'content-type': 'application/json',
+                authorization: `Bearer ${tokens[i % tokens.length]}`,
+                'idempotency-key': `bench-${i}`,
+              },
+              body: bodies[i % bodies.length],
+            };
+          },
+        },
+      ],
+    });
+    const ok = result['2xx'];
+    return {
+      requests: result.requests.total,
+      non_2xx: result.non2xx,
+      errors: result.errors,
+      buckets_per_s: Math.round((ok * BATCH) / result.duration),
+      p50_ms: result.latency.p50,
+      p99_ms: result.latency.p99,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  const url = await freshDatabase('codetally_bench_ingest');
+  const handle = await openDb({ databaseUrl: url, dataDir: '' }, 2);
+  const users = [];
+  for (let u = 0; u < USERS; u++) users.push(await createUser(handle.db, { handle: `bench${u}` }));
+  await handle.close();
+  const batches = Array.from({ length: BATCHES_PER_USER }, (_, i) => makeBatch(i));
+
+  const truncate = async () => {
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    await sql`TRUNCATE ide_activity, idempotency_keys`;
+    await sql`VACUUM ANALYZE`;
+    await sql.end();
+  };
+
+  console.log(`ingest bench: ${CLIENTS} concurrent clients, ${BATCH}-bucket batches, ${DURATION_S} s per phase`);
+  await truncate();
+  const raw = await rawCeiling(url, users.map((u) => u.user.id), batches);
+  console.log(`raw postgres.js upsert : ${raw.buckets_per_s} buckets/s  p50 ${raw.p50_ms.toFixed(1)} ms  p99 ${raw.p99_ms.toFixed(1)} ms`);
+  await truncate();
+  const svc = await service(url, users.map((u) => u.token), batches);
+  console.log(`service (next start)   : ${svc.buckets_per_s} buckets/s  p50 ${svc.p50_ms} ms  p99 ${svc.p99_ms} ms  (non-2xx ${svc.non_2xx}, errors ${svc.errors})`);
+  const ratio = svc.buckets_per_s / raw.buckets_per_s;
+  console.log(`ratio service/raw      : ${(ratio * 100).toFixed(1)} %  (goal >= 70 %, p99 < 250 ms)`);
+  const file = writeResults('ingest', { at: new Date().toISOString(), machine: machine(), clients: CLIENTS, batch: BATCH, seconds: DURATION_S, raw, service: svc, ratio });
+  console.log(`figures written to ${file}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
