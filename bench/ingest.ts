@@ -11,6 +11,9 @@ const CLIENTS = 16;
 const USERS = 16;
 const BATCHES_PER_USER = 40;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 15);
+// Plugins send an Idempotency-Key with every batch and the rate limit is on: the service as used.
+const WITH_KEYS = process.env.BENCH_IDEMPOTENCY !== '0';
+const RATE_LIMIT = process.env.BENCH_RATE_LIMIT ?? '100000000';
 const languages = ['TypeScript', 'Rust', 'Go', 'Python', 'SQL', 'Markdown', 'CSS', 'HTML', 'Shell', 'YAML', 'Java', 'C'];
 const projects = ['api', 'web', 'cli'];
 
@@ -86,7 +89,7 @@ async function rawCeiling(url: string, userIds: string[], batches: Bucket[][]) {
 }
 
 async function service(url: string, tokens: string[], batches: Bucket[][]) {
-  const server = await startServer(3900, { DATABASE_URL: url, SYNC_RATE_LIMIT_PER_MINUTE: '100000000' });
+  const server = await startServer(3900, { DATABASE_URL: url, SYNC_RATE_LIMIT_PER_MINUTE: RATE_LIMIT });
   try {
     const bodies = batches.map((b) => JSON.stringify({ activities: b }));
     let n = 0;
@@ -104,7 +107,7 @@ async function service(url: string, tokens: string[], batches: Bucket[][]) {
               headers: {
                 'content-type': 'application/json',
                 authorization: `Bearer ${tokens[i % tokens.length]}`,
-                'idempotency-key': `bench-${i}`,
+                ...(WITH_KEYS ? { 'idempotency-key': `bench-${i}` } : {}),
               },
               body: bodies[i % bodies.length],
             };
