@@ -91,3 +91,28 @@ describe('Idempotency-Key', () => {
     expect((await res.json()).errors[0].path).toBe('Idempotency-Key');
   });
 });
+
+// Only PostgreSQL has a second session that can hold the key's lock while a request arrives.
+describe.skipIf(process.env.TEST_DB !== 'postgres')('a first request still running', () => {
+  it('answers 409 idempotency_in_progress with Retry-After, then the retry stores once', async () => {
+    const postgres = (await import('postgres')).default;
+    const { user, token } = await newUser();
+    const holder = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    try {
+      const session = await holder.reserve();
+      await session`SELECT pg_advisory_lock(hashtextextended(${user.id} || '/' || 'slow', 0))`;
+      const busy = await call(postBatch, '/sync/activities', { token, body: batch(30), headers: { 'idempotency-key': 'slow' } });
+      expect(busy.status).toBe(409);
+      expect(busy.headers.get('retry-after')).toBe('1');
+      expect((await busy.json()).code).toBe('idempotency_in_progress');
+      expect(await storedIde(user.id)).toEqual([]);
+      await session`SELECT pg_advisory_unlock_all()`;
+      session.release();
+      const retry = await call(postBatch, '/sync/activities', { token, body: batch(30), headers: { 'idempotency-key': 'slow' } });
+      expect(retry.status).toBe(200);
+      expect((await storedIde(user.id))[0].millis).toBe(30_000);
+    } finally {
+      await holder.end();
+    }
+  });
+});

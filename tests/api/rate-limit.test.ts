@@ -5,6 +5,7 @@ import { openDb } from '@/lib/db/client';
 import { findPrincipal } from '@/lib/auth/principal';
 import { hashToken } from '@/lib/auth/tokens';
 import { call, newUser } from '../helpers/api';
+import { freshRateWindow } from '../helpers/clock';
 
 const body = { activities: [{ language: 'C', time: 1, date: '2026-01-01', hour: 1 }] };
 
@@ -15,9 +16,11 @@ function setLimit(n: number) {
 
 afterEach(() => setLimit(0));
 
+
 describe('write rate limit', () => {
   it('counts writes per token and answers 429 with Retry-After past the limit', async () => {
     setLimit(5);
+    await freshRateWindow();
     const { token } = await newUser();
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push(await call(postBatch, '/sync/activities', { token, body }));
@@ -39,6 +42,7 @@ describe('write rate limit', () => {
   // The embedded database belongs to one process by design; several processes mean PostgreSQL.
   it.skipIf(process.env.TEST_DB !== 'postgres')('is one budget for every connection to the database (as for several server processes)', async () => {
     setLimit(10);
+    await freshRateWindow();
     const { token } = await newUser();
     // A second, independent pool stands for a second server process on the same PostgreSQL.
     const second = await openDb({ databaseUrl: config().DATABASE_URL, dataDir: '' }, 4);

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import http from 'node:http';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
+import { freshRateWindow } from '../helpers/clock';
 
 // Black-box checks against `next start`: what only the real server shows.
 const base = inject('baseUrl');
@@ -107,6 +108,7 @@ describe('next start', () => {
   });
 
   it('answers 429 with Retry-After once a token passes its write rate', async () => {
+    await freshRateWindow();
     const { token } = await newUser();
     const limit = Number((await post('/sync/activities', token, batch)).headers.get('ratelimit-policy')!.match(/q=(\d+)/)![1]);
     let last: Response | undefined;
