@@ -4,6 +4,7 @@ import { createUser } from '../../lib/accounts/users';
 import type { Scope } from '../../lib/auth/tokens';
 import { getDb, rows } from '../../lib/db/client';
 import type { CreateUserInput } from '../../lib/accounts/schemas';
+import type { IdeRow } from '../../lib/ingest/buckets';
 
 let counter = 0;
 
@@ -35,15 +36,7 @@ export async function call(handler: Handler, path: string, opts: CallOptions = {
   return handler(new Request(`http://localhost/main/api/v1${path}`, { method: 'POST', headers, body }));
 }
 
-export interface StoredIde {
-  date: string;
-  hour: number;
-  language: string;
-  project: string;
-  editor: string;
-  millis: number;
-  lines: number;
-}
+export type StoredIde = IdeRow;
 
 /** What is stored for a user, read straight from the table. */
 export async function storedIde(userId: string): Promise<StoredIde[]> {
