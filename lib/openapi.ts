@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createdUserSchema, createUserSchema } from './accounts/schemas';
+import { planListSchema } from './plans';
 import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ideBucketSchema, problemSchema } from './ingest/schemas';
 
 // openapi.json is generated from the same zod schemas that validate requests.
@@ -57,12 +58,24 @@ function writeOperation(summary: string, body: z.ZodType, status: '200' | '201',
   };
 }
 
+function publicGet(summary: string, description: string, body: z.ZodType): Operation {
+  return {
+    summary,
+    description: `${description} Public: no token. Answers carry \`Access-Control-Allow-Origin: *\`, \`Cache-Control: public, s-maxage, stale-while-revalidate\` and a weak \`ETag\`; a matching \`If-None-Match\` gets 304.`,
+    responses: {
+      '200': { description: 'OK', headers: { ETag: { schema: { type: 'string' } } }, content: { 'application/json': { schema: ref(body) } } },
+      '304': { description: 'Not modified: the If-None-Match ETag still matches.' },
+      '503': problem('`unavailable`: the database did not answer.'),
+    },
+  };
+}
+
 const bucketRules =
   'Buckets are validated one by one: valid ones are stored, invalid ones are reported in `rejected` (per-item `errors[].code`: `required`, `invalid_type`, `too_small`, `too_big`, `invalid_format`, `invalid_date`, `date_out_of_range`, `control_character`, `content_not_allowed`). A bucket carrying a field named content, body, text, diff, patch, clipboard, source, code or snippet (any case) is rejected: the service never receives file contents. `null` counts as absent for optional fields. The request is atomic.';
 
 export function openApiDocument(): Record<string, unknown> {
   // Listing the schemas here registers them before the registry is read.
-  void [ideBucketSchema, desktopBucketSchema, createUserSchema, createdUserSchema];
+  void [ideBucketSchema, desktopBucketSchema, createUserSchema, createdUserSchema, planListSchema];
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     uri: (id) => `#/components/schemas/${id}`,
     io: 'input',
@@ -125,6 +138,13 @@ export function openApiDocument(): Record<string, unknown> {
             '422': problem('`invalid_payload`: a field is invalid or the handle is taken (`handle_taken`).'),
           },
         },
+      },
+      '/get/list/plans': {
+        get: publicGet(
+          'Publicly listable plans for a pricing page',
+          'In display order. `price.amount` in minor units (cents), `currency` ISO 4217, `interval` month, year or null (free). Checkout and payment confirmation are not public routes.',
+          planListSchema,
+        ),
       },
       '/health': {
         get: {

@@ -69,14 +69,3 @@ export function withToken<P = Record<string, never>>(
     return response;
   };
 }
-
-/** The same error mapping for routes that authenticate differently (or not at all). */
-export function handled<A extends unknown[]>(handler: (...args: A) => Promise<Response>) {
-  return async (...args: A): Promise<Response> => {
-    try {
-      return await handler(...args);
-    } catch (err) {
-      return errorResponse(err);
-    }
-  };
-}

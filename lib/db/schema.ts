@@ -114,3 +114,20 @@ export const rateLimits = pgTable('rate_limits', {
   windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
   count: integer('count').notNull(),
 });
+
+/** Subscription plans for the pricing page; only `listed` ones are public. */
+export const plans = pgTable('plans', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  /** Minor units (cents). */
+  priceAmount: integer('price_amount').notNull(),
+  currency: text('currency').notNull(),
+  /** 'month', 'year', or NULL for a free plan. */
+  interval: text('interval'),
+  features: jsonb('features').$type<string[]>().notNull(),
+  limits: jsonb('limits').$type<Record<string, number | boolean | null>>().notNull(),
+  highlighted: boolean('highlighted').notNull().default(false),
+  listed: boolean('listed').notNull().default(true),
+  position: integer('position').notNull(),
+});

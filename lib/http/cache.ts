@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { errorResponse } from './problem';
+
+// Public answers: cacheable by browsers and CDNs, readable from any origin, revalidated by ETag.
+
+export interface PublicCachePolicy {
+  /** Seconds a shared cache (CDN, image proxy) may serve the answer without asking. */
+  sMaxAge: number;
+  /** Seconds it may keep serving a stale answer while it fetches a new one. */
+  staleWhileRevalidate: number;
+  /** Seconds a browser may keep it; defaults to sMaxAge. */
+  maxAge?: number;
+}
+
+export const corsHeaders = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'ETag, Retry-After',
+} as const;
+
+export function cacheControl(policy: PublicCachePolicy): string {
+  return `public, max-age=${policy.maxAge ?? policy.sMaxAge}, s-maxage=${policy.sMaxAge}, stale-while-revalidate=${policy.staleWhileRevalidate}`;
+}
+
+export function weakEtag(content: string | Uint8Array): string {
+  return `W/"${createHash('sha1').update(content).digest('base64url')}"`;
+}
+
+/** Weak comparison of If-None-Match against an ETag (RFC 9110 13.1.2). */
+export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+/** A public answer with Cache-Control, ETag and CORS, or 304 when the client already has it. */
+export function publicResponse(
+  request: Request,
+  body: string | Uint8Array,
+  contentType: string,
+  policy: PublicCachePolicy,
+  status = 200,
+): Response {
+  const etag = weakEtag(body);
+  const headers = new Headers({ ...corsHeaders, 'cache-control': cacheControl(policy), etag });
+  if (status === 200 && matchesEtag(request.headers.get('if-none-match'), etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  headers.set('content-type', contentType);
+  return new Response(body as BodyInit, { status, headers });
+}
+
+export function publicJson(request: Request, value: unknown, policy: PublicCachePolicy): Response {
+  return publicResponse(request, JSON.stringify(value), 'application/json; charset=utf-8', policy);
+}
+
+/** CORS preflight for public GET routes (a browser sends one when a request sets If-None-Match itself). */
+export function preflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...corsHeaders,
+      'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+      'access-control-allow-headers': 'If-None-Match',
+      'access-control-max-age': '86400',
+    },
+  });
+}
+
+/** Wraps a public route: whatever it throws becomes problem+json that any origin can read. */
+export function publicRoute<A extends unknown[]>(handler: (...args: A) => Promise<Response>) {
+  return async (...args: A): Promise<Response> => {
+    try {
+      return await handler(...args);
+    } catch (err) {
+      const response = errorResponse(err);
+      for (const [name, value] of Object.entries(corsHeaders)) response.headers.set(name, value);
+      return response;
+    }
+  };
+}
