@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCalendarDate } from '../dates';
 
 // The request schemas of the write routes: they validate every bucket and generate openapi.json.
 
@@ -15,18 +16,6 @@ export function maxAcceptedDate(now = Date.now()): string {
     latest = { until: now - (now % 1000) + 1000, date: new Date(now + 86_400_000).toISOString().slice(0, 10) };
   }
   return latest.date;
-}
-
-const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** YYYY-MM-DD (already matched) names a day that exists. */
-function isCalendarDate(value: string): boolean {
-  const year = Number(value.slice(0, 4));
-  const month = Number(value.slice(5, 7));
-  const day = Number(value.slice(8, 10));
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= daysInMonth[month - 1] + (leap ? 1 : 0);
 }
 
 /** A string field: trimmed where the rule says so, bounded, free of control characters. */
