@@ -70,3 +70,39 @@ export function writeResults(name: string, results: unknown): string {
   fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
   return file;
 }
+
+/**
+ * Models the production layout on one machine: the database on its own core (as on its own
+ * host), the service and the load generator on the other. Needs a local PostgreSQL and the
+ * right to change CPU affinity; returns null (and changes nothing) otherwise. The returned
+ * function puts every process back on all cores.
+ */
+export async function pinDatabaseToOwnCore(): Promise<(() => void) | null> {
+  const { execFileSync } = await import('node:child_process');
+  if (os.cpus().length < 2) return null;
+  const sql = postgres(benchBaseUrl, { max: 1, onnotice: () => {} });
+  let dataDir: string;
+  try {
+    dataDir = (await sql`SHOW data_directory`)[0].data_directory as string;
+  } finally {
+    await sql.end();
+  }
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return null;
+  const postmaster = fs.readFileSync(pidFile, 'utf8').split('\n')[0].trim();
+  const family = () => [postmaster, ...execFileSync('pgrep', ['-P', postmaster]).toString().split('\n').filter(Boolean)];
+  const setAffinity = (cpus: string, pids: string[]) => {
+    for (const pid of pids) execFileSync('taskset', ['-a', '-p', '-c', cpus, pid], { stdio: 'ignore' });
+  };
+  try {
+    setAffinity('1', family());
+    setAffinity('0', [String(process.pid)]);
+  } catch {
+    return null;
+  }
+  const all = `0-${os.cpus().length - 1}`;
+  return () => {
+    setAffinity(all, family());
+    setAffinity(all, [String(process.pid)]);
+  };
+}

@@ -4,7 +4,7 @@ import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { createUser } from '../lib/accounts/users';
 import { openDb } from '../lib/db/client';
-import { freshDatabase, machine, percentile, startServer, writeResults } from './common';
+import { freshDatabase, machine, percentile, pinDatabaseToOwnCore, startServer, writeResults } from './common';
 
 const BATCH = 500;
 const CLIENTS = 16;
@@ -47,15 +47,7 @@ function makeBatch(n: number): Bucket[] {
 
 /** The stored form of a batch, as the service hands it to its upsert. */
 function storedRows(batch: Bucket[]) {
-  return batch.map((b) => ({
-    date: b.date,
-    hour: b.hour,
-    language: b.language,
-    project: b.project_name,
-    editor: b.ide_name,
-    millis: Math.round(b.time * 1000),
-    lines: b.lines,
-  }));
+  return batch.map((b) => [b.date, b.hour, b.language, b.project_name, b.ide_name, Math.round(b.time * 1000), b.lines]);
 }
 
 async function rawCeiling(url: string, userIds: string[], batches: Bucket[][]) {
@@ -71,10 +63,9 @@ async function rawCeiling(url: string, userIds: string[], batches: Bucket[][]) {
         const t0 = performance.now();
         await sql`
           INSERT INTO ide_activity AS a (user_id, date, hour, language, project, editor, millis, lines)
-          SELECT ${userIds[i % userIds.length]}::uuid, r.date, r.hour, r.language, r.project, r.editor, r.millis, r.lines
-          FROM jsonb_to_recordset(${payloads[i % payloads.length]}::text::jsonb)
-            AS r(date date, hour smallint, language text, project text, editor text, millis bigint, lines bigint)
-          ORDER BY r.date, r.hour, r.language, r.project, r.editor
+          SELECT ${userIds[i % userIds.length]}::uuid, (e->>0)::date, (e->>1)::smallint, e->>2, e->>3, e->>4, (e->>5)::bigint, (e->>6)::bigint
+          FROM jsonb_array_elements(${payloads[i % payloads.length]}::text::jsonb) AS e
+          ORDER BY 2, 3, 4, 5, 6
           ON CONFLICT (user_id, date, hour, language, project, editor) DO UPDATE
             SET millis = a.millis + excluded.millis, lines = a.lines + excluded.lines, updated_at = now()`;
         latencies.push(performance.now() - t0);
@@ -132,7 +123,7 @@ async function service(url: string, tokens: string[], batches: Bucket[][]) {
 async function main() {
   const url = await freshDatabase('codetally_bench_ingest');
   const handle = await openDb({ databaseUrl: url, dataDir: '' }, 2);
-  const users = [];
+  const users: Awaited<ReturnType<typeof createUser>>[] = [];
   for (let u = 0; u < USERS; u++) users.push(await createUser(handle.db, { handle: `bench${u}` }));
   await handle.close();
   const batches = Array.from({ length: BATCHES_PER_USER }, (_, i) => makeBatch(i));
@@ -145,16 +136,35 @@ async function main() {
   };
 
   console.log(`ingest bench: ${CLIENTS} concurrent clients, ${BATCH}-bucket batches, ${DURATION_S} s per phase`);
-  await truncate();
-  const raw = await rawCeiling(url, users.map((u) => u.user.id), batches);
-  console.log(`raw postgres.js upsert : ${raw.buckets_per_s} buckets/s  p50 ${raw.p50_ms.toFixed(1)} ms  p99 ${raw.p99_ms.toFixed(1)} ms`);
-  await truncate();
-  const svc = await service(url, users.map((u) => u.token), batches);
-  console.log(`service (next start)   : ${svc.buckets_per_s} buckets/s  p50 ${svc.p50_ms} ms  p99 ${svc.p99_ms} ms  (non-2xx ${svc.non_2xx}, errors ${svc.errors})`);
-  const ratio = svc.buckets_per_s / raw.buckets_per_s;
-  console.log(`ratio service/raw      : ${(ratio * 100).toFixed(1)} %  (goal >= 70 %, p99 < 250 ms)`);
-  const file = writeResults('ingest', { at: new Date().toISOString(), machine: machine(), clients: CLIENTS, batch: BATCH, seconds: DURATION_S, raw, service: svc, ratio });
-  console.log(`figures written to ${file}`);
+  const phases = async (layout: string) => {
+    await truncate();
+    const raw = await rawCeiling(url, users.map((u) => u.user.id), batches);
+    await truncate();
+    const svc = await service(url, users.map((u) => u.token), batches);
+    const ratio = svc.buckets_per_s / raw.buckets_per_s;
+    console.log(`\n[${layout}]`);
+    console.log(`raw postgres.js upsert : ${raw.buckets_per_s} buckets/s  p50 ${raw.p50_ms.toFixed(1)} ms  p99 ${raw.p99_ms.toFixed(1)} ms`);
+    console.log(`service (next start)   : ${svc.buckets_per_s} buckets/s  p50 ${svc.p50_ms} ms  p99 ${svc.p99_ms} ms  (non-2xx ${svc.non_2xx}, errors ${svc.errors})`);
+    console.log(`ratio service/raw      : ${(ratio * 100).toFixed(1)} %  (goal >= 70 %, p99 < 250 ms)`);
+    return { raw, service: svc, ratio };
+  };
+
+  // 1. Everything shares every core: the database, the service and the load generator compete.
+  const shared = await phases('all processes share all cores');
+  // 2. The database on a core of its own, as on its own host in production.
+  let pinned: Awaited<ReturnType<typeof phases>> | null = null;
+  const unpin = await pinDatabaseToOwnCore();
+  if (unpin) {
+    try {
+      pinned = await phases('database on its own core; script or service and load generator on the other');
+    } finally {
+      unpin();
+    }
+  } else {
+    console.log('\n(database-on-its-own-core layout skipped: needs a local PostgreSQL and taskset rights)');
+  }
+  const file = writeResults('ingest', { at: new Date().toISOString(), machine: machine(), clients: CLIENTS, batch: BATCH, seconds: DURATION_S, with_idempotency_keys: WITH_KEYS, shared, pinned });
+  console.log(`\nfigures written to ${file}`);
 }
 
 main().catch((err) => {

@@ -4,30 +4,30 @@ import type { DesktopRow, IdeRow } from './buckets';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
 
 // A write is one statement, so it is atomic without a round trip for BEGIN or COMMIT. The rows
-// travel as a single JSON parameter, are ordered by key (concurrent batches lock shared rows in
+// travel as a single JSON parameter (an array of tuples, half the bytes of an array of objects), are ordered by key (concurrent batches lock shared rows in
 // the same order and cannot deadlock) and are added to what is stored. Callers pass rows
 // already grouped: one statement may touch a row only once.
 
 function ideUpsert(userId: string, rows: IdeRow[], guard: SQL): SQL {
+  const tuples = rows.map((r) => [r.date, r.hour, r.language, r.project, r.editor, r.millis, r.lines]);
   return sql`
     INSERT INTO ide_activity AS a (user_id, date, hour, language, project, editor, millis, lines)
-    SELECT ${userId}::uuid, r.date, r.hour, r.language, r.project, r.editor, r.millis, r.lines
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-      AS r(date date, hour smallint, language text, project text, editor text, millis bigint, lines bigint)
+    SELECT ${userId}::uuid, (e->>0)::date, (e->>1)::smallint, e->>2, e->>3, e->>4, (e->>5)::bigint, (e->>6)::bigint
+    FROM jsonb_array_elements(${JSON.stringify(tuples)}::jsonb) AS e
     ${guard}
-    ORDER BY r.date, r.hour, r.language, r.project, r.editor
+    ORDER BY 2, 3, 4, 5, 6
     ON CONFLICT (user_id, date, hour, language, project, editor) DO UPDATE
       SET millis = a.millis + excluded.millis, lines = a.lines + excluded.lines, updated_at = now()`;
 }
 
 function desktopUpsert(userId: string, rows: DesktopRow[], guard: SQL): SQL {
+  const tuples = rows.map((r) => [r.date, r.hour, r.platform, r.app, r.millis]);
   return sql`
     INSERT INTO desktop_activity AS a (user_id, date, hour, platform, app, millis)
-    SELECT ${userId}::uuid, r.date, r.hour, r.platform, r.app, r.millis
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-      AS r(date date, hour smallint, platform text, app text, millis bigint)
+    SELECT ${userId}::uuid, (e->>0)::date, (e->>1)::smallint, e->>2, e->>3, (e->>4)::bigint
+    FROM jsonb_array_elements(${JSON.stringify(tuples)}::jsonb) AS e
     ${guard}
-    ORDER BY r.date, r.hour, r.platform, r.app
+    ORDER BY 2, 3, 4, 5
     ON CONFLICT (user_id, date, hour, platform, app) DO UPDATE
       SET millis = a.millis + excluded.millis, updated_at = now()`;
 }

@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fastDesktopBucket, fastIdeBucket } from '../../lib/ingest/fast-path';
+import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
+
+// The fast guards must never accept what the schema refuses, nor return anything but what the
+// schema returns; and they must accept ordinary buckets, or they would be pointless.
+
+const tomorrow = maxAcceptedDate();
+const awkwardText = (max: number) =>
+  fc.oneof(
+    fc.string({ maxLength: 8 }),
+    fc.string({ minLength: max - 2, maxLength: max + 2 }),
+    fc.constantFrom('', ' ', '  x  ', 'a\tb', 'a\u0000', '\u007f', 'é', 'x'.repeat(max), ` ${'x'.repeat(max)}`, 'TypeScript'),
+  );
+const anyValue = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.double(), fc.boolean(), fc.string({ maxLength: 5 }), fc.constant([]), fc.constant({}));
+const seconds = fc.oneof(fc.constantFrom(0, -1, 0.001, 1, 3600, 3600.0001, 1e9), fc.double({ min: -10, max: 4000, noNaN: true }), anyValue);
+const hour = fc.oneof(fc.integer({ min: -2, max: 25 }), fc.constantFrom(1.5, '3'), anyValue);
+const date = fc.oneof(
+  fc.constantFrom('2026-01-05', '2000-01-01', '1999-12-31', '2024-02-29', '2023-02-29', '2026-13-01', '2026-1-5', tomorrow, '2999-01-01', ''),
+  fc.date({ min: new Date('1998-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  anyValue,
+);
+const lines = fc.oneof(fc.constantFrom(0, -1, 12.5, 10_000_000, 10_000_001), fc.integer(), anyValue);
+
+/** Optional fields are sometimes absent altogether. */
+function bucket(fields: Record<string, fc.Arbitrary<unknown>>, required: string[]) {
+  const entries = Object.entries(fields).map(([k, arb]) => (required.includes(k) ? { [k]: arb } : { [k]: fc.option(arb, { nil: undefined }) }));
+  return fc.record(Object.assign({}, ...entries) as Record<string, fc.Arbitrary<unknown>>).map((r) =>
+    Object.fromEntries(Object.entries(r).filter(([k, v]) => v !== undefined || required.includes(k))),
+  );
+}
+
+const ideBuckets = bucket(
+  { language: awkwardText(64), time: seconds, lines, date, hour, path: awkwardText(1024), project_name: awkwardText(200), ide_name: awkwardText(64), filename: awkwardText(255), extra: anyValue },
+  ['language', 'time'],
+);
+const desktopBuckets = bucket(
+  { platform: awkwardText(64), time: seconds, date, hour, path: awkwardText(1024), filename: awkwardText(255), program_name: awkwardText(200) },
+  ['platform', 'time', 'date', 'hour', 'path', 'filename', 'program_name'],
+);
+
+describe('fast bucket guards', () => {
+  it('IDE: whatever the guard accepts, the schema accepts with the same result', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(ideBuckets, (b) => {
+        const fast = fastIdeBucket(b);
+        if (fast === null) return;
+        accepted++;
+        const parsed = ideBucketSchema.safeParse(b);
+        expect(parsed.success).toBe(true);
+        expect(fast).toEqual(parsed.data);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(accepted).toBeGreaterThan(0);
+  });
+
+  it('desktop: whatever the guard accepts, the schema accepts with the same result', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(desktopBuckets, (b) => {
+        const fast = fastDesktopBucket(b);
+        if (fast === null) return;
+        accepted++;
+        const parsed = desktopBucketSchema.safeParse(b);
+        expect(parsed.success).toBe(true);
+        expect(fast).toEqual(parsed.data);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(accepted).toBeGreaterThan(0);
+  });
+
+  it('accepts the ordinary buckets plugins send', () => {
+    const ide = { language: 'TypeScript', time: 42.5, lines: 10, date: '2026-01-05', hour: 9, project_name: ' codetally ', ide_name: 'vscode', filename: 'a.ts', path: '/src/a.ts' };
+    expect(fastIdeBucket(ide)).toEqual(ideBucketSchema.parse(ide));
+    expect(fastIdeBucket({ language: 'Go', time: 1 })).toEqual({ language: 'Go', time: 1 });
+    const desk = { platform: 'Linux', time: 30, date: '2026-01-05', hour: 9, path: '', filename: 'code', program_name: 'Code' };
+    expect(fastDesktopBucket(desk)).toEqual(desktopBucketSchema.parse(desk));
+  });
+});
