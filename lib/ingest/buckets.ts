@@ -122,13 +122,14 @@ export function validateBuckets<Input, Row>(
     const record = item as Record<string, unknown>;
     const errors: FieldError[] = [];
     for (const field of Object.keys(record)) {
+      if (kind.fields.has(field)) continue;
       if (contentFields.has(field.toLowerCase())) {
         errors.push({
           path: field,
           code: 'content_not_allowed',
           message: `${field}: file bodies, diffs and clipboard data are never accepted`,
         });
-      } else if (!kind.fields.has(field)) {
+      } else {
         ignored.add(field);
       }
     }
