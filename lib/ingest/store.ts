@@ -4,35 +4,75 @@ import type { DesktopRow, IdeRow } from './buckets';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
 
 // A write is one statement, so it is atomic without a round trip for BEGIN or COMMIT. The rows
-// travel as a single JSON parameter (an array of tuples, half the bytes of an array of objects), are ordered by key (concurrent batches lock shared rows in
-// the same order and cannot deadlock) and are added to what is stored. Callers pass rows
-// already grouped: one statement may touch a row only once.
+// travel as a single JSON parameter (an array of tuples), are ordered by key (concurrent batches
+// lock shared rows in the same order and cannot deadlock) and are added to what is stored. The
+// same statement adds them to the rollups the public reads use, so the two always agree.
+// Callers pass rows already grouped: one statement may touch a row only once.
 
-function ideUpsert(userId: string, rows: IdeRow[], guard: SQL): SQL {
+export const HOUR_CAP_MILLIS = 3_600_000;
+
+/** CTEs that store IDE rows and update the rollups; `guard` may veto the whole batch. */
+function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
   const tuples = rows.map((r) => [r.date, r.hour, r.language, r.project, r.editor, r.millis, r.lines]);
   return sql`
-    INSERT INTO ide_activity AS a (user_id, date, hour, language, project, editor, millis, lines)
-    SELECT ${userId}::uuid, (e->>0)::date, (e->>1)::smallint, e->>2, e->>3, e->>4, (e->>5)::bigint, (e->>6)::bigint
-    FROM jsonb_array_elements(${JSON.stringify(tuples)}::jsonb) AS e
-    ${guard}
-    ORDER BY 2, 3, 4, 5, 6
-    ON CONFLICT (user_id, date, hour, language, project, editor) DO UPDATE
-      SET millis = a.millis + excluded.millis, lines = a.lines + excluded.lines, updated_at = now()`;
+    batch AS MATERIALIZED (
+      SELECT (e->>0)::date AS date, (e->>1)::smallint AS hour, e->>2 AS language, e->>3 AS project,
+             e->>4 AS editor, (e->>5)::bigint AS millis, (e->>6)::bigint AS lines
+      FROM jsonb_array_elements(${JSON.stringify(tuples)}::jsonb) AS e
+      ${guard}
+    ),
+    activity AS (
+      INSERT INTO ide_activity AS a (user_id, date, hour, language, project, editor, millis, lines)
+      SELECT ${userId}::uuid, date, hour, language, project, editor, millis, lines FROM batch
+      ORDER BY date, hour, language, project, editor
+      ON CONFLICT (user_id, date, hour, language, project, editor) DO UPDATE
+        SET millis = a.millis + excluded.millis, lines = a.lines + excluded.lines, updated_at = now()
+    ),
+    batch_hours AS (SELECT date, hour, sum(millis)::bigint AS millis FROM batch GROUP BY date, hour),
+    hours AS (
+      INSERT INTO user_hours AS h (user_id, date, hour, millis)
+      SELECT ${userId}::uuid, date, hour, millis FROM batch_hours ORDER BY date, hour
+      ON CONFLICT (user_id, date, hour) DO UPDATE SET millis = h.millis + excluded.millis
+      RETURNING date, hour, millis
+    ),
+    days AS (
+      -- What the batch adds to each day once every hour is capped: the capped hour after the
+      -- write minus the capped hour before it (the stored hour minus what this batch added).
+      INSERT INTO user_days AS d (user_id, date, millis)
+      SELECT ${userId}::uuid, h.date,
+             sum(least(h.millis, ${HOUR_CAP_MILLIS}) - least(h.millis - b.millis, ${HOUR_CAP_MILLIS}))
+      FROM hours h JOIN batch_hours b USING (date, hour)
+      GROUP BY h.date ORDER BY h.date
+      ON CONFLICT (user_id, date) DO UPDATE SET millis = d.millis + excluded.millis
+    ),
+    languages AS (
+      INSERT INTO user_day_languages AS l (user_id, date, language, millis)
+      SELECT ${userId}::uuid, date, language, sum(millis) FROM batch GROUP BY date, language ORDER BY date, language
+      ON CONFLICT (user_id, date, language) DO UPDATE SET millis = l.millis + excluded.millis
+    ),
+    editors AS (
+      INSERT INTO user_day_editors AS ed (user_id, date, editor, millis)
+      SELECT ${userId}::uuid, date, editor, sum(millis) FROM batch GROUP BY date, editor ORDER BY date, editor
+      ON CONFLICT (user_id, date, editor) DO UPDATE SET millis = ed.millis + excluded.millis
+    )`;
 }
 
-function desktopUpsert(userId: string, rows: DesktopRow[], guard: SQL): SQL {
+/** CTEs that store desktop rows (desktop time has no public rollups). */
+function desktopWrites(userId: string, rows: DesktopRow[], guard: SQL): SQL {
   const tuples = rows.map((r) => [r.date, r.hour, r.platform, r.app, r.millis]);
   return sql`
-    INSERT INTO desktop_activity AS a (user_id, date, hour, platform, app, millis)
-    SELECT ${userId}::uuid, (e->>0)::date, (e->>1)::smallint, e->>2, e->>3, (e->>4)::bigint
-    FROM jsonb_array_elements(${JSON.stringify(tuples)}::jsonb) AS e
-    ${guard}
-    ORDER BY 2, 3, 4, 5
-    ON CONFLICT (user_id, date, hour, platform, app) DO UPDATE
-      SET millis = a.millis + excluded.millis, updated_at = now()`;
+    activity AS (
+      INSERT INTO desktop_activity AS a (user_id, date, hour, platform, app, millis)
+      SELECT ${userId}::uuid, (e->>0)::date, (e->>1)::smallint, e->>2, e->>3, (e->>4)::bigint
+      FROM jsonb_array_elements(${JSON.stringify(tuples)}::jsonb) AS e
+      ${guard}
+      ORDER BY 2, 3, 4, 5
+      ON CONFLICT (user_id, date, hour, platform, app) DO UPDATE
+        SET millis = a.millis + excluded.millis, updated_at = now()
+    )`;
 }
 
-const upserts = { ide: ideUpsert, desktop: desktopUpsert } as const;
+const writes = { ide: ideWrites, desktop: desktopWrites } as const;
 
 export interface Claim extends IdempotencyKey {
   status: number;
@@ -56,9 +96,9 @@ export async function writeRows(
   rows: IdeRow[] | DesktopRow[],
   claim?: Claim,
 ): Promise<WriteOutcome> {
-  const upsert = upserts[kind] as (userId: string, rows: unknown[], guard: SQL) => SQL;
+  const ctes = writes[kind] as (userId: string, rows: unknown[], guard: SQL) => SQL;
   if (!claim) {
-    await db.execute(upsert(userId, rows, sql``));
+    await db.execute(sql`WITH ${ctes(userId, rows, sql``)} SELECT 1`);
     return 'written';
   }
   const [outcome] = await resultRows<{ locked: boolean; claimed: boolean }>(
@@ -74,7 +114,7 @@ export async function writeRows(
         SET request_hash = excluded.request_hash, status = excluded.status, response = excluded.response, created_at = now()
         WHERE k.created_at <= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
       RETURNING 1
-    ), data AS (${upsert(userId, rows, sql`WHERE EXISTS (SELECT 1 FROM claim)`)})
+    ), ${ctes(userId, rows, sql`WHERE EXISTS (SELECT 1 FROM claim)`)}
     SELECT (SELECT ok FROM lock) AS locked, EXISTS (SELECT 1 FROM claim) AS claimed`,
   );
   if (!outcome.locked) return 'busy';
