@@ -28,6 +28,8 @@ export const users = pgTable(
     shareApps: boolean('share_apps').notNull().default(false),
     leaderboard: boolean('leaderboard').notNull().default(false),
     communityStats: boolean('community_stats').notNull().default(true),
+    /** Bumped by every write of the user's activity: per-user read caches key on it. */
+    statsVersion: bigint('stats_version', { mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('users_handle_lower_idx').on(sql`lower(${t.handle})`)],

@@ -54,6 +54,10 @@ function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
       INSERT INTO user_day_editors AS ed (user_id, date, editor, millis)
       SELECT ${userId}::uuid, date, editor, sum(millis) FROM batch GROUP BY date, editor ORDER BY date, editor
       ON CONFLICT (user_id, date, editor) DO UPDATE SET millis = ed.millis + excluded.millis
+    ),
+    version AS (
+      UPDATE users SET stats_version = stats_version + 1
+      WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM batch)
     )`;
 }
 

@@ -1,0 +1,7 @@
+// GET /main/api/v1/get/public/language — public language distribution, per user or site-wide
+import { preflight, publicRoute } from '@/lib/http/cache';
+import { chartResponse } from '@/lib/stats/public';
+
+export const dynamic = 'force-dynamic';
+export const GET = publicRoute((request: Request) => chartResponse(request, 'language'));
+export const OPTIONS = async () => preflight();

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "stats_version" bigint DEFAULT 0 NOT NULL;

@@ -1,0 +1,74 @@
+import { sql } from 'drizzle-orm';
+import { config } from '../config';
+import { rows, type Db } from '../db/client';
+import { ApiError } from '../http/problem';
+
+// The one place that decides what a public surface may show. Every public route, badge, the
+// leaderboard and the public pages ask here; none decides on its own.
+
+/** What anyone may see of a user: never an email, a token or a setting. */
+export interface PublicUser {
+  id: string;
+  handle: string;
+  display_name: string;
+}
+
+/** A user whose profile is public, with what they share. */
+export interface PublicOwner {
+  user: PublicUser;
+  timezone: string;
+  shares: { languages: boolean; editors: boolean; apps: boolean };
+  /** Changes with every write of the user's activity: per-user caches key on it. */
+  statsVersion: number;
+}
+
+const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const notPublic = () => new ApiError(404, 'not_found', 'No public profile with that handle or id.');
+
+interface OwnerRow {
+  id: string;
+  handle: string;
+  display_name: string;
+  timezone: string;
+  profile_public: boolean;
+  share_languages: boolean;
+  share_editors: boolean;
+  share_apps: boolean;
+  stats_version: number;
+}
+
+/**
+ * The user named by handle or UUID, if their profile is public. Unknown and private answer the
+ * same 404, so nobody can tell them apart.
+ */
+export async function publicOwner(db: Db, ref: string): Promise<PublicOwner> {
+  const match = uuidShape.test(ref) ? sql`id = ${ref}::uuid` : sql`lower(handle) = lower(${ref})`;
+  const [row] = await rows<OwnerRow>(
+    db,
+    sql`SELECT id, handle, display_name, timezone, profile_public, share_languages, share_editors, share_apps,
+               stats_version::float8 AS stats_version
+        FROM users WHERE ${match}`,
+  );
+  if (!row || !row.profile_public) throw notPublic();
+  return {
+    user: { id: row.id, handle: row.handle, display_name: row.display_name },
+    timezone: row.timezone,
+    shares: { languages: row.share_languages, editors: row.share_editors, apps: row.share_apps },
+    statsVersion: Number(row.stats_version),
+  };
+}
+
+/** Site-wide figures count only users who have not opted out of community statistics. */
+export const communityMembers = sql`SELECT id FROM users WHERE community_stats`;
+
+/** The least number of distinct users behind any site-wide figure. */
+export function minUsers(): number {
+  return config().PUBLIC_MIN_USERS;
+}
+
+/** Keeps the site-wide entries that rest on enough distinct users. */
+export function enoughUsers<T extends { users: number }>(entries: T[]): T[] {
+  const k = minUsers();
+  return entries.filter((e) => e.users >= k);
+}

@@ -1,0 +1,122 @@
+import type { Db } from '../db/client';
+import { addDays, eachDay, isoWeekStart } from '../dates';
+import { localDateHour } from '../ingest/local-time';
+import { enoughUsers, minUsers, type PublicOwner, type PublicUser } from '../sharing/gate';
+import { dayTotals, dimensionTotals, earliestDate, usersInRange, weekdayHours, type NamedFigure, type Scope } from './queries';
+import { resolveRange, type RangeQuery, type ResolvedRange } from './range';
+
+// The bodies of the public chart routes, built field by field from the read queries and the
+// sharing gate's answer: a per-user chart shows only what its owner shares; a site-wide chart
+// shows only entries that rest on enough users.
+
+export type ChartTarget = { scope: 'user'; owner: PublicOwner } | { scope: 'global' };
+
+interface Common {
+  scope: 'user' | 'global';
+  user: PublicUser | null;
+  range: ResolvedRange;
+  /** Site-wide: the whole answer is withheld because too few users are behind it. */
+  suppressed: boolean;
+}
+
+export interface NamedSeconds {
+  name: string;
+  seconds: number;
+  percent: number;
+}
+
+const seconds = (millis: number) => Math.round(millis / 1000);
+const scopeOf = (t: ChartTarget): Scope => (t.scope === 'user' ? { userId: t.owner.user.id } : 'community');
+
+/** Today where the chart's owner lives; UTC for site-wide charts. */
+export function todayFor(target: ChartTarget, now = new Date()): string {
+  return localDateHour(target.scope === 'user' ? target.owner.timezone : 'UTC', now).date;
+}
+
+async function common(db: Db, target: ChartTarget, query: RangeQuery, today: string): Promise<Common> {
+  const earliest = query.name === 'all' ? await earliestDate(db, scopeOf(target)) : undefined;
+  const range = resolveRange(query, today, earliest);
+  const suppressed = target.scope === 'global' && (await usersInRange(db, 'community', range.from, range.to)) < minUsers();
+  return { scope: target.scope, user: target.scope === 'user' ? target.owner.user : null, range, suppressed };
+}
+
+/** Site-wide entries resting on too few users are left out; per-user ones are all kept. */
+const visible = <T extends { users: number }>(target: ChartTarget, entries: T[]) =>
+  target.scope === 'global' ? enoughUsers(entries) : entries;
+
+function ranked(figures: NamedFigure[], rename: (name: string) => string = (n) => n): NamedSeconds[] {
+  const list = figures.map((f) => ({ name: rename(f.name), seconds: seconds(f.millis) })).filter((f) => f.seconds > 0);
+  const total = list.reduce((sum, f) => sum + f.seconds, 0);
+  return list
+    .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name))
+    .map((f) => ({ ...f, percent: total ? Math.round((f.seconds / total) * 1000) / 10 : 0 }));
+}
+
+const editorName = (name: string) => name || 'Unknown';
+
+async function dailySeconds(db: Db, target: ChartTarget, range: ResolvedRange): Promise<{ date: string; seconds: number }[]> {
+  const byDate = new Map(visible(target, await dayTotals(db, scopeOf(target), range.from, range.to)).map((d) => [d.date, d.millis]));
+  return eachDay(range.from, range.to).map((date) => ({ date, seconds: seconds(byDate.get(date) ?? 0) }));
+}
+
+export async function timeChart(db: Db, target: ChartTarget, query: RangeQuery, today = todayFor(target)) {
+  const c = await common(db, target, query, today);
+  const days = c.suppressed ? eachDay(c.range.from, c.range.to).map((date) => ({ date, seconds: 0 })) : await dailySeconds(db, target, c.range);
+  const total = days.reduce((sum, d) => sum + d.seconds, 0);
+  const showEditors = !c.suppressed && (target.scope === 'global' || target.owner.shares.editors);
+  const editors = showEditors
+    ? ranked(visible(target, await dimensionTotals(db, scopeOf(target), 'editor', c.range.from, c.range.to)), editorName)
+    : [];
+  return { ...c, total_seconds: total, daily_average_seconds: Math.round(total / days.length), days, editors };
+}
+
+export async function languageChart(db: Db, target: ChartTarget, query: RangeQuery, today = todayFor(target)) {
+  const c = await common(db, target, query, today);
+  const show = !c.suppressed && (target.scope === 'global' || target.owner.shares.languages);
+  const languages = show ? ranked(visible(target, await dimensionTotals(db, scopeOf(target), 'language', c.range.from, c.range.to))) : [];
+  return { ...c, total_seconds: languages.reduce((sum, l) => sum + l.seconds, 0), languages };
+}
+
+/** 0 for no time, else 1-4 by the share of the busiest day. */
+export function level(value: number, max: number): number {
+  return value <= 0 || max <= 0 ? 0 : Math.min(4, Math.ceil((value / max) * 4));
+}
+
+export async function hitmapChart(db: Db, target: ChartTarget, query: RangeQuery, today = todayFor(target)) {
+  const c = await common(db, target, query, today);
+  const days = c.suppressed ? eachDay(c.range.from, c.range.to).map((date) => ({ date, seconds: 0 })) : await dailySeconds(db, target, c.range);
+  const max = Math.max(0, ...days.map((d) => d.seconds));
+  const grid = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
+  if (!c.suppressed) {
+    for (const cell of visible(target, await weekdayHours(db, scopeOf(target), c.range.from, c.range.to))) {
+      grid[cell.weekday][cell.hour] = seconds(cell.millis);
+    }
+  }
+  return { ...c, days: days.map((d) => ({ ...d, level: level(d.seconds, max) })), weekday_hours: grid, max_seconds: max };
+}
+
+export async function weeklyChart(db: Db, target: ChartTarget, weeks: number, today = todayFor(target)) {
+  const to = today;
+  const from = addDays(isoWeekStart(today), -7 * (weeks - 1));
+  const c = await common(db, target, { name: 'custom', from, to }, today);
+  const starts = Array.from({ length: weeks }, (_, i) => addDays(from, 7 * i));
+  const perWeek = new Map<string, number>();
+  const top = new Map<string, string>();
+  if (!c.suppressed) {
+    for (const d of await dailySeconds(db, target, c.range)) {
+      const week = isoWeekStart(d.date);
+      perWeek.set(week, (perWeek.get(week) ?? 0) + d.seconds);
+    }
+    if (target.scope === 'global' || target.owner.shares.languages) {
+      const figures = visible(target, await dimensionTotals(db, scopeOf(target), 'language', from, to, 'week'));
+      for (const f of figures.sort((a, b) => b.millis - a.millis || a.name.localeCompare(b.name))) {
+        if (!top.has(f.period) && f.millis > 0) top.set(f.period, f.name);
+      }
+    }
+  }
+  const list = starts.map((week_start) => ({ week_start, seconds: perWeek.get(week_start) ?? 0, top_language: top.get(week_start) ?? null }));
+  const lastComplete = list.length >= 2 ? list[list.length - 2].seconds : 0;
+  const before = list.length >= 3 ? list[list.length - 3].seconds : 0;
+  const change_percent = before > 0 ? Math.round(((lastComplete - before) / before) * 1000) / 10 : null;
+  return { ...c, range: { ...c.range, name: `${weeks}w` }, weeks: list, change_percent };
+}

@@ -1,0 +1,70 @@
+import { config } from '../config';
+import { getDb } from '../db/client';
+import { publicJson, type PublicCachePolicy } from '../http/cache';
+import { ApiError } from '../http/problem';
+import { publicOwner } from '../sharing/gate';
+import { SharedCache } from './cache';
+import { hitmapChart, languageChart, timeChart, todayFor, weeklyChart, type ChartTarget } from './charts';
+import { parseRangeQuery, type RangeName } from './range';
+
+// The four public chart routes: who is asked about (the gate), which range, one cached
+// computation per distinct question.
+
+export type ChartName = 'time' | 'language' | 'hitmaps' | 'weekly';
+
+const defaultRange: Record<Exclude<ChartName, 'weekly'>, RangeName> = { time: '7d', language: '7d', hitmaps: '365d' };
+const cache = new SharedCache<unknown>();
+/** A per-user answer is keyed by the user's data version, so it can live until evicted. */
+const userEntryMs = 10 * 60_000;
+
+function weeksParam(params: URLSearchParams): number {
+  const raw = params.get('weeks');
+  if (raw === null) return 12;
+  const weeks = Number(raw);
+  if (!/^\d+$/.test(raw) || weeks < 1 || weeks > 104) {
+    throw new ApiError(400, 'invalid_query', 'weeks: must be a whole number from 1 to 104', {
+      errors: [{ path: 'weeks', code: 'invalid_query', message: 'weeks must be a whole number from 1 to 104' }],
+    });
+  }
+  return weeks;
+}
+
+async function target(params: URLSearchParams): Promise<ChartTarget> {
+  const ref = params.get('user');
+  if (ref === null) return { scope: 'global' };
+  if (ref.trim() === '') {
+    throw new ApiError(400, 'invalid_query', 'user: give a handle or a UUID, or leave it out for site-wide figures', {
+      errors: [{ path: 'user', code: 'invalid_query', message: 'user must be a handle or a UUID' }],
+    });
+  }
+  return { scope: 'user', owner: await publicOwner(await getDb(), ref) };
+}
+
+export function chartCachePolicy(t: ChartTarget): PublicCachePolicy {
+  // Per-user answers change with every upload; site-wide ones may lag by PUBLIC_CACHE_SECONDS.
+  if (t.scope === 'user') return { maxAge: 0, sMaxAge: 60, staleWhileRevalidate: 300 };
+  const seconds = config().PUBLIC_CACHE_SECONDS;
+  return { maxAge: Math.min(60, seconds), sMaxAge: seconds, staleWhileRevalidate: Math.max(seconds, 60) };
+}
+
+export async function chartResponse(request: Request, chart: ChartName): Promise<Response> {
+  const params = new URL(request.url).searchParams;
+  const t = await target(params);
+  const db = await getDb();
+  const today = todayFor(t);
+  const question = chart === 'weekly' ? { weeks: weeksParam(params) } : parseRangeQuery(params, defaultRange[chart]);
+  const compute = (): Promise<unknown> => {
+    if ('weeks' in question) return weeklyChart(db, t, question.weeks, today);
+    if (chart === 'time') return timeChart(db, t, question, today);
+    if (chart === 'language') return languageChart(db, t, question, today);
+    return hitmapChart(db, t, question, today);
+  };
+  const who =
+    t.scope === 'user'
+      ? `${t.owner.user.id}:${t.owner.statsVersion}:${JSON.stringify(t.owner.shares)}:${t.owner.timezone}:${t.owner.user.handle}:${t.owner.user.display_name}`
+      : 'global';
+  const key = `${chart}|${who}|${JSON.stringify(question)}|${today}`;
+  const ttl = t.scope === 'user' ? userEntryMs : config().PUBLIC_CACHE_SECONDS * 1000;
+  const body = await cache.get(key, ttl, compute);
+  return publicJson(request, body, chartCachePolicy(t));
+}
