@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createdUserSchema, createUserSchema } from './accounts/schemas';
 import { planListSchema } from './plans';
+import { chartParameters, hitmapChartSchema, languageChartSchema, timeChartSchema, weeklyChartSchema } from './stats/schemas';
 import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ideBucketSchema, problemSchema } from './ingest/schemas';
 
 // openapi.json is generated from the same zod schemas that validate requests.
@@ -58,24 +59,30 @@ function writeOperation(summary: string, body: z.ZodType, status: '200' | '201',
   };
 }
 
-function publicGet(summary: string, description: string, body: z.ZodType): Operation {
+function publicGet(summary: string, description: string, body: z.ZodType, parameters: unknown[] = []): Operation {
   return {
     summary,
+    parameters,
     description: `${description} Public: no token. Answers carry \`Access-Control-Allow-Origin: *\`, \`Cache-Control: public, s-maxage, stale-while-revalidate\` and a weak \`ETag\`; a matching \`If-None-Match\` gets 304.`,
     responses: {
       '200': { description: 'OK', headers: { ETag: { schema: { type: 'string' } } }, content: { 'application/json': { schema: ref(body) } } },
       '304': { description: 'Not modified: the If-None-Match ETag still matches.' },
+      '400': problem('`invalid_query`: a bad query parameter, named in `errors`.'),
+      '404': problem('`not_found`: unknown user, or one whose profile is not public.'),
       '503': problem('`unavailable`: the database did not answer.'),
     },
   };
 }
+
+const chartRules =
+  'With `user`: that user\'s figures if their profile is public (404 otherwise, the same as for an unknown user); unshared languages or editors come back as empty lists; "today" is the user\'s timezone. Without `user`: site-wide figures (UTC) over users in community statistics; entries resting on fewer than PUBLIC_MIN_USERS users are left out. No figure counts more than 3600 s for one user in one date-hour. 400 `invalid_query` names the bad parameter.';
 
 const bucketRules =
   'Buckets are validated one by one: valid ones are stored, invalid ones are reported in `rejected` (per-item `errors[].code`: `required`, `invalid_type`, `too_small`, `too_big`, `invalid_format`, `invalid_date`, `date_out_of_range`, `control_character`, `content_not_allowed`). A bucket carrying a field named content, body, text, diff, patch, clipboard, source, code or snippet (any case) is rejected: the service never receives file contents. `null` counts as absent for optional fields. The request is atomic.';
 
 export function openApiDocument(): Record<string, unknown> {
   // Listing the schemas here registers them before the registry is read.
-  void [ideBucketSchema, desktopBucketSchema, createUserSchema, createdUserSchema, planListSchema];
+  void [ideBucketSchema, desktopBucketSchema, createUserSchema, createdUserSchema, planListSchema, timeChartSchema];
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     uri: (id) => `#/components/schemas/${id}`,
     io: 'input',
@@ -138,6 +145,21 @@ export function openApiDocument(): Record<string, unknown> {
             '422': problem('`invalid_payload`: a field is invalid or the handle is taken (`handle_taken`).'),
           },
         },
+      },
+      '/get/public/time': {
+        get: publicGet('Time aggregates', `${chartRules} Default range 7d.`, timeChartSchema, chartParameters),
+      },
+      '/get/public/language': {
+        get: publicGet('Language distribution', `${chartRules} Default range 7d.`, languageChartSchema, chartParameters),
+      },
+      '/get/public/hitmaps': {
+        get: publicGet('Activity hitmap', `${chartRules} Default range 365d; level 0-4 by the busiest day.`, hitmapChartSchema, chartParameters),
+      },
+      '/get/public/weekly': {
+        get: publicGet('Weekly trend', `${chartRules} ISO weeks starting Monday, oldest first; the last is the current week so far.`, weeklyChartSchema, [
+          chartParameters[0],
+          { name: 'weeks', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 104, default: 12 } },
+        ]),
       },
       '/get/list/plans': {
         get: publicGet(
