@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createdUserSchema, createUserSchema } from './accounts/schemas';
 import { planListSchema } from './plans';
-import { chartParameters, hitmapChartSchema, languageChartSchema, timeChartSchema, weeklyChartSchema } from './stats/schemas';
+import { chartParameters, hitmapChartSchema, leaderboardSchema, languageChartSchema, timeChartSchema, weeklyChartSchema } from './stats/schemas';
 import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ideBucketSchema, problemSchema } from './ingest/schemas';
 
 // openapi.json is generated from the same zod schemas that validate requests.
@@ -160,6 +160,21 @@ export function openApiDocument(): Record<string, unknown> {
           chartParameters[0],
           { name: 'weeks', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 104, default: 12 } },
         ]),
+      },
+      '/leaderboard/api/get/public': {
+        get: {
+          ...publicGet(
+            'Leaderboard snapshot',
+            'Users who opted in, ranked by capped coding time over the range (7d or 30d, UTC dates), or by one language\'s time with `language` (then only users who share languages appear). Ties share a rank (1, 2, 2, 4). The snapshot may be up to LEADERBOARD_MAX_AGE seconds old; `generated_at` says when it was made. `languages` lists an entry\'s top languages only when its owner shares languages.',
+            leaderboardSchema,
+            [
+              { name: 'range', in: 'query', required: false, schema: { type: 'string', enum: ['7d', '30d'], default: '7d' } },
+              { name: 'language', in: 'query', required: false, schema: { type: 'string', maxLength: 64 } },
+              { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 } },
+              { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+            ],
+          ),
+        },
       },
       '/get/list/plans': {
         get: publicGet(

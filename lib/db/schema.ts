@@ -197,3 +197,25 @@ export const userDayEditors = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.date, t.editor] }), index('user_day_editors_date_idx').on(t.date)],
 );
+
+/** When each leaderboard range was last rebuilt, and the dates it covers. */
+export const leaderboardSnapshots = pgTable('leaderboard_snapshots', {
+  range: text('range').primaryKey(),
+  generatedAt: timestamp('generated_at', { withTimezone: true }).notNull(),
+  fromDate: date('from_date').notNull(),
+  toDate: date('to_date').notNull(),
+});
+
+/** One row per opted-in user with time in the range: capped total and capped seconds per language. */
+export const leaderboardEntries = pgTable(
+  'leaderboard_entries',
+  {
+    range: text('range').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    totalMillis: bigint('total_millis', { mode: 'number' }).notNull(),
+    languages: jsonb('languages').$type<Record<string, number>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.range, t.userId] }), index('leaderboard_entries_rank_idx').on(t.range, t.totalMillis)],
+);

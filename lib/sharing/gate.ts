@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { config } from '../config';
 import { rows, type Db } from '../db/client';
 import { ApiError } from '../http/problem';
@@ -52,7 +52,7 @@ export async function publicOwner(db: Db, ref: string): Promise<PublicOwner> {
   );
   if (!row || !row.profile_public) throw notPublic();
   return {
-    user: { id: row.id, handle: row.handle, display_name: row.display_name },
+    user: publicUserOf(row),
     timezone: row.timezone,
     shares: { languages: row.share_languages, editors: row.share_editors, apps: row.share_apps },
     statsVersion: Number(row.stats_version),
@@ -71,4 +71,15 @@ export function minUsers(): number {
 export function enoughUsers<T extends { users: number }>(entries: T[]): T[] {
   const k = minUsers();
   return entries.filter((e) => e.users >= k);
+}
+
+/** The leaderboard lists only users who opted in, read when answering (`u` is the users alias). */
+export const listedOnLeaderboard = (u: SQL) => sql`${u}.leaderboard`;
+
+/** Language figures of a user appear publicly only if the user shares languages. */
+export const sharesLanguages = (u: SQL) => sql`${u}.share_languages`;
+
+/** The public identity of a user row, field by field. */
+export function publicUserOf(row: { id: string; handle: string; display_name: string }): PublicUser {
+  return { id: row.id, handle: row.handle, display_name: row.display_name };
 }

@@ -51,3 +51,23 @@ export const chartParameters = [
   { name: 'from', in: 'query', required: false, schema: { type: 'string', format: 'date' }, description: 'With to: an inclusive span of at most 366 days.' },
   { name: 'to', in: 'query', required: false, schema: { type: 'string', format: 'date' } },
 ];
+
+export const leaderboardSchema = z
+  .object({
+    generated_at: z.string(),
+    range: common.range,
+    language: z.string().nullable(),
+    page: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int(),
+    entries: z.array(
+      z.object({
+        rank: z.number().int(),
+        user: publicUser,
+        total_seconds: z.number().int(),
+        daily_average_seconds: z.number().int(),
+        languages: z.array(z.object({ name: z.string(), seconds: z.number().int() })),
+      }),
+    ),
+  })
+  .meta({ id: 'Leaderboard' });

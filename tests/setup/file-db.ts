@@ -16,5 +16,6 @@ if (process.env.TEST_DB === 'postgres') {
 process.env.ADMIN_TOKEN = 'test-admin-token-0123456789';
 process.env.SYNC_RATE_LIMIT_PER_MINUTE = '0';
 process.env.PUBLIC_CACHE_SECONDS = '0';
+process.env.LEADERBOARD_MAX_AGE = '0';
 resetConfig();
 afterAll(() => closeDb());

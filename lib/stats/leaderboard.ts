@@ -1,0 +1,189 @@
+import { sql } from 'drizzle-orm';
+import { config } from '../config';
+import { addDays } from '../dates';
+import { rows, type Db } from '../db/client';
+import { localDateHour } from '../ingest/local-time';
+import { HOUR_CAP_MILLIS } from '../ingest/store';
+import { ApiError } from '../http/problem';
+import { listedOnLeaderboard, publicUserOf, sharesLanguages, type PublicUser } from '../sharing/gate';
+import { SharedCache } from './cache';
+
+// The public leaderboard: a snapshot per range, rebuilt when older than LEADERBOARD_MAX_AGE by
+// one process at a time, ranked when read with the owners' current settings applied.
+
+export const leaderboardRanges = ['7d', '30d'] as const;
+export type LeaderboardRange = (typeof leaderboardRanges)[number];
+const MAX_LIMIT = 100;
+const LANGUAGES_PER_ENTRY = 10;
+
+export interface LeaderboardQuery {
+  range: LeaderboardRange;
+  language: string | null;
+  page: number;
+  limit: number;
+}
+
+const invalid = (param: string, rule: string) =>
+  new ApiError(400, 'invalid_query', `${param}: ${rule}`, { errors: [{ path: param, code: 'invalid_query', message: `${param} ${rule}` }] });
+
+export function parseLeaderboardQuery(params: URLSearchParams): LeaderboardQuery {
+  const range = (params.get('range') ?? '7d') as LeaderboardRange;
+  if (!leaderboardRanges.includes(range)) throw invalid('range', 'must be 7d or 30d');
+  const whole = (name: string, fallback: number, max: number) => {
+    const raw = params.get(name);
+    if (raw === null) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw invalid(name, `must be a whole number from 1 to ${max}`);
+    return Number(raw);
+  };
+  const language = params.get('language')?.trim() || null;
+  if (language && language.length > 64) throw invalid('language', 'must be at most 64 characters');
+  return { range, language, page: whole('page', 1, 1_000_000), limit: whole('limit', 50, MAX_LIMIT) };
+}
+
+interface Snapshot {
+  generatedAt: string;
+  from: string;
+  to: string;
+}
+
+async function readSnapshot(db: Db, range: LeaderboardRange): Promise<Snapshot | undefined> {
+  const [row] = await rows<{ generated_at: string | Date; from_date: string; to_date: string }>(
+    db,
+    sql`SELECT generated_at, to_char(from_date, 'YYYY-MM-DD') AS from_date, to_char(to_date, 'YYYY-MM-DD') AS to_date
+        FROM leaderboard_snapshots WHERE range = ${range}`,
+  );
+  return row && { generatedAt: new Date(row.generated_at).toISOString(), from: row.from_date, to: row.to_date };
+}
+
+const isFresh = (s: Snapshot | undefined, now = Date.now()): s is Snapshot =>
+  !!s && now - Date.parse(s.generatedAt) <= config().LEADERBOARD_MAX_AGE * 1000;
+
+/** Recomputes one range for every opted-in user: capped totals and capped seconds per language. */
+async function rebuild(tx: Db, range: LeaderboardRange): Promise<void> {
+  const to = localDateHour('UTC').date;
+  const from = addDays(to, 1 - Number(range.slice(0, -1)));
+  await tx.execute(sql`DELETE FROM leaderboard_entries WHERE range = ${range}`);
+  await tx.execute(sql`
+    WITH members AS (SELECT id FROM users u WHERE ${listedOnLeaderboard(sql`u`)}),
+    totals AS (
+      SELECT user_id, sum(millis) AS millis FROM user_days
+      WHERE user_id IN (SELECT id FROM members) AND date BETWEEN ${from} AND ${to}
+      GROUP BY user_id HAVING sum(millis) > 0
+    ), raw AS (
+      SELECT user_id, language, sum(millis)::float8 AS millis FROM user_day_languages
+      WHERE user_id IN (SELECT user_id FROM totals) AND date BETWEEN ${from} AND ${to}
+      GROUP BY 1, 2
+    ), excess AS (
+      SELECT a.user_id, a.language, sum(a.millis * (1 - ${HOUR_CAP_MILLIS}::float8 / h.millis)) AS millis
+      FROM user_hours h JOIN ide_activity a ON a.user_id = h.user_id AND a.date = h.date AND a.hour = h.hour
+      WHERE h.user_id IN (SELECT user_id FROM totals) AND h.date BETWEEN ${from} AND ${to} AND h.millis > ${HOUR_CAP_MILLIS}
+      GROUP BY 1, 2
+    ), languages AS (
+      SELECT r.user_id, jsonb_object_agg(r.language, round((r.millis - coalesce(x.millis, 0)) / 1000)) AS seconds
+      FROM raw r LEFT JOIN excess x USING (user_id, language)
+      GROUP BY r.user_id
+    )
+    INSERT INTO leaderboard_entries (range, user_id, total_millis, languages)
+    SELECT ${range}, t.user_id, t.millis, coalesce(l.seconds, '{}'::jsonb)
+    FROM totals t LEFT JOIN languages l USING (user_id)`);
+  await tx.execute(sql`
+    INSERT INTO leaderboard_snapshots (range, generated_at, from_date, to_date) VALUES (${range}, now(), ${from}, ${to})
+    ON CONFLICT (range) DO UPDATE SET generated_at = now(), from_date = excluded.from_date, to_date = excluded.to_date`);
+}
+
+const rebuilding = new Map<LeaderboardRange, Promise<Snapshot>>();
+
+/**
+ * A snapshot no older than LEADERBOARD_MAX_AGE, if one can be had without a crowd: in this
+ * process concurrent callers share one rebuild; across processes an advisory lock lets one
+ * rebuild while the others keep serving the previous snapshot (they wait only when none exists).
+ */
+export async function freshSnapshot(db: Db, range: LeaderboardRange): Promise<Snapshot> {
+  const current = await readSnapshot(db, range);
+  if (isFresh(current)) return current;
+  let pending = rebuilding.get(range);
+  if (!pending) {
+    pending = (async () => {
+      await db.transaction(async (tx) => {
+        const lockKey = sql`hashtextextended(${'codetally:leaderboard:' + range}, 0)`;
+        const [{ locked }] = await rows<{ locked: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${lockKey}) AS locked`);
+        if (!locked) {
+          if (current) return; // another process is rebuilding: the previous snapshot will do
+          await tx.execute(sql`SELECT pg_advisory_xact_lock(${lockKey})`);
+          return;
+        }
+        if (isFresh(await readSnapshot(tx, range))) return; // rebuilt while we asked for the lock
+        await rebuild(tx, range);
+      });
+      return (await readSnapshot(db, range))!;
+    })().finally(() => rebuilding.delete(range));
+    rebuilding.set(range, pending);
+  }
+  return pending;
+}
+
+export interface LeaderboardEntry {
+  rank: number;
+  user: PublicUser;
+  total_seconds: number;
+  daily_average_seconds: number;
+  languages: { name: string; seconds: number }[];
+}
+
+const pages = new SharedCache<unknown>();
+
+/** One page of the leaderboard, ranked by total or by one language (ties share a rank). */
+export async function leaderboardPage(db: Db, q: LeaderboardQuery) {
+  const snap = await freshSnapshot(db, q.range);
+  const key = JSON.stringify([q, snap.generatedAt]);
+  return pages.get(key, config().LEADERBOARD_MAX_AGE * 1000, async () => {
+    const days = Number(q.range.slice(0, -1));
+    const value = q.language ? sql`(e.languages->>${q.language})::float8 * 1000` : sql`e.total_millis::float8`;
+    const onlyLanguage = q.language ? sql`AND ${sharesLanguages(sql`u`)} AND e.languages ? ${q.language}` : sql``;
+    const found = await rows<{
+      id: string;
+      handle: string;
+      display_name: string;
+      total_millis: number;
+      languages: Record<string, number> | string;
+      shares: boolean;
+      rank: number;
+      total: number;
+    }>(
+      db,
+      sql`SELECT u.id, u.handle, u.display_name, e.total_millis::float8 AS total_millis, e.languages,
+                 ${sharesLanguages(sql`u`)} AS shares,
+                 rank() OVER (ORDER BY ${value} DESC)::int AS rank, count(*) OVER ()::int AS total
+          FROM leaderboard_entries e JOIN users u ON u.id = e.user_id
+          WHERE e.range = ${q.range} AND ${listedOnLeaderboard(sql`u`)} ${onlyLanguage}
+          ORDER BY ${value} DESC, u.handle
+          LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
+    );
+    const entries: LeaderboardEntry[] = found.map((r) => {
+      const langs = typeof r.languages === 'string' ? (JSON.parse(r.languages) as Record<string, number>) : r.languages;
+      const total = Math.round(Number(r.total_millis) / 1000);
+      return {
+        rank: r.rank,
+        user: publicUserOf(r),
+        total_seconds: total,
+        daily_average_seconds: Math.round(total / days),
+        languages: r.shares
+          ? Object.entries(langs)
+              .map(([name, seconds]) => ({ name, seconds: Number(seconds) }))
+              .filter((l) => l.seconds > 0)
+              .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name))
+              .slice(0, LANGUAGES_PER_ENTRY)
+          : [],
+      };
+    });
+    return {
+      generated_at: snap.generatedAt,
+      range: { name: q.range, from: snap.from, to: snap.to },
+      language: q.language,
+      page: q.page,
+      limit: q.limit,
+      total: found[0]?.total ?? 0,
+      entries,
+    };
+  });
+}
