@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createdUserSchema, createUserSchema } from './accounts/schemas';
+import { badgeSchema, createBadgeSchema } from './badges/schemas';
 import { planListSchema } from './plans';
 import { chartParameters, hitmapChartSchema, leaderboardSchema, languageChartSchema, timeChartSchema, weeklyChartSchema } from './stats/schemas';
 import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ideBucketSchema, problemSchema } from './ingest/schemas';
@@ -82,7 +83,7 @@ const bucketRules =
 
 export function openApiDocument(): Record<string, unknown> {
   // Listing the schemas here registers them before the registry is read.
-  void [ideBucketSchema, desktopBucketSchema, createUserSchema, createdUserSchema, planListSchema, timeChartSchema];
+  void [ideBucketSchema, desktopBucketSchema, createUserSchema, createdUserSchema, planListSchema, timeChartSchema, badgeSchema, createBadgeSchema];
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     uri: (id) => `#/components/schemas/${id}`,
     io: 'input',
@@ -174,6 +175,66 @@ export function openApiDocument(): Record<string, unknown> {
               { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
             ],
           ),
+        },
+      },
+      '/badges': {
+        post: {
+          summary: 'Create a badge',
+          description: 'Creating a badge is the owner\'s consent to publish exactly that figure (whatever the profile settings). Embed the returned `url` (or `markdown` / `html`); identifiers are never guessed. At most 50 badges per user.',
+          security: [{ bearer: ['badges'] }],
+          requestBody: { required: true, content: { 'application/json': { schema: ref(createBadgeSchema) } } },
+          responses: {
+            '201': { description: 'The badge and its embed snippets.', content: { 'application/json': { schema: ref(badgeSchema) } } },
+            '401': problem('`unauthorized`.'),
+            '403': problem('`forbidden`: the token lacks the `badges` scope.'),
+            '422': problem('`invalid_payload`, naming the field.'),
+          },
+        },
+        get: {
+          summary: 'List my badges',
+          security: [{ bearer: ['badges'] }],
+          responses: { '200': { description: '`{badges: [Badge]}`' }, '401': problem('`unauthorized`.') },
+        },
+      },
+      '/badges/{id}/refresh': {
+        post: {
+          summary: 'Recompute a badge and replace its cached image',
+          security: [{ bearer: ['badges'] }],
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          responses: { '200': { description: 'The badge.', content: { 'application/json': { schema: ref(badgeSchema) } } }, '404': problem('Not one of my badges.') },
+        },
+      },
+      '/badges/{id}': {
+        delete: {
+          summary: 'Delete a badge; its URL answers 404 from then on',
+          security: [{ bearer: ['badges'] }],
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          responses: { '204': { description: 'Deleted.' }, '404': problem('Not one of my badges.') },
+        },
+      },
+      '/public/{site}/svg/{userUUID}': {
+        get: {
+          summary: 'A badge as SVG',
+          description: '`{site}` names where the badge is embedded (github, gitlab, ...) and does not change it. Without `badge`, the user\'s first badge. An unknown user, badge or style never breaks an embed: unknown badges answer 404 with a small valid SVG reading "badge not found"; an unknown style falls back to the badge\'s own. Cached (Cache-Control, ETag); a refresh, a delete or new data changes the image on the origin at once.',
+          parameters: [
+            { name: 'site', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'userUUID', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+            { name: 'badge', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
+            { name: 'style', in: 'query', required: false, schema: { type: 'string', enum: ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] } },
+          ],
+          responses: { '200': { description: 'image/svg+xml' }, '304': { description: 'Not modified.' }, '404': { description: 'image/svg+xml reading "badge not found".' } },
+        },
+      },
+      '/public/{site}/shields/{userUUID}': {
+        get: {
+          summary: 'A badge as shields.io endpoint JSON',
+          description: '`{schemaVersion: 1, label, message, color, cacheSeconds}`; 404 with `isError: true` when there is no such badge.',
+          parameters: [
+            { name: 'site', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'userUUID', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+            { name: 'badge', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
+          ],
+          responses: { '200': { description: 'shields.io endpoint JSON' }, '404': { description: 'shields.io endpoint JSON with isError.' } },
         },
       },
       '/get/list/plans': {

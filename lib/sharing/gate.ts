@@ -1,7 +1,8 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { config } from '../config';
 import { rows, type Db } from '../db/client';
 import { ApiError } from '../http/problem';
+import { badges, users } from '../db/schema';
 
 // The one place that decides what a public surface may show. Every public route, badge, the
 // leaderboard and the public pages ask here; none decides on its own.
@@ -82,4 +83,27 @@ export const sharesLanguages = (u: SQL) => sql`${u}.share_languages`;
 /** The public identity of a user row, field by field. */
 export function publicUserOf(row: { id: string; handle: string; display_name: string }): PublicUser {
   return { id: row.id, handle: row.handle, display_name: row.display_name };
+}
+
+export interface PublishedBadge {
+  badge: typeof badges.$inferSelect;
+  timezone: string;
+  statsVersion: number;
+}
+
+/**
+ * A badge its owner created (the owner's consent to publish exactly that figure), found by the
+ * owner's UUID and, when given, the badge id; without one, the owner's first badge. Null for an
+ * unknown owner, an unknown or deleted badge, or one of another user: all look the same.
+ */
+export async function publishedBadge(db: Db, ownerId: string, badgeId: string | null): Promise<PublishedBadge | null> {
+  if (!uuidShape.test(ownerId) || (badgeId !== null && !uuidShape.test(badgeId))) return null;
+  const [row] = await db
+    .select({ badge: badges, timezone: users.timezone, statsVersion: users.statsVersion })
+    .from(badges)
+    .innerJoin(users, eq(users.id, badges.userId))
+    .where(and(eq(badges.userId, ownerId), badgeId ? eq(badges.id, badgeId) : undefined))
+    .orderBy(asc(badges.createdAt), asc(badges.id))
+    .limit(1);
+  return row ? { badge: row.badge, timezone: row.timezone, statsVersion: Number(row.statsVersion) } : null;
 }

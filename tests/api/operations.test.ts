@@ -12,7 +12,7 @@ describe('operations', () => {
   it('GET /openapi.json describes every write route with schemas that resolve', async () => {
     const doc = await (await openapi()).json();
     expect(doc.openapi).toBe('3.1.0');
-    for (const p of ['/sync/activities', '/sync/activities/desktop', '/activities', '/activities/desktop', '/admin/users', '/health', '/get/list/plans', '/get/public/time', '/get/public/language', '/get/public/hitmaps', '/get/public/weekly', '/leaderboard/api/get/public']) {
+    for (const p of ['/sync/activities', '/sync/activities/desktop', '/activities', '/activities/desktop', '/admin/users', '/health', '/get/list/plans', '/get/public/time', '/get/public/language', '/get/public/hitmaps', '/get/public/weekly', '/leaderboard/api/get/public', '/badges', '/badges/{id}', '/badges/{id}/refresh', '/public/{site}/svg/{userUUID}', '/public/{site}/shields/{userUUID}']) {
       expect(doc.paths[p], p).toBeDefined();
     }
     const ide = doc.components.schemas.IdeBucket;

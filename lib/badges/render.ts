@@ -1,0 +1,47 @@
+import { makeBadge } from 'badge-maker';
+import type { Db } from '../db/client';
+import { eachDay } from '../dates';
+import { localDateHour } from '../ingest/local-time';
+import type { PublishedBadge } from '../sharing/gate';
+import { dayTotals, dimensionTotals, earliestDate } from '../stats/queries';
+import { resolveRange, type RangeName } from '../stats/range';
+import { formatDuration } from './format';
+import { badgeStyles, type BadgeStyle } from './schemas';
+
+// What a badge shows: its one figure, computed from the same read queries as the charts.
+
+export async function badgeSeconds(db: Db, { badge, timezone }: PublishedBadge): Promise<number> {
+  const scope = { userId: badge.userId };
+  const today = localDateHour(timezone).date;
+  const name = badge.range as RangeName;
+  const range = resolveRange({ name }, today, name === 'all' ? await earliestDate(db, scope) : undefined);
+  if (badge.metric === 'language') {
+    const figures = await dimensionTotals(db, scope, 'language', range.from, range.to);
+    return Math.round((figures.find((f) => f.name === badge.language)?.millis ?? 0) / 1000);
+  }
+  const total = (await dayTotals(db, scope, range.from, range.to)).reduce((sum, d) => sum + d.millis, 0) / 1000;
+  return Math.round(badge.metric === 'daily_average' ? total / eachDay(range.from, range.to).length : total);
+}
+
+export interface BadgeFace {
+  label: string;
+  message: string;
+  color: string;
+}
+
+export async function badgeFace(db: Db, published: PublishedBadge): Promise<BadgeFace> {
+  return { label: published.badge.label, message: formatDuration(await badgeSeconds(db, published)), color: published.badge.color };
+}
+
+export const notFoundFace: BadgeFace = { label: 'codetally', message: 'badge not found', color: 'lightgrey' };
+
+/** An SVG badge; badge-maker escapes the label and message, so hostile text stays text. */
+export function renderSvg(face: BadgeFace, style: BadgeStyle): string {
+  return makeBadge({ label: face.label, message: face.message, color: face.color, style });
+}
+
+/** The style asked for in the embed URL, else the badge's own (an embed must never break). */
+export function styleOf(requested: string | null, fallback: string): BadgeStyle {
+  const valid = (s: string | null): s is BadgeStyle => !!s && (badgeStyles as readonly string[]).includes(s);
+  return valid(requested) ? requested : valid(fallback) ? fallback : 'flat';
+}

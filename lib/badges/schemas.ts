@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+export const badgeStyles = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] as const;
+export type BadgeStyle = (typeof badgeStyles)[number];
+export const badgeMetrics = ['total', 'daily_average', 'language'] as const;
+export const badgeRanges = ['7d', '30d', '365d', 'all'] as const;
+
+const noControl = /^[^\u0000-\u001F\u007F]*$/;
+// shields.io named colours, or a hex colour with or without '#'.
+const namedColors = ['brightgreen', 'green', 'yellowgreen', 'yellow', 'orange', 'red', 'blue', 'lightgrey', 'grey', 'gray', 'lightgray', 'success', 'important', 'critical', 'informational', 'inactive', 'blueviolet'];
+
+export const createBadgeSchema = z
+  .object({
+    metric: z.enum(badgeMetrics),
+    range: z.enum(badgeRanges),
+    language: z.string().trim().min(1).max(64).regex(noControl).optional(),
+    label: z.string().trim().min(1).max(64).regex(noControl).optional(),
+    color: z
+      .string()
+      .trim()
+      .refine((c) => namedColors.includes(c.toLowerCase()) || /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.test(c), {
+        error: `color must be a hex colour or one of ${namedColors.join(', ')}`,
+      })
+      .optional(),
+    style: z.enum(badgeStyles).optional(),
+  })
+  .refine((b) => (b.metric === 'language') === (b.language !== undefined), {
+    error: 'language is required with metric "language" and only then',
+    path: ['language'],
+  })
+  .meta({ id: 'CreateBadge' });
+
+export type CreateBadgeInput = z.infer<typeof createBadgeSchema>;
+
+export const badgeSchema = z
+  .object({
+    id: z.uuid(),
+    metric: z.enum(badgeMetrics),
+    range: z.enum(badgeRanges),
+    language: z.string().nullable(),
+    label: z.string(),
+    color: z.string(),
+    style: z.enum(badgeStyles),
+    url: z.string().meta({ description: 'The SVG to embed.' }),
+    shields_url: z.string().meta({ description: 'shields.io endpoint JSON with the same figure.' }),
+    markdown: z.string(),
+    html: z.string(),
+    created_at: z.string(),
+    refreshed_at: z.string(),
+  })
+  .meta({ id: 'Badge' });
+
+export type BadgeDto = z.infer<typeof badgeSchema>;

@@ -1,0 +1,82 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { badges } from '../db/schema';
+import { ApiError } from '../http/problem';
+import type { BadgeDto, BadgeStyle, CreateBadgeInput } from './schemas';
+
+// Badge records as their owner manages them (scope `badges`).
+
+export const MAX_BADGES_PER_USER = 50;
+export type BadgeRow = typeof badges.$inferSelect;
+
+const defaultLabel = (input: CreateBadgeInput) =>
+  input.metric === 'language' ? `${input.language} ${input.range}` : input.metric === 'daily_average' ? `daily avg ${input.range}` : `coded ${input.range}`;
+
+/** The embed URLs and snippets of a badge, on the origin the owner called. */
+export function badgeDto(row: BadgeRow, origin: string): BadgeDto {
+  const url = `${origin}/main/api/v1/public/github/svg/${row.userId}?badge=${row.id}`;
+  const shields = `${origin}/main/api/v1/public/github/shields/${row.userId}?badge=${row.id}`;
+  const alt = row.label.replace(/[[\]"<>&]/g, '');
+  return {
+    id: row.id,
+    metric: row.metric as BadgeDto['metric'],
+    range: row.range as BadgeDto['range'],
+    language: row.language,
+    label: row.label,
+    color: row.color,
+    style: row.style as BadgeStyle,
+    url,
+    shields_url: shields,
+    markdown: `![${alt}](${url})`,
+    html: `<img src="${url}" alt="${alt}">`,
+    created_at: new Date(row.createdAt).toISOString(),
+    refreshed_at: new Date(row.refreshedAt).toISOString(),
+  };
+}
+
+export async function createBadge(db: Db, userId: string, input: CreateBadgeInput): Promise<BadgeRow> {
+  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(badges).where(eq(badges.userId, userId));
+  if (n >= MAX_BADGES_PER_USER) {
+    throw new ApiError(422, 'invalid_payload', `A user may have at most ${MAX_BADGES_PER_USER} badges.`, {
+      errors: [{ path: '', code: 'too_many_badges', message: `delete a badge first: at most ${MAX_BADGES_PER_USER}` }],
+    });
+  }
+  const [row] = await db
+    .insert(badges)
+    .values({
+      userId,
+      metric: input.metric,
+      range: input.range,
+      language: input.language ?? null,
+      label: input.label ?? defaultLabel(input),
+      color: (input.color ?? 'blue').replace(/^#/, ''),
+      style: input.style ?? 'flat',
+    })
+    .returning();
+  return row;
+}
+
+export async function listBadges(db: Db, userId: string): Promise<BadgeRow[]> {
+  return db.select().from(badges).where(eq(badges.userId, userId)).orderBy(asc(badges.createdAt), asc(badges.id));
+}
+
+const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const noSuchBadge = () => new ApiError(404, 'not_found', 'No such badge.');
+
+/** Marks a badge refreshed: its cached images are replaced on their next request. */
+export async function refreshBadge(db: Db, userId: string, id: string): Promise<BadgeRow> {
+  if (!uuidShape.test(id)) throw noSuchBadge();
+  const [row] = await db
+    .update(badges)
+    .set({ refreshedAt: sql`clock_timestamp()` })
+    .where(and(eq(badges.id, id), eq(badges.userId, userId)))
+    .returning();
+  if (!row) throw noSuchBadge();
+  return row;
+}
+
+export async function deleteBadge(db: Db, userId: string, id: string): Promise<void> {
+  if (!uuidShape.test(id)) throw noSuchBadge();
+  const gone = await db.delete(badges).where(and(eq(badges.id, id), eq(badges.userId, userId))).returning({ id: badges.id });
+  if (gone.length === 0) throw noSuchBadge();
+}

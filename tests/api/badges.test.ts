@@ -1,0 +1,116 @@
+import { XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { DELETE as deleteRoute } from '@/app/main/api/v1/badges/[id]/route';
+import { POST as refreshRoute } from '@/app/main/api/v1/badges/[id]/refresh/route';
+import { GET as listRoute, POST as createRoute } from '@/app/main/api/v1/badges/route';
+import { GET as shieldsRoute } from '@/app/main/api/v1/public/[site]/shields/[userUUID]/route';
+import { GET as svgRoute } from '@/app/main/api/v1/public/[site]/svg/[userUUID]/route';
+import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
+import { call, daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
+
+const today = daysFromToday(0);
+const create = (token: string, body: unknown) => call(createRoute, '/badges', { token, body });
+const withId = (id: string) => ({ params: Promise.resolve({ id }) });
+
+/** Fetches an embed URL the way an image proxy would. */
+function fetchEmbed(url: string, headers: Record<string, string> = {}) {
+  const u = new URL(url);
+  const [, , , , , site, kind, owner] = u.pathname.split('/'); // ['', 'main', 'api', 'v1', 'public', site, kind, owner]
+  const route = kind === 'svg' ? svgRoute : shieldsRoute;
+  return route(new Request(url, { headers }), { params: Promise.resolve({ site, userUUID: owner }) });
+}
+
+async function coder(activities: { language: string; time: number; hour: number }[]) {
+  const u = await newUser(); // private profile: a badge is consent enough
+  const body = { activities: activities.map((a) => ({ ...a, date: today })) };
+  expect((await call(postBatch, '/sync/activities', { token: u.token, body })).status).toBe(200);
+  return u;
+}
+
+describe('badges', () => {
+  it('creates a badge whose URL shows exactly its figure, as SVG and as shields JSON', async () => {
+    const { user, token } = await coder([{ language: 'Go', time: 3600, hour: 1 }, { language: 'Go', time: 1800, hour: 2 }, { language: 'SQL', time: 600, hour: 3 }]);
+    const res = await create(token, { metric: 'total', range: '7d' });
+    expect(res.status).toBe(201);
+    const badge = await res.json();
+    expect(badge.url).toBe(`http://localhost/main/api/v1/public/github/svg/${user.id}?badge=${badge.id}`);
+    expect(badge.markdown).toBe(`![coded 7d](${badge.url})`);
+    expect(badge.html).toContain(`src="${badge.url}"`);
+
+    const svg = await fetchEmbed(badge.url);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toContain('image/svg+xml');
+    expect(svg.headers.get('cache-control')).toMatch(/public.*s-maxage/);
+    const text = await svg.text();
+    expect(XMLValidator.validate(text)).toBe(true);
+    expect(text).toContain('1 hr 40 mins');
+
+    const shields = await (await fetchEmbed(badge.shields_url)).json();
+    expect(shields).toEqual({ schemaVersion: 1, label: 'coded 7d', message: '1 hr 40 mins', color: 'blue', cacheSeconds: 300 });
+
+    const lang = await (await create(token, { metric: 'language', range: '30d', language: 'SQL', label: 'SQL', style: 'for-the-badge', color: '#ff8800' })).json();
+    const langSvg = await (await fetchEmbed(lang.url)).text();
+    expect(langSvg).toContain('10 MINS');
+    expect(langSvg).toContain('#ff8800');
+    const avg = await (await create(token, { metric: 'daily_average', range: '7d' })).json();
+    expect((await (await fetchEmbed(avg.shields_url)).json()).message).toBe('14 mins'); // 6000 s over 7 days
+  });
+
+  it('follows new data at once, and a refresh bumps the badge', async () => {
+    const { token } = await coder([{ language: 'Go', time: 60, hour: 1 }]);
+    const badge = await (await create(token, { metric: 'total', range: 'all' })).json();
+    const first = await fetchEmbed(badge.shields_url);
+    expect((await first.json()).message).toBe('1 min');
+    await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'Go', time: 120, hour: 5, date: today }] } });
+    expect((await (await fetchEmbed(badge.shields_url)).json()).message).toBe('3 mins');
+    const refreshed = await refreshRoute(new Request(`http://localhost/main/api/v1/badges/${badge.id}/refresh`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }), withId(badge.id));
+    expect(refreshed.status).toBe(200);
+    expect(Date.parse((await refreshed.json()).refreshed_at)).toBeGreaterThanOrEqual(Date.parse(badge.refreshed_at));
+  });
+
+  it('answers 404 with a valid "badge not found" SVG for unknown, foreign or deleted badges', async () => {
+    const a = await coder([{ language: 'Go', time: 60, hour: 1 }]);
+    const b = await coder([{ language: 'Go', time: 60, hour: 1 }]);
+    const badge = await (await create(a.token, { metric: 'total', range: '7d' })).json();
+    const foreign = badge.url.replace(a.user.id, b.user.id);
+    for (const url of [foreign, `http://localhost/main/api/v1/public/github/svg/not-a-uuid`, badge.url.replace(badge.id, '00000000-0000-4000-8000-000000000000')]) {
+      const res = await fetchEmbed(url);
+      expect(res.status).toBe(404);
+      const text = await res.text();
+      expect(XMLValidator.validate(text)).toBe(true);
+      expect(text).toContain('badge not found');
+    }
+    // Another user cannot delete or refresh it.
+    const del = (token: string) => deleteRoute(new Request(`http://localhost/main/api/v1/badges/${badge.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }), withId(badge.id));
+    expect((await del(b.token)).status).toBe(404);
+    expect((await fetchEmbed(badge.url)).status).toBe(200);
+    expect((await del(a.token)).status).toBe(204);
+    expect((await fetchEmbed(badge.url)).status).toBe(404);
+    const shields = await fetchEmbed(badge.shields_url);
+    expect(shields.status).toBe(404);
+    expect((await shields.json()).isError).toBe(true);
+  });
+
+  it('lists my badges only, needs the badges scope, and validates what it is given', async () => {
+    const a = await coder([{ language: 'Go', time: 60, hour: 1 }]);
+    const b = await coder([{ language: 'Go', time: 60, hour: 1 }]);
+    await create(a.token, { metric: 'total', range: '7d' });
+    await create(b.token, { metric: 'total', range: '30d' });
+    const list = await (await listRoute(new Request('http://localhost/main/api/v1/badges', { headers: { authorization: `Bearer ${a.token}` } }))).json();
+    expect(list.badges.map((x: { range: string }) => x.range)).toEqual(['7d']);
+
+    const syncOnly = await tokenWithScopes(a.user.id, ['sync']);
+    expect((await create(syncOnly, { metric: 'total', range: '7d' })).status).toBe(403);
+    for (const [body, path] of [
+      [{ metric: 'language', range: '7d' }, 'language'],
+      [{ metric: 'total', range: '7d', language: 'Go' }, 'language'],
+      [{ metric: 'total', range: '90d' }, 'range'],
+      [{ metric: 'total', range: '7d', style: 'neon' }, 'style'],
+      [{ metric: 'total', range: '7d', color: 'javascript:alert(1)' }, 'color'],
+    ] as const) {
+      const res = await create(a.token, body);
+      expect(res.status).toBe(422);
+      expect((await res.json()).errors[0].path).toBe(path);
+    }
+  });
+});
