@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { GET as leaderboard } from '@/app/main/api/v1/leaderboard/api/get/public/route';
+import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
+import type { Settings } from '@/lib/accounts/schemas';
+import { call, daysFromToday, newUser } from '../helpers/api';
+import { getChart } from '../helpers/public';
+
+// Random small worlds of users with random settings and activity: no public answer may show a
+// figure of a private user or an unshared dimension, and every site-wide entry must rest on at
+// least PUBLIC_MIN_USERS (3) community members.
+
+const K = 3;
+const languages = ['Go', 'Rust', 'Zig', 'C'];
+const settingsArb: fc.Arbitrary<Settings> = fc.record({
+  profile_public: fc.boolean(),
+  share_languages: fc.boolean(),
+  share_editors: fc.boolean(),
+  share_apps: fc.boolean(),
+  leaderboard: fc.boolean(),
+  community_stats: fc.boolean(),
+});
+const bucketArb = fc.record({
+  language: fc.constantFrom(...languages),
+  ide_name: fc.constantFrom('vim', 'zed'),
+  time: fc.integer({ min: 60, max: 3600 }),
+  hour: fc.integer({ min: 0, max: 3 }),
+});
+const worldArb = fc.array(fc.record({ settings: settingsArb, buckets: fc.array(bucketArb, { minLength: 1, maxLength: 4 }) }), { minLength: 2, maxLength: 6 });
+
+let run = 0;
+
+describe('privacy over random worlds', () => {
+  it('holds for every public route and the leaderboard', async () => {
+    await fc.assert(
+      fc.asyncProperty(worldArb, async (world) => {
+        const date = daysFromToday(-(run++ % 25)); // one date per world, inside the 30-day leaderboard
+        const range = `from=${date}&to=${date}`;
+        const people = [];
+        for (const p of world) {
+          const u = await newUser({ settings: p.settings });
+          const activities = p.buckets.map((b) => ({ ...b, date }));
+          expect((await call(postBatch, '/sync/activities', { token: u.token, body: { activities } })).status).toBe(200);
+          people.push({ ...p, user: u.user });
+        }
+
+        for (const p of people) {
+          const time = await getChart('time', `user=${p.user.id}&${range}`);
+          const lang = await getChart('language', `user=${p.user.id}&${range}`);
+          expect(time.status).toBe(p.settings.profile_public ? 200 : 404);
+          expect(lang.status).toBe(p.settings.profile_public ? 200 : 404);
+          if (!p.settings.profile_public) continue;
+          const t = await time.json();
+          const l = await lang.json();
+          const own = (key: 'language' | 'ide_name') => new Set(p.buckets.map((b) => b[key]));
+          if (!p.settings.share_editors) expect(t.editors).toEqual([]);
+          else for (const e of t.editors) expect(own('ide_name').has(e.name)).toBe(true);
+          if (!p.settings.share_languages) expect(l.languages).toEqual([]);
+          else for (const x of l.languages) expect(own('language').has(x.name)).toBe(true);
+          // The day total never exceeds an hour per distinct hour used.
+          expect(t.total_seconds).toBeLessThanOrEqual(3600 * new Set(p.buckets.map((b) => b.hour)).size);
+        }
+
+        const members = people.filter((p) => p.settings.community_stats);
+        const site = await (await getChart('language', range)).json();
+        if (members.length < K) expect(site.suppressed).toBe(true);
+        for (const entry of site.languages) {
+          const backers = members.filter((p) => p.buckets.some((b) => b.language === entry.name));
+          expect(backers.length).toBeGreaterThanOrEqual(K);
+        }
+        const siteTime = await (await getChart('time', range)).json();
+        const memberCeiling = members.reduce((sum, p) => sum + 3600 * new Set(p.buckets.map((b) => b.hour)).size, 0);
+        expect(siteTime.total_seconds).toBeLessThanOrEqual(memberCeiling);
+        for (const entry of siteTime.editors) {
+          expect(members.filter((p) => p.buckets.some((b) => b.ide_name === entry.name)).length).toBeGreaterThanOrEqual(K);
+        }
+
+        const board = await (await leaderboard(new Request('http://localhost/main/api/v1/leaderboard/api/get/public?range=30d&limit=100'))).json();
+        for (const p of people) {
+          const entry = board.entries.find((e: { user: { id: string } }) => e.user.id === p.user.id);
+          if (!p.settings.leaderboard) expect(entry).toBeUndefined();
+          if (entry && !p.settings.share_languages) expect(entry.languages).toEqual([]);
+        }
+      }),
+      { numRuns: 20 },
+    );
+  }, 120_000);
+});
