@@ -253,6 +253,7 @@ export function openApiDocument(): Record<string, unknown> {
           },
         },
       },
+      '/ping': { get: { summary: 'Liveness without a database round trip', responses: { '200': { description: '`{"status":"ok"}`' } } } },
       '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1' } } } },
     },
   };

@@ -84,11 +84,18 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+/** The innermost cause: the driver's own words, without the query and its parameters. */
+function rootMessage(err: unknown): string {
+  let e = err as { message?: string; cause?: unknown } | undefined;
+  for (let depth = 0; e?.cause && depth < 5; depth++) e = e.cause as typeof e;
+  return e?.message ?? String(err);
+}
+
 /** Turns anything thrown by a handler into an answer; unknown errors are logged, never echoed. */
 export function errorResponse(err: unknown): Response {
   if (err instanceof ApiError) return problemResponse(err);
   if (isDatabaseUnavailable(err)) {
-    console.error('[codetally] database unavailable:', (err as Error)?.message);
+    console.error('[codetally] database unavailable:', rootMessage(err));
     return problemResponse(
       new ApiError(503, 'unavailable', 'The database is not answering; nothing was written. Retry later.', {
         headers: { 'retry-after': '5' },
