@@ -122,7 +122,8 @@ async function service(url: string, tokens: string[], batches: Bucket[][]) {
   }
 }
 
-async function main() {
+/** Runs both layouts and writes bench/results/ingest.json; returns the figures. */
+export async function ingestBench() {
   const url = await freshDatabase('codetally_bench_ingest');
   const handle = await openDb({ databaseUrl: url, dataDir: '' }, 2);
   const users: Awaited<ReturnType<typeof createUser>>[] = [];
@@ -172,11 +173,15 @@ async function main() {
   } else {
     console.log('\n(database-on-its-own-core layout skipped: needs a local PostgreSQL and taskset rights)');
   }
-  const file = writeResults('ingest', { at: new Date().toISOString(), machine: machine(), clients: CLIENTS, batch: BATCH, seconds: DURATION_S, with_idempotency_keys: WITH_KEYS, shared, pinned });
+  const results = { at: new Date().toISOString(), machine: machine(), clients: CLIENTS, batch: BATCH, seconds: DURATION_S, with_idempotency_keys: WITH_KEYS, shared, pinned };
+  const file = writeResults('ingest', results);
   console.log(`\nfigures written to ${file}`);
+  return results;
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (import.meta.url === `file://${process.argv[1]}`) {
+  ingestBench().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,144 @@
+// npm run bench:read — public read speed on a generated data set (PostgreSQL, BENCH_DATABASE_URL).
+// The data set is made from a seed by SQL alone, so every run measures the same data; it is kept
+// between runs (BENCH_REGENERATE=1 makes it anew).
+import fs from 'node:fs';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { openDb, type Db } from '../lib/db/client';
+import { publicOwner } from '../lib/sharing/gate';
+import { hitmapChart, languageChart, timeChart, type ChartTarget } from '../lib/stats/charts';
+import { freshSnapshot } from '../lib/stats/leaderboard';
+import { databaseUrl, freshDatabase, machine, percentile, startServer, writeResults, benchBaseUrl } from './common';
+import { ingestBench } from './ingest';
+
+const SEED = Number(process.env.BENCH_SEED ?? 42);
+const USERS = Number(process.env.BENCH_USERS ?? 100_000); // every one opted in to the leaderboard
+const HEAVY = Number(process.env.BENCH_HEAVY_USERS ?? 1_000); // a year of history each
+const DB_NAME = 'codetally_bench_read';
+
+async function dataSetExists(url: string): Promise<boolean> {
+  const admin = postgres(benchBaseUrl, { max: 1, onnotice: () => {} });
+  const [found] = await admin`SELECT 1 FROM pg_database WHERE datname = ${DB_NAME}`;
+  await admin.end();
+  if (!found || process.env.BENCH_REGENERATE === '1') return false;
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [meta] = await sql`SELECT seed, users, heavy FROM bench_meta`;
+    return meta?.seed === SEED && meta.users === USERS && meta.heavy === HEAVY;
+  } catch {
+    return false;
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Users b1..bN; the first HEAVY code 12 hours a day for a year, the rest a few hours over 30 days. */
+async function generate(url: string): Promise<void> {
+  await freshDatabase(DB_NAME);
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const t0 = performance.now();
+  const h = (expr: string) => `abs(hashtext(${expr} || '${SEED}'))`;
+  await sql.unsafe(`
+    INSERT INTO users (handle, display_name, timezone, profile_public, share_languages, share_editors, leaderboard, community_stats)
+    SELECT 'b' || n, 'Bench ' || n, 'UTC', ${h(`'p' || n`)} % 10 < 6, ${h(`'l' || n`)} % 2 = 0, ${h(`'e' || n`)} % 2 = 0, true, ${h(`'c' || n`)} % 10 < 9
+    FROM generate_series(1, ${USERS}) n`);
+  const lang = (key: string) => `(ARRAY['TypeScript','Go','Rust','Python','SQL','Markdown','Java','C'])[1 + ${h(key)} % 8]`;
+  await sql.unsafe(`
+    INSERT INTO ide_activity (user_id, date, hour, language, project, editor, millis, lines)
+    SELECT u.id, current_date - d, hr, ${lang(`u.handle || d || hr`)}, 'proj' || (${h(`u.handle || d`)} % 3), 'vscode',
+           600000 + ${h(`u.handle || d || hr || 'm'`)} % 3000000, 0
+    FROM users u, generate_series(0, 364) d, generate_series(8, 19) hr
+    WHERE substr(u.handle, 2)::int <= ${HEAVY}`);
+  await sql.unsafe(`
+    INSERT INTO ide_activity (user_id, date, hour, language, project, editor, millis, lines)
+    SELECT u.id, current_date - d, hr, ${lang(`u.handle || d || hr`)}, 'main', (ARRAY['vscode','vim','zed'])[1 + ${h(`u.handle`)} % 3],
+           300000 + ${h(`u.handle || d || hr || 'm'`)} % 3300000, 0
+    FROM users u, generate_series(0, 29) d, generate_series(9, 10) hr
+    WHERE substr(u.handle, 2)::int > ${HEAVY}`);
+  // The rollups, by the same statements the migration uses to fill them from stored activity.
+  const backfill = fs.readFileSync('drizzle/0005_backfill_rollups.sql', 'utf8').split('--> statement-breakpoint');
+  for (const statement of backfill) await sql.unsafe(statement);
+  await sql`CREATE TABLE bench_meta (seed int, users int, heavy int)`;
+  await sql`INSERT INTO bench_meta VALUES (${SEED}, ${USERS}, ${HEAVY})`;
+  await sql`VACUUM ANALYZE`;
+  const [{ n }] = await sql`SELECT count(*)::int AS n FROM ide_activity`;
+  console.log(`generated ${USERS} users and ${n} buckets in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  await sql.end();
+}
+
+async function timed(fn: () => Promise<unknown>, runs: number): Promise<{ p50_ms: number; max_ms: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { p50_ms: Math.round(percentile(times, 50) * 10) / 10, max_ms: Math.round(times[times.length - 1] * 10) / 10 };
+}
+
+async function load(url: string, seconds: number) {
+  const r = await autocannon({ url, connections: 16, duration: seconds });
+  return { req_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non_2xx: r.non2xx };
+}
+
+async function main() {
+  const url = databaseUrl(DB_NAME);
+  if (!(await dataSetExists(url))) await generate(url);
+  const handle = await openDb({ databaseUrl: url, dataDir: '' }, 4);
+  const db: Db = handle.db;
+  const results: Record<string, unknown> = { at: new Date().toISOString(), machine: machine(), seed: SEED, users: USERS, heavy_users: HEAVY };
+
+  // Cold figures: the chart functions themselves, no cache in front.
+  const heavy = await Promise.all(Array.from({ length: 10 }, (_, i) => publicOwner(db, `b${1 + i * 7}`).catch(() => null)));
+  const owners = heavy.filter((o) => o !== null);
+  let i = 0;
+  const perUser = (chart: (db: Db, t: ChartTarget, q: { name: '365d' }) => Promise<unknown>) => timed(() => chart(db, { scope: 'user', owner: owners[i++ % owners.length] } as ChartTarget, { name: '365d' }), 20);
+  results.cold_user_year = { time: await perUser(timeChart), language: await perUser(languageChart), hitmaps: await perUser(hitmapChart) };
+  const global: ChartTarget = { scope: 'global' };
+  results.cold_site_wide = {
+    language_7d: await timed(() => languageChart(db, global, { name: '7d' }), 5),
+    time_7d: await timed(() => timeChart(db, global, { name: '7d' }), 5),
+    hitmaps_365d: await timed(() => hitmapChart(db, global, { name: '365d' }), 3),
+  };
+  process.env.LEADERBOARD_MAX_AGE = '0';
+  results.leaderboard_rebuild = {
+    opted_in_users: USERS,
+    range_7d: await timed(() => freshSnapshot(db, '7d'), 3),
+    range_30d: await timed(() => freshSnapshot(db, '30d'), 3),
+  };
+  await handle.close();
+  console.log('cold per-user chart, one year (goal <= 20 ms):', JSON.stringify(results.cold_user_year));
+  console.log('cold site-wide aggregate (goal <= 100 ms):    ', JSON.stringify(results.cold_site_wide));
+  console.log('leaderboard rebuild (goal <= 1 s):            ', JSON.stringify(results.leaderboard_rebuild));
+
+  // Cached reads through next start, next to a route that does nothing.
+  const cached = await startServer(3920, { DATABASE_URL: url, PUBLIC_CACHE_SECONDS: '300', LEADERBOARD_MAX_AGE: '300' });
+  try {
+    const chartUrl = `${cached.url}/main/api/v1/get/public/language?user=${owners[0]!.user.handle}&range=30d`;
+    await fetch(chartUrl);
+    const trivial = await load(`${cached.url}/main/api/v1/ping`, 10);
+    const chart = await load(chartUrl, 10);
+    results.cached_read = { trivial, chart, ratio: Math.round((chart.req_per_s / trivial.req_per_s) * 100) / 100 };
+    console.log('cached read vs trivial route (goal >= 0.9):   ', JSON.stringify(results.cached_read));
+  } finally {
+    await cached.stop();
+  }
+
+  // Site-wide entries expiring every second under load: one computation per key, not a crowd.
+  const expiring = await startServer(3921, { DATABASE_URL: url, PUBLIC_CACHE_SECONDS: '1', LEADERBOARD_MAX_AGE: '1' });
+  try {
+    results.expiring_under_load = await load(`${expiring.url}/main/api/v1/get/public/language?range=7d`, 15);
+    console.log('p99 while entries expire (goal <= 100 ms):    ', JSON.stringify(results.expiring_under_load));
+  } finally {
+    await expiring.stop();
+  }
+
+  if (process.env.BENCH_SKIP_INGEST !== '1') results.ingest = await ingestBench();
+  console.log(`figures written to ${writeResults('read', results)}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
