@@ -37,6 +37,12 @@ export class ApiError extends Error {
   }
 }
 
+/** 400 invalid_query naming the parameter and the rule it broke. */
+export function invalidQuery(param: string, rule: string): ApiError {
+  const message = `${param}: ${rule}`;
+  return new ApiError(400, 'invalid_query', message, { errors: [{ path: param, code: 'invalid_query', message }] });
+}
+
 export function problemBody(status: number, code: string, detail: string, errors?: FieldError[]) {
   return {
     type: `${errorDocsBase}#${code}`,

@@ -4,7 +4,7 @@ import { addDays } from '../dates';
 import { rows, type Db } from '../db/client';
 import { localDateHour } from '../ingest/local-time';
 import { HOUR_CAP_MILLIS } from '../ingest/store';
-import { ApiError } from '../http/problem';
+import { invalidQuery } from '../http/problem';
 import { listedOnLeaderboard, publicUserOf, sharesLanguages, type PublicUser } from '../sharing/gate';
 import { SharedCache } from './cache';
 
@@ -23,20 +23,17 @@ export interface LeaderboardQuery {
   limit: number;
 }
 
-const invalid = (param: string, rule: string) =>
-  new ApiError(400, 'invalid_query', `${param}: ${rule}`, { errors: [{ path: param, code: 'invalid_query', message: `${param} ${rule}` }] });
-
 export function parseLeaderboardQuery(params: URLSearchParams): LeaderboardQuery {
   const range = (params.get('range') ?? '7d') as LeaderboardRange;
-  if (!leaderboardRanges.includes(range)) throw invalid('range', 'must be 7d or 30d');
+  if (!leaderboardRanges.includes(range)) throw invalidQuery('range', 'must be 7d or 30d');
   const whole = (name: string, fallback: number, max: number) => {
     const raw = params.get(name);
     if (raw === null) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw invalid(name, `must be a whole number from 1 to ${max}`);
+    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) throw invalidQuery(name, `must be a whole number from 1 to ${max}`);
     return Number(raw);
   };
   const language = params.get('language')?.trim() || null;
-  if (language && language.length > 64) throw invalid('language', 'must be at most 64 characters');
+  if (language && language.length > 64) throw invalidQuery('language', 'must be at most 64 characters');
   return { range, language, page: whole('page', 1, 1_000_000), limit: whole('limit', 50, MAX_LIMIT) };
 }
 

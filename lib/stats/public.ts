@@ -1,7 +1,7 @@
 import { config } from '../config';
 import { getDb } from '../db/client';
 import { publicJson, type PublicCachePolicy } from '../http/cache';
-import { ApiError } from '../http/problem';
+import { invalidQuery } from '../http/problem';
 import { publicOwner } from '../sharing/gate';
 import { SharedCache } from './cache';
 import { hitmapChart, languageChart, timeChart, todayFor, weeklyChart, type ChartTarget } from './charts';
@@ -22,9 +22,7 @@ function weeksParam(params: URLSearchParams): number {
   if (raw === null) return 12;
   const weeks = Number(raw);
   if (!/^\d+$/.test(raw) || weeks < 1 || weeks > 104) {
-    throw new ApiError(400, 'invalid_query', 'weeks: must be a whole number from 1 to 104', {
-      errors: [{ path: 'weeks', code: 'invalid_query', message: 'weeks must be a whole number from 1 to 104' }],
-    });
+    throw invalidQuery('weeks', 'must be a whole number from 1 to 104');
   }
   return weeks;
 }
@@ -33,9 +31,7 @@ async function target(params: URLSearchParams): Promise<ChartTarget> {
   const ref = params.get('user');
   if (ref === null) return { scope: 'global' };
   if (ref.trim() === '') {
-    throw new ApiError(400, 'invalid_query', 'user: give a handle or a UUID, or leave it out for site-wide figures', {
-      errors: [{ path: 'user', code: 'invalid_query', message: 'user must be a handle or a UUID' }],
-    });
+    throw invalidQuery('user', 'give a handle or a UUID, or leave it out for site-wide figures');
   }
   return { scope: 'user', owner: await publicOwner(await getDb(), ref) };
 }

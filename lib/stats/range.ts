@@ -1,4 +1,4 @@
-import { ApiError } from '../http/problem';
+import { invalidQuery } from '../http/problem';
 import { addDays, daysBetween, isCalendarDate } from '../dates';
 
 // The `range` / `from` / `to` query parameters of the public chart routes.
@@ -15,26 +15,23 @@ export interface ResolvedRange {
   to: string;
 }
 
-const invalid = (param: string, rule: string) =>
-  new ApiError(400, 'invalid_query', `${param}: ${rule}`, { errors: [{ path: param, code: 'invalid_query', message: `${param}: ${rule}` }] });
-
 /** Reads range or from/to; every problem names the parameter and the rule (400 invalid_query). */
 export function parseRangeQuery(params: URLSearchParams, fallback: RangeName, allowed: readonly RangeName[] = rangeNames): RangeQuery {
   const range = params.get('range');
   const from = params.get('from');
   const to = params.get('to');
   if (from !== null || to !== null) {
-    if (range !== null) throw invalid('range', 'give either range or from and to, not both');
-    if (from === null || to === null) throw invalid(from === null ? 'from' : 'to', 'from and to go together');
+    if (range !== null) throw invalidQuery('range', 'give either range or from and to, not both');
+    if (from === null || to === null) throw invalidQuery(from === null ? 'from' : 'to', 'from and to go together');
     for (const [param, value] of [['from', from], ['to', to]] as const) {
-      if (!isCalendarDate(value)) throw invalid(param, 'must be a real date YYYY-MM-DD');
+      if (!isCalendarDate(value)) throw invalidQuery(param, 'must be a real date YYYY-MM-DD');
     }
-    if (to < from) throw invalid('to', 'must not be before from');
-    if (daysBetween(from, to) + 1 > MAX_CUSTOM_SPAN_DAYS) throw invalid('to', `the span may be at most ${MAX_CUSTOM_SPAN_DAYS} days`);
+    if (to < from) throw invalidQuery('to', 'must not be before from');
+    if (daysBetween(from, to) + 1 > MAX_CUSTOM_SPAN_DAYS) throw invalidQuery('to', `the span may be at most ${MAX_CUSTOM_SPAN_DAYS} days`);
     return { name: 'custom', from, to };
   }
   const name = (range ?? fallback) as RangeName;
-  if (!allowed.includes(name)) throw invalid('range', `must be one of ${allowed.join(', ')}`);
+  if (!allowed.includes(name)) throw invalidQuery('range', `must be one of ${allowed.join(', ')}`);
   return { name };
 }
 
