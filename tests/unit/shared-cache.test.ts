@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { SharedCache } from '../../lib/stats/cache';
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('SharedCache', () => {
+  it('shares one computation among concurrent misses', async () => {
+    const cache = new SharedCache<number>();
+    let calls = 0;
+    const d = deferred<number>();
+    const compute = () => (calls++, d.promise);
+    const all = Promise.all(Array.from({ length: 10 }, () => cache.get('k', 1000, compute)));
+    d.resolve(7);
+    expect(await all).toEqual(Array(10).fill(7));
+    expect(calls).toBe(1);
+  });
+
+  it('recomputes ahead of expiry in the background while serving the current answer', async () => {
+    const cache = new SharedCache<number>();
+    let n = 0;
+    const slow = deferred<number>();
+    await cache.get('k', 1000, async () => ++n);
+    const t0 = Date.now();
+    // Past 80 % of its life: the current answer is returned at once, and one refresh starts.
+    expect(await cache.get('k', 1000, () => (n++, slow.promise), t0 + 900)).toBe(1);
+    // Past expiry, while the refresh still runs: still the previous answer, and no second computation.
+    expect(await cache.get('k', 1000, async () => ++n, t0 + 1500)).toBe(1);
+    expect(n).toBe(2);
+    slow.resolve(2);
+    await tick();
+    expect(await cache.get('k', 1000, async () => 99)).toBe(2);
+  });
+
+  it('never serves a stale answer when the time to live is 0', async () => {
+    const cache = new SharedCache<number>();
+    let n = 0;
+    await cache.get('k', 0, async () => ++n);
+    await tick();
+    expect(await cache.get('k', 0, async () => ++n)).toBe(2);
+  });
+
+  it('forgets a failed computation', async () => {
+    const cache = new SharedCache<number>();
+    await expect(cache.get('k', 1000, () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    await tick();
+    expect(await cache.get('k', 1000, async () => 5)).toBe(5);
+  });
+});
