@@ -33,6 +33,17 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
+/** A serialized answer with its ETag, computed once and served many times. */
+export interface Serialized {
+  body: string;
+  etag: string;
+}
+
+export function serialize(value: unknown): Serialized {
+  const body = JSON.stringify(value);
+  return { body, etag: weakEtag(body) };
+}
+
 /** A public answer with Cache-Control, ETag and CORS, or 304 when the client already has it. */
 export function publicResponse(
   request: Request,
@@ -40,8 +51,8 @@ export function publicResponse(
   contentType: string,
   policy: PublicCachePolicy,
   status = 200,
+  etag = weakEtag(body),
 ): Response {
-  const etag = weakEtag(body);
   const headers = new Headers({ ...corsHeaders, 'cache-control': cacheControl(policy), etag });
   if (status === 200 && matchesEtag(request.headers.get('if-none-match'), etag)) {
     return new Response(null, { status: 304, headers });
@@ -50,8 +61,12 @@ export function publicResponse(
   return new Response(body as BodyInit, { status, headers });
 }
 
+export function publicSerialized(request: Request, { body, etag }: Serialized, policy: PublicCachePolicy): Response {
+  return publicResponse(request, body, 'application/json; charset=utf-8', policy, 200, etag);
+}
+
 export function publicJson(request: Request, value: unknown, policy: PublicCachePolicy): Response {
-  return publicResponse(request, JSON.stringify(value), 'application/json; charset=utf-8', policy);
+  return publicSerialized(request, serialize(value), policy);
 }
 
 /** CORS preflight for public GET routes (a browser sends one when a request sets If-None-Match itself). */

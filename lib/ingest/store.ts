@@ -100,14 +100,20 @@ export async function writeRows(
   rows: IdeRow[] | DesktopRow[],
   claim?: Claim,
 ): Promise<WriteOutcome> {
-  const ctes = writes[kind] as (userId: string, rows: unknown[], guard: SQL) => SQL;
   if (!claim) {
-    await db.execute(sql`WITH ${ctes(userId, rows, sql``)} SELECT 1`);
+    await db.execute(writeStatement(kind, userId, rows));
     return 'written';
   }
-  const [outcome] = await resultRows<{ locked: boolean; claimed: boolean }>(
-    db,
-    sql`
+  const [outcome] = await resultRows<{ locked: boolean; claimed: boolean }>(db, writeStatement(kind, userId, rows, claim));
+  if (!outcome.locked) return 'busy';
+  return outcome.claimed ? 'written' : 'taken';
+}
+
+/** The one statement of a write (exported for the ingest benchmark's raw ceiling). */
+export function writeStatement(kind: 'ide' | 'desktop', userId: string, rows: IdeRow[] | DesktopRow[], claim?: Claim): SQL {
+  const ctes = writes[kind] as (userId: string, rows: unknown[], guard: SQL) => SQL;
+  if (!claim) return sql`WITH ${ctes(userId, rows, sql``)} SELECT 1`;
+  return sql`
     WITH lock AS (
       SELECT pg_try_advisory_xact_lock(hashtextextended(${userId} || '/' || ${claim.key}, 0)) AS ok
     ), claim AS (
@@ -119,8 +125,5 @@ export async function writeRows(
         WHERE k.created_at <= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
       RETURNING 1
     ), ${ctes(userId, rows, sql`WHERE EXISTS (SELECT 1 FROM claim)`)}
-    SELECT (SELECT ok FROM lock) AS locked, EXISTS (SELECT 1 FROM claim) AS claimed`,
-  );
-  if (!outcome.locked) return 'busy';
-  return outcome.claimed ? 'written' : 'taken';
+    SELECT (SELECT ok FROM lock) AS locked, EXISTS (SELECT 1 FROM claim) AS claimed`;
 }

@@ -1,6 +1,6 @@
 import { config } from '../config';
 import { getDb } from '../db/client';
-import { publicJson, type PublicCachePolicy } from '../http/cache';
+import { publicSerialized, serialize, type PublicCachePolicy, type Serialized } from '../http/cache';
 import { invalidQuery } from '../http/problem';
 import { publicOwner } from '../sharing/gate';
 import { SharedCache } from './cache';
@@ -13,7 +13,7 @@ import { parseRangeQuery, type RangeName } from './range';
 export type ChartName = 'time' | 'language' | 'hitmaps' | 'weekly';
 
 const defaultRange: Record<Exclude<ChartName, 'weekly'>, RangeName> = { time: '7d', language: '7d', hitmaps: '365d' };
-const cache = new SharedCache<unknown>();
+const cache = new SharedCache<Serialized>();
 /** A per-user answer is keyed by the user's data version, so it can live until evicted. */
 const userEntryMs = 10 * 60_000;
 
@@ -49,18 +49,19 @@ export async function chartResponse(request: Request, chart: ChartName): Promise
   const db = await getDb();
   const today = todayFor(t);
   const question = chart === 'weekly' ? { weeks: weeksParam(params) } : parseRangeQuery(params, defaultRange[chart]);
-  const compute = (): Promise<unknown> => {
+  const build = (): Promise<unknown> => {
     if ('weeks' in question) return weeklyChart(db, t, question.weeks, today);
     if (chart === 'time') return timeChart(db, t, question, today);
     if (chart === 'language') return languageChart(db, t, question, today);
     return hitmapChart(db, t, question, today);
   };
+  // The cache holds the serialized answer and its ETag: a hit costs no JSON or hashing.
+  const compute = async () => serialize(await build());
   const who =
     t.scope === 'user'
       ? `${t.owner.user.id}:${t.owner.statsVersion}:${JSON.stringify(t.owner.shares)}:${t.owner.timezone}:${t.owner.user.handle}:${t.owner.user.display_name}`
       : 'global';
   const key = `${chart}|${who}|${JSON.stringify(question)}|${today}`;
   const ttl = t.scope === 'user' ? userEntryMs : config().PUBLIC_CACHE_SECONDS * 1000;
-  const body = await cache.get(key, ttl, compute);
-  return publicJson(request, body, chartCachePolicy(t));
+  return publicSerialized(request, await cache.get(key, ttl, compute), chartCachePolicy(t));
 }
