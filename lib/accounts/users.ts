@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../db/client';
+import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { issueToken } from './tokens';
@@ -59,9 +59,4 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<{ user
 export async function findUserByHandle(db: Db, handle: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(sql`lower(${users.handle}) = lower(${handle})`);
   return row;
-}
-
-export async function countUsers(db: Db): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users`);
-  return row.n;
 }
