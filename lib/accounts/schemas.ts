@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { isTimeZone } from '../ingest/local-time';
 import { scopes } from '../auth/tokens';
+import { isUuid } from '../ids';
 
-const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const handleSchema = z
   .string({ error: 'handle must be a string' })
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,38}$/, {
     error: 'handle must be 1-39 letters, digits, "-" or "_", starting with a letter or digit',
   })
-  .refine((v) => !uuidShape.test(v), { error: 'handle must not look like a UUID' })
+  .refine((v) => !isUuid(v), { error: 'handle must not look like a UUID' })
   .meta({ description: 'Unique, case-insensitive; used in public URLs.' });
 
 export const timezoneSchema = z

@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { apiTokens } from '../db/schema';
 import { generateToken, type Scope } from '../auth/tokens';
+import { isUuid } from '../ids';
 
 export interface TokenDto {
   id: string;
@@ -48,7 +49,7 @@ export async function listTokens(db: Db, userId: string): Promise<TokenDto[]> {
 
 /** Revokes one of the user's tokens by id or by its shown prefix; false when there is none. */
 export async function revokeToken(db: Db, userId: string, idOrPrefix: string): Promise<boolean> {
-  const match = /^[0-9a-f-]{36}$/i.test(idOrPrefix) ? eq(apiTokens.id, idOrPrefix) : eq(apiTokens.prefix, idOrPrefix);
+  const match = isUuid(idOrPrefix) ? eq(apiTokens.id, idOrPrefix) : eq(apiTokens.prefix, idOrPrefix);
   const revoked = await db
     .update(apiTokens)
     .set({ revokedAt: sql`now()` })

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { badges } from '../db/schema';
 import { ApiError } from '../http/problem';
+import { isUuid } from '../ids';
 import type { BadgeDto, BadgeStyle, CreateBadgeInput } from './schemas';
 
 // Badge records as their owner manages them (scope `badges`).
@@ -60,12 +61,11 @@ export async function listBadges(db: Db, userId: string): Promise<BadgeRow[]> {
   return db.select().from(badges).where(eq(badges.userId, userId)).orderBy(asc(badges.createdAt), asc(badges.id));
 }
 
-const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const noSuchBadge = () => new ApiError(404, 'not_found', 'No such badge.');
 
 /** Marks a badge refreshed: its cached images are replaced on their next request. */
 export async function refreshBadge(db: Db, userId: string, id: string): Promise<BadgeRow> {
-  if (!uuidShape.test(id)) throw noSuchBadge();
+  if (!isUuid(id)) throw noSuchBadge();
   const [row] = await db
     .update(badges)
     .set({ refreshedAt: sql`clock_timestamp()` })
@@ -76,7 +76,7 @@ export async function refreshBadge(db: Db, userId: string, id: string): Promise<
 }
 
 export async function deleteBadge(db: Db, userId: string, id: string): Promise<void> {
-  if (!uuidShape.test(id)) throw noSuchBadge();
+  if (!isUuid(id)) throw noSuchBadge();
   const gone = await db.delete(badges).where(and(eq(badges.id, id), eq(badges.userId, userId))).returning({ id: badges.id });
   if (gone.length === 0) throw noSuchBadge();
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { FieldError } from '../http/problem';
+import { issueCode } from '../http/validate';
 import { fastDesktopBucket, fastIdeBucket } from './fast-path';
 import { localDateHour } from './local-time';
 import { desktopBucketSchema, ideBucketSchema, type DesktopBucketInput, type IdeBucketInput } from './schemas';
@@ -101,8 +102,7 @@ function issueToError(issue: z.core.$ZodIssue, item: Record<string, unknown>): F
   if (issue.code === 'invalid_type' && issue.path.length === 1 && item[String(issue.path[0])] === undefined) {
     return { path, code: 'required', message: `${path} is required` };
   }
-  const custom = issue.code === 'custom' ? (issue.params as { code?: string } | undefined)?.code : undefined;
-  return { path, code: custom ?? issue.code, message: issue.message };
+  return { path, code: issueCode(issue), message: issue.message };
 }
 
 /** Validates every item on its own: valid ones become rows, invalid ones are rejected with reasons. */

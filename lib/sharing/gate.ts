@@ -3,6 +3,7 @@ import { config } from '../config';
 import { rows, type Db } from '../db/client';
 import { ApiError } from '../http/problem';
 import { badges, users } from '../db/schema';
+import { isUuid } from '../ids';
 
 // The one place that decides what a public surface may show. Every public route, badge, the
 // leaderboard and the public pages ask here; none decides on its own.
@@ -23,8 +24,6 @@ export interface PublicOwner {
   statsVersion: number;
 }
 
-const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const notPublic = () => new ApiError(404, 'not_found', 'No public profile with that handle or id.');
 
 interface OwnerRow {
@@ -44,7 +43,7 @@ interface OwnerRow {
  * same 404, so nobody can tell them apart.
  */
 export async function publicOwner(db: Db, ref: string): Promise<PublicOwner> {
-  const match = uuidShape.test(ref) ? sql`id = ${ref}::uuid` : sql`lower(handle) = lower(${ref})`;
+  const match = isUuid(ref) ? sql`id = ${ref}::uuid` : sql`lower(handle) = lower(${ref})`;
   const [row] = await rows<OwnerRow>(
     db,
     sql`SELECT id, handle, display_name, timezone, profile_public, share_languages, share_editors, share_apps,
@@ -97,7 +96,7 @@ export interface PublishedBadge {
  * unknown owner, an unknown or deleted badge, or one of another user: all look the same.
  */
 export async function publishedBadge(db: Db, ownerId: string, badgeId: string | null): Promise<PublishedBadge | null> {
-  if (!uuidShape.test(ownerId) || (badgeId !== null && !uuidShape.test(badgeId))) return null;
+  if (!isUuid(ownerId) || (badgeId !== null && !isUuid(badgeId))) return null;
   const [row] = await db
     .select({ badge: badges, timezone: users.timezone, statsVersion: users.statsVersion })
     .from(badges)

@@ -3,10 +3,10 @@ import { config } from '../config';
 import { addDays } from '../dates';
 import { rows, type Db } from '../db/client';
 import { localDateHour } from '../ingest/local-time';
-import { HOUR_CAP_MILLIS } from '../ingest/store';
 import { invalidQuery } from '../http/problem';
 import { listedOnLeaderboard, publicUserOf, sharesLanguages, type PublicUser } from '../sharing/gate';
 import { SharedCache } from './cache';
+import { cappedPerUserDay } from './queries';
 
 // The public leaderboard: a snapshot per range, rebuilt when older than LEADERBOARD_MAX_AGE by
 // one process at a time, ranked when read with the owners' current settings applied.
@@ -66,19 +66,12 @@ async function rebuild(tx: Db, range: LeaderboardRange): Promise<void> {
       SELECT user_id, sum(millis) AS millis FROM user_days
       WHERE user_id IN (SELECT id FROM members) AND date BETWEEN ${from} AND ${to}
       GROUP BY user_id HAVING sum(millis) > 0
-    ), raw AS (
-      SELECT user_id, language, sum(millis)::float8 AS millis FROM user_day_languages
-      WHERE user_id IN (SELECT user_id FROM totals) AND date BETWEEN ${from} AND ${to}
-      GROUP BY 1, 2
-    ), excess AS (
-      SELECT a.user_id, a.language, sum(a.millis * (1 - ${HOUR_CAP_MILLIS}::float8 / h.millis)) AS millis
-      FROM user_hours h JOIN ide_activity a ON a.user_id = h.user_id AND a.date = h.date AND a.hour = h.hour
-      WHERE h.user_id IN (SELECT user_id FROM totals) AND h.date BETWEEN ${from} AND ${to} AND h.millis > ${HOUR_CAP_MILLIS}
-      GROUP BY 1, 2
+    ), capped AS (
+      ${cappedPerUserDay('language', (column) => sql`${column} IN (SELECT user_id FROM totals)`, from, to)}
     ), languages AS (
-      SELECT r.user_id, jsonb_object_agg(r.language, round((r.millis - coalesce(x.millis, 0)) / 1000)) AS seconds
-      FROM raw r LEFT JOIN excess x USING (user_id, language)
-      GROUP BY r.user_id
+      SELECT user_id, jsonb_object_agg(name, round(millis / 1000)) AS seconds
+      FROM (SELECT user_id, name, sum(millis) AS millis FROM capped GROUP BY 1, 2) AS per_language
+      GROUP BY user_id
     )
     INSERT INTO leaderboard_entries (range, user_id, total_millis, languages)
     SELECT ${range}, t.user_id, t.millis, coalesce(l.seconds, '{}'::jsonb)

@@ -52,39 +52,46 @@ const dimensions = {
   language: { table: sql`user_day_languages`, column: sql`language` },
   editor: { table: sql`user_day_editors`, column: sql`editor` },
 } as const;
+export type Dimension = keyof typeof dimensions;
 
 /**
- * Capped time per language or editor, for the whole range or per ISO week. The rollups hold
- * uncapped sums; for the rare hours over the cap, the excess is taken back from each language
- * (or editor) in proportion to its share of that hour, read from the stored buckets of just
- * those hours.
+ * Capped time per user, date and language (or editor), as a query with columns user_id, date,
+ * name, millis. The rollups hold uncapped sums; for the rare hours over the cap, the excess is
+ * taken back from each language (or editor) in proportion to its share of that hour, read from
+ * the stored buckets of just those hours. `users` restricts a user_id column.
  */
+export function cappedPerUserDay(dimension: Dimension, users: (column: SQL) => SQL, from: string, to: string): SQL {
+  const { table, column } = dimensions[dimension];
+  return sql`
+    WITH raw AS (
+      SELECT user_id, date, ${column} AS name, millis::float8 AS millis FROM ${table}
+      WHERE ${users(sql`user_id`)} AND date BETWEEN ${from} AND ${to}
+    ), excess AS (
+      SELECT a.user_id, a.date, a.${column} AS name,
+             sum(a.millis * (1 - ${HOUR_CAP_MILLIS}::float8 / h.millis)) AS millis
+      FROM user_hours h
+      JOIN ide_activity a ON a.user_id = h.user_id AND a.date = h.date AND a.hour = h.hour
+      WHERE ${users(sql`h.user_id`)} AND h.date BETWEEN ${from} AND ${to} AND h.millis > ${HOUR_CAP_MILLIS}
+      GROUP BY 1, 2, 3
+    )
+    SELECT r.user_id, r.date, r.name, r.millis - coalesce(x.millis, 0) AS millis
+    FROM raw r LEFT JOIN excess x USING (user_id, date, name)`;
+}
+
+/** Capped time per language or editor, for the whole range or per ISO week. */
 export async function dimensionTotals(
   db: Db,
   scope: Scope,
-  dimension: keyof typeof dimensions,
+  dimension: Dimension,
   from: string,
   to: string,
   per: 'range' | 'week' = 'range',
 ): Promise<NamedFigure[]> {
-  const { table, column } = dimensions[dimension];
-  const period = per === 'week' ? sql`to_char(date_trunc('week', r.date), 'YYYY-MM-DD')` : sql`''`;
+  const period = per === 'week' ? sql`to_char(date_trunc('week', c.date), 'YYYY-MM-DD')` : sql`''`;
   const found = await rows<NamedFigure>(
     db,
-    sql`WITH raw AS (
-          SELECT user_id, date, ${column} AS name, millis::float8 AS millis FROM ${table}
-          WHERE ${ofScope(sql`user_id`, scope)} AND date BETWEEN ${from} AND ${to}
-        ), excess AS (
-          SELECT a.user_id, a.date, a.${column} AS name,
-                 sum(a.millis * (1 - ${HOUR_CAP_MILLIS}::float8 / h.millis)) AS millis
-          FROM user_hours h
-          JOIN ide_activity a ON a.user_id = h.user_id AND a.date = h.date AND a.hour = h.hour
-          WHERE ${ofScope(sql`h.user_id`, scope)} AND h.date BETWEEN ${from} AND ${to} AND h.millis > ${HOUR_CAP_MILLIS}
-          GROUP BY 1, 2, 3
-        )
-        SELECT ${period} AS period, r.name, sum(r.millis - coalesce(x.millis, 0))::float8 AS millis,
-               count(DISTINCT r.user_id)::int AS users
-        FROM raw r LEFT JOIN excess x USING (user_id, date, name)
+    sql`SELECT ${period} AS period, c.name, sum(c.millis)::float8 AS millis, count(DISTINCT c.user_id)::int AS users
+        FROM (${cappedPerUserDay(dimension, (column) => ofScope(column, scope), from, to)}) AS c
         GROUP BY 1, 2`,
   );
   return found.map((r) => ({ ...r, millis: Number(r.millis) }));
