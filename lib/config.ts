@@ -28,6 +28,17 @@ export const configSchema = z.object({
   PUBLIC_CACHE_SECONDS: intFrom(300),
   LEADERBOARD_MAX_AGE: intFrom(300),
   SYNC_RATE_LIMIT_PER_MINUTE: intFrom(120),
+  // Sign-in (Auth.js). Each provider is on when its variables are set.
+  AUTH_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  AUTH_PASSWORD: z
+    .enum(['on', 'off'], { error: 'must be "on" or "off"' })
+    .optional(),
+  AUTH_GITHUB_ID: optionalString,
+  AUTH_GITHUB_SECRET: optionalString,
+  AUTH_OIDC_ISSUER: optionalString.pipe(z.url({ error: 'must be the issuer URL' }).optional()),
+  AUTH_OIDC_ID: optionalString,
+  AUTH_OIDC_SECRET: optionalString,
+  AUTH_OIDC_NAME: optionalString.transform((v) => v ?? 'OpenID Connect'),
 });
 
 export type Config = z.infer<typeof configSchema>;

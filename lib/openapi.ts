@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { createdUserSchema, createUserSchema } from './accounts/schemas';
+import { createdUserSchema, createUserSchema, userSchema } from './accounts/schemas';
+import { accountSchema, createTokenSchema, updateAccountSchema } from './accounts/me';
+import { tokenSchema, issuedTokenSchema } from './accounts/tokens';
 import { badgeSchema, createBadgeSchema } from './badges/schemas';
 import { planListSchema } from './plans';
 import { chartParameters, hitmapChartSchema, leaderboardSchema, languageChartSchema, timeChartSchema, weeklyChartSchema } from './stats/schemas';
@@ -75,6 +77,22 @@ function publicGet(summary: string, description: string, body: z.ZodType, parame
   };
 }
 
+const ok = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema: ref(schema) } } });
+
+function accountOperation(summary: string, description: string, responses: Record<string, unknown>, body?: z.ZodType): Operation {
+  return {
+    summary,
+    description: `${description} With the dashboard session or a token with the \`account\` scope; answers are \`Cache-Control: private, no-store\`.`,
+    security: [{ session: [] }, { bearer: ['account'] }],
+    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(body) } } } } : {}),
+    responses: {
+      ...responses,
+      '401': problem('`unauthorized`: no session and no token, or a bad token.'),
+      '403': problem('`forbidden`: the token lacks `account`, or a session change came from another site.'),
+    },
+  };
+}
+
 const chartRules =
   'With `user`: that user\'s figures if their profile is public (404 otherwise, the same as for an unknown user); unshared languages or editors come back as empty lists; "today" is the user\'s timezone. Without `user`: site-wide figures (UTC) over users in community statistics; entries resting on fewer than PUBLIC_MIN_USERS users are left out. No figure counts more than 3600 s for one user in one date-hour. 400 `invalid_query` names the bad parameter.';
 
@@ -83,7 +101,7 @@ const bucketRules =
 
 export function openApiDocument(): Record<string, unknown> {
   // Listing the schemas here registers them before the registry is read.
-  void [ideBucketSchema, desktopBucketSchema, createUserSchema, createdUserSchema, planListSchema, timeChartSchema, badgeSchema, createBadgeSchema];
+  void [ideBucketSchema, desktopBucketSchema, createUserSchema, createdUserSchema, planListSchema, timeChartSchema, badgeSchema, createBadgeSchema, accountSchema, updateAccountSchema, createTokenSchema, userSchema, tokenSchema, issuedTokenSchema];
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     uri: (id) => `#/components/schemas/${id}`,
     io: 'input',
@@ -108,6 +126,12 @@ export function openApiDocument(): Record<string, unknown> {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A Codetally token (`ct_...`), scopes sync, badges, account.' },
         admin: { type: 'http', scheme: 'bearer', description: 'The operator token ADMIN_TOKEN.' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'authjs.session-token',
+          description: 'The dashboard\'s sign-in session (`__Secure-authjs.session-token` over HTTPS). A change made with it must come from this site (`Sec-Fetch-Site: same-origin` or a matching `Origin`), else 403.',
+        },
       },
     },
     paths: {
@@ -145,6 +169,43 @@ export function openApiDocument(): Record<string, unknown> {
             '404': problem('ADMIN_TOKEN is not set.'),
             '422': problem('`invalid_payload`: a field is invalid or the handle is taken (`handle_taken`).'),
           },
+        },
+      },
+      '/me': {
+        get: accountOperation('My account', 'The account with its settings, its email + password login (if any) and linked sign-in providers.', { '200': ok(accountSchema) }),
+        patch: accountOperation(
+          'Change my account',
+          'Any of handle, display_name, timezone and the sharing settings; fields left out keep their value.',
+          { '200': ok(userSchema), '422': problem('`invalid_payload`, naming the field; `handle_taken`.') },
+          updateAccountSchema,
+        ),
+        delete: accountOperation('Delete my account', 'Removes the user and every row of theirs (tokens, activity, rollups, badges, sign-in). A session cookie is cleared.', {
+          '204': { description: 'Deleted.' },
+        }),
+      },
+      '/me/export': {
+        get: accountOperation('Export all my data', 'One JSON document (a download): account, tokens (never their values), badges, every IDE and desktop bucket.', {
+          '200': { description: 'JSON, `Content-Disposition: attachment`.' },
+        }),
+      },
+      '/me/tokens': {
+        get: accountOperation('List my tokens', 'Prefix, scopes, last use (written at most once a minute) and revocation; never the token.', {
+          '200': { description: '`{tokens: [Token]}`', content: { 'application/json': { schema: { type: 'object', properties: { tokens: { type: 'array', items: ref(tokenSchema) } } } } } },
+        }),
+        post: accountOperation(
+          'Create a token',
+          'The token is in the answer once and only its hash is kept. Scopes default to sync and badges (what a plugin needs).',
+          { '201': ok(issuedTokenSchema), '422': problem('`invalid_payload`, naming the field.') },
+          createTokenSchema,
+        ),
+      },
+      '/me/tokens/{id}': {
+        delete: {
+          ...accountOperation('Revoke a token', 'By id (or its shown prefix). A revoked token answers 401 from then on.', {
+            '204': { description: 'Revoked.' },
+            '404': problem('No live token of mine with that id.'),
+          }),
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         },
       },
       '/get/public/time': {

@@ -1,18 +1,26 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { apiTokens } from '../db/schema';
-import { generateToken, type Scope } from '../auth/tokens';
+import { z } from 'zod';
+import { generateToken, scopes, type Scope } from '../auth/tokens';
 import { isUuid } from '../ids';
 
-export interface TokenDto {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: Scope[];
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+export const tokenSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    prefix: z.string().meta({ description: 'The first characters of the token, to recognise it.' }),
+    scopes: z.array(z.enum(scopes)),
+    created_at: z.string(),
+    last_used_at: z.string().nullable(),
+    revoked_at: z.string().nullable(),
+  })
+  .meta({ id: 'Token' });
+export type TokenDto = z.infer<typeof tokenSchema>;
+
+export const issuedTokenSchema = z
+  .object({ token: z.string().meta({ description: 'The token itself: shown this once, never again.' }), info: tokenSchema })
+  .meta({ id: 'IssuedToken' });
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 

@@ -27,32 +27,38 @@ export function userDto(u: UserRow): UserDto {
   };
 }
 
+/** Inserts a user (everything private unless settings say otherwise); 422 when the handle is taken. */
+export async function insertUser(db: Db, input: CreateUserInput): Promise<UserDto> {
+  const s = { ...defaultSettings, ...input.settings };
+  const [created] = await db
+    .insert(users)
+    .values({
+      handle: input.handle,
+      displayName: input.display_name ?? input.handle,
+      timezone: input.timezone ?? 'UTC',
+      profilePublic: s.profile_public,
+      shareLanguages: s.share_languages,
+      shareEditors: s.share_editors,
+      shareApps: s.share_apps,
+      leaderboard: s.leaderboard,
+      communityStats: s.community_stats,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!created) {
+    throw new ApiError(422, 'invalid_payload', `The handle "${input.handle}" is taken.`, {
+      errors: [{ path: 'handle', code: 'handle_taken', message: 'handle is already taken (handles are case-insensitive)' }],
+    });
+  }
+  return userDto(created);
+}
+
 /** Creates a user and a first plugin token (sync + badges) in one transaction. */
 export async function createUser(db: Db, input: CreateUserInput): Promise<{ user: UserDto; token: string }> {
-  const s = { ...defaultSettings, ...input.settings };
   return db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(users)
-      .values({
-        handle: input.handle,
-        displayName: input.display_name ?? input.handle,
-        timezone: input.timezone ?? 'UTC',
-        profilePublic: s.profile_public,
-        shareLanguages: s.share_languages,
-        shareEditors: s.share_editors,
-        shareApps: s.share_apps,
-        leaderboard: s.leaderboard,
-        communityStats: s.community_stats,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!created) {
-      throw new ApiError(422, 'invalid_payload', `The handle "${input.handle}" is taken.`, {
-        errors: [{ path: 'handle', code: 'handle_taken', message: 'handle is already taken (handles are case-insensitive)' }],
-      });
-    }
-    const { token } = await issueToken(tx, created.id, { name: 'first token', scopes: pluginScopes });
-    return { user: userDto(created), token };
+    const user = await insertUser(tx, input);
+    const { token } = await issueToken(tx, user.id, { name: 'first token', scopes: pluginScopes });
+    return { user, token };
   });
 }
 

@@ -11,11 +11,11 @@ export interface TokenContext<P> extends Principal {
   params: P;
 }
 
-interface RouteContext<P> {
+export interface RouteContext<P> {
   params?: Promise<P>;
 }
 
-const unauthorized = (detail: string, error?: string) =>
+export const unauthorized = (detail: string, error?: string) =>
   new ApiError(401, 'unauthorized', detail, {
     headers: { 'www-authenticate': error ? `Bearer realm="codetally", error="${error}"` : 'Bearer realm="codetally"' },
   });
@@ -27,6 +27,27 @@ export function bearerToken(request: Request): string {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   if (!match) throw unauthorized('The Authorization header must be "Bearer <token>".', 'invalid_request');
   return match[1];
+}
+
+/** Authenticates a Bearer token for a route needing `scope`: one lookup, revocation, scope, rate count. */
+export async function authenticateToken(request: Request, scope: Scope, rateLimited = false) {
+  const token = bearerToken(request);
+  if (!looksLikeToken(token)) throw unauthorized('The token is not a Codetally token.', 'invalid_token');
+  const db = await getDb();
+  const found = await findPrincipal(db, hashToken(token), rateLimited ? { scope, limit: config().SYNC_RATE_LIMIT_PER_MINUTE } : undefined);
+  if (!found) throw unauthorized('The token is unknown or revoked.', 'invalid_token');
+  if (!found.principal.token.scopes.includes(scope)) {
+    throw new ApiError(403, 'forbidden', `This route needs a token with the "${scope}" scope.`);
+  }
+  return { ...found, db };
+}
+
+/** Copies headers the wrapper computed (rate limits) onto the handler's answer unless it set them. */
+export function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!response.headers.has(name)) response.headers.set(name, value);
+  }
+  return response;
 }
 
 /**
@@ -41,31 +62,14 @@ export function withToken<P = Record<string, never>>(
 ) {
   return async (request: Request, route?: RouteContext<P>): Promise<Response> => {
     let extraHeaders: Record<string, string> = {};
-    let response: Response;
     try {
-      const token = bearerToken(request);
-      if (!looksLikeToken(token)) throw unauthorized('The token is not a Codetally token.', 'invalid_token');
-      const db = await getDb();
-      const found = await findPrincipal(
-        db,
-        hashToken(token),
-        options.rateLimited ? { scope, limit: config().SYNC_RATE_LIMIT_PER_MINUTE } : undefined,
-      );
-      if (!found) throw unauthorized('The token is unknown or revoked.', 'invalid_token');
-      const { principal, rate } = found;
-      if (!principal.token.scopes.includes(scope)) {
-        throw new ApiError(403, 'forbidden', `This route needs a token with the "${scope}" scope.`);
-      }
+      const { principal, rate, db } = await authenticateToken(request, scope, options.rateLimited);
       if (rate) extraHeaders = rateLimitHeaders(rate);
       assertWithinLimit(rate);
       const params = ((await route?.params) ?? {}) as P;
-      response = await handler({ ...principal, request, db, params });
+      return withHeaders(await handler({ ...principal, request, db, params }), extraHeaders);
     } catch (err) {
-      response = errorResponse(err);
+      return withHeaders(errorResponse(err), extraHeaders);
     }
-    for (const [name, value] of Object.entries(extraHeaders)) {
-      if (!response.headers.has(name)) response.headers.set(name, value);
-    }
-    return response;
   };
 }

@@ -240,3 +240,37 @@ export const badges = pgTable(
   },
   (t) => [index('badges_user_idx').on(t.userId, t.createdAt)],
 );
+
+/** Email + password sign-in (self-hosted installs). The hash is scrypt with its own salt. */
+export const passwordLogins = pgTable(
+  'password_logins',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('password_logins_email_lower_idx').on(sql`lower(${t.email})`)],
+);
+
+/** An account at an outside sign-in provider (GitHub, OpenID Connect) linked to a user. */
+export const authAccounts = pgTable(
+  'auth_accounts',
+  {
+    provider: text('provider').notNull(),
+    providerAccountId: text('provider_account_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerAccountId] }), index('auth_accounts_user_idx').on(t.userId)],
+);
+
+/** Secrets the service generates for itself once (the session key when AUTH_SECRET is unset). */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -1,0 +1,12 @@
+// GET /main/api/v1/me/export — everything kept about me, as one JSON download
+import { withAccount } from '@/lib/auth/account';
+import { exportAccount } from '@/lib/accounts/me';
+import { json } from '@/lib/http/body';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = withAccount(async ({ db, user }) =>
+  json(await exportAccount(db, user.id), {
+    headers: { 'content-disposition': `attachment; filename="codetally-${user.handle}.json"`, 'cache-control': 'no-store' },
+  }),
+);

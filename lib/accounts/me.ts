@@ -1,0 +1,125 @@
+import { asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { authAccounts, badges, desktopActivity, ideActivity, passwordLogins, users } from '../db/schema';
+import { ApiError } from '../http/problem';
+import { pluginScopes } from '../auth/tokens';
+import { handleSchema, scopeSchema, settingsSchema, timezoneSchema, userSchema, type UserDto } from './schemas';
+import { listTokens } from './tokens';
+import { userDto } from './users';
+
+// The signed-in user's own account: read, change, export, delete. Used by the /me routes and
+// by the dashboard's forms alike, with the same schemas.
+
+export const updateAccountSchema = z
+  .object({
+    handle: handleSchema.optional(),
+    display_name: z
+      .string({ error: 'display_name must be a string' })
+      .trim()
+      .min(1, { error: 'display_name must not be empty' })
+      .max(100, { error: 'display_name must be at most 100 characters' })
+      .optional(),
+    timezone: timezoneSchema.optional(),
+    settings: settingsSchema.partial().optional(),
+  })
+  .meta({ id: 'UpdateAccount' });
+export type UpdateAccountInput = z.infer<typeof updateAccountSchema>;
+
+export const createTokenSchema = z
+  .object({
+    name: z
+      .string({ error: 'name must be a string' })
+      .trim()
+      .min(1, { error: 'name must not be empty' })
+      .max(100, { error: 'name must be at most 100 characters' }),
+    scopes: z
+      .array(scopeSchema, { error: 'scopes must be a list of sync, badges, account' })
+      .min(1, { error: 'scopes must name at least one scope' })
+      .default([...pluginScopes])
+      .meta({ description: 'Defaults to sync and badges: what an editor plugin or the desktop agent needs.' }),
+  })
+  .meta({ id: 'CreateToken' });
+
+export const accountSchema = userSchema
+  .extend({
+    email: z.string().nullable().meta({ description: 'The email of an email + password login, if any.' }),
+    sign_in_providers: z.array(z.string()).meta({ description: 'Outside providers linked for sign-in (github, oidc).' }),
+  })
+  .meta({ id: 'Account' });
+export type AccountDto = z.infer<typeof accountSchema>;
+
+export async function getAccount(db: Db, userId: string): Promise<AccountDto> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new ApiError(404, 'not_found', 'This account no longer exists.');
+  const [login] = await db.select({ email: passwordLogins.email }).from(passwordLogins).where(eq(passwordLogins.userId, userId));
+  const linked = await db.select({ provider: authAccounts.provider }).from(authAccounts).where(eq(authAccounts.userId, userId));
+  return { ...userDto(user), email: login?.email ?? null, sign_in_providers: linked.map((l) => l.provider).sort() };
+}
+
+export async function updateAccount(db: Db, userId: string, input: UpdateAccountInput): Promise<UserDto> {
+  const s = input.settings ?? {};
+  const changes = {
+    handle: input.handle,
+    displayName: input.display_name,
+    timezone: input.timezone,
+    profilePublic: s.profile_public,
+    shareLanguages: s.share_languages,
+    shareEditors: s.share_editors,
+    shareApps: s.share_apps,
+    leaderboard: s.leaderboard,
+    communityStats: s.community_stats,
+  };
+  const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+  try {
+    const [row] =
+      Object.keys(set).length === 0
+        ? await db.select().from(users).where(eq(users.id, userId))
+        : await db.update(users).set(set).where(eq(users.id, userId)).returning();
+    if (!row) throw new ApiError(404, 'not_found', 'This account no longer exists.');
+    return userDto(row);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause ?? (err as { code?: string });
+    if (cause.code === '23505') {
+      throw new ApiError(422, 'invalid_payload', `The handle "${input.handle}" is taken.`, {
+        errors: [{ path: 'handle', code: 'handle_taken', message: 'handle is already taken (handles are case-insensitive)' }],
+      });
+    }
+    throw err;
+  }
+}
+
+/** Removes the user and, through the foreign keys, every row that belongs to them. */
+export async function deleteAccount(db: Db, userId: string): Promise<void> {
+  await db.delete(users).where(eq(users.id, userId));
+}
+
+const day = (d: string | Date) => (typeof d === 'string' ? d : d.toISOString().slice(0, 10));
+
+/** Everything kept about the user, as JSON: account, tokens (never their values), badges, activity. */
+export async function exportAccount(db: Db, userId: string) {
+  const account = await getAccount(db, userId);
+  const ide = await db.select().from(ideActivity).where(eq(ideActivity.userId, userId)).orderBy(asc(ideActivity.date), asc(ideActivity.hour));
+  const desktop = await db
+    .select()
+    .from(desktopActivity)
+    .where(eq(desktopActivity.userId, userId))
+    .orderBy(asc(desktopActivity.date), asc(desktopActivity.hour));
+  const ownBadges = await db.select().from(badges).where(eq(badges.userId, userId)).orderBy(asc(badges.createdAt));
+  return {
+    exported_at: new Date().toISOString(),
+    account,
+    tokens: await listTokens(db, userId),
+    badges: ownBadges.map((b) => ({ id: b.id, metric: b.metric, range: b.range, language: b.language, label: b.label, color: b.color, style: b.style, created_at: new Date(b.createdAt).toISOString() })),
+    activities: ide.map((a) => ({
+      date: day(a.date),
+      hour: a.hour,
+      language: a.language,
+      project_name: a.project || null,
+      ide_name: a.editor || null,
+      time: a.millis / 1000,
+      lines: a.lines,
+    })),
+    desktop_activities: desktop.map((a) => ({ date: day(a.date), hour: a.hour, platform: a.platform, app: a.app, time: a.millis / 1000 })),
+  };
+}

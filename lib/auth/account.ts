@@ -1,0 +1,58 @@
+import { getDb, type Db } from '../db/client';
+import { ApiError, errorResponse } from '../http/problem';
+import { authenticateToken, unauthorized, withHeaders, type RouteContext } from './bearer';
+import { sessionUser } from './session';
+
+// The account routes (/me...) accept either the browser session of the dashboard or a token
+// with the `account` scope. A session request that changes something must come from this site.
+
+export interface AccountContext<P> {
+  request: Request;
+  db: Db;
+  user: { id: string; handle: string; timezone: string };
+  /** How the caller proved who they are. */
+  via: 'session' | 'token';
+  params: P;
+}
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Cookies ride along on cross-site requests, so a session-authenticated change must show it
+ * started on this site: Sec-Fetch-Site: same-origin, or an Origin equal to the host asked.
+ */
+export function assertSameSite(request: Request): void {
+  if (safeMethods.has(request.method)) return;
+  const site = request.headers.get('sec-fetch-site');
+  if (site === 'same-origin') return;
+  const origin = request.headers.get('origin');
+  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
+  if (site === null && origin && host) {
+    try {
+      if (new URL(origin).host === host) return;
+    } catch {
+      // an unparsable Origin is not this site
+    }
+  }
+  throw new ApiError(403, 'forbidden', 'Cross-site request refused: change your account from the dashboard or with a token.');
+}
+
+export function withAccount<P = Record<string, never>>(handler: (ctx: AccountContext<P>) => Promise<Response>) {
+  const run = async (request: Request, route?: RouteContext<P>): Promise<Response> => {
+    try {
+      const params = ((await route?.params) ?? {}) as P;
+      if (request.headers.has('authorization')) {
+        const { principal, db } = await authenticateToken(request, 'account');
+        return await handler({ request, db, user: principal.user, via: 'token', params });
+      }
+      const user = await sessionUser(request.headers.get('cookie'));
+      if (!user) throw unauthorized('Sign in, or send a token with the "account" scope.');
+      assertSameSite(request);
+      return await handler({ request, db: await getDb(), user, via: 'session', params });
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+  // Account answers are for their owner only: no shared cache may keep them.
+  return async (request: Request, route?: RouteContext<P>) => withHeaders(await run(request, route), { 'cache-control': 'private, no-store' });
+}

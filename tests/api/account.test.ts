@@ -1,0 +1,173 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { DELETE as deleteMe, GET as getMe, PATCH as patchMe } from '@/app/main/api/v1/me/route';
+import { GET as exportMe } from '@/app/main/api/v1/me/export/route';
+import { GET as listTokensRoute, POST as createTokenRoute } from '@/app/main/api/v1/me/tokens/route';
+import { DELETE as revokeTokenRoute } from '@/app/main/api/v1/me/tokens/[id]/route';
+import { POST as createBadgeRoute } from '@/app/main/api/v1/badges/route';
+import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
+import { POST as postDesktop } from '@/app/main/api/v1/sync/activities/desktop/route';
+import { signUp } from '@/lib/accounts/sign-in';
+import { runAuthAction } from '@/lib/auth/authjs';
+import { getDb, rows } from '@/lib/db/client';
+import { call, daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
+
+const origin = 'http://localhost';
+type Handler = (request: Request, route?: { params: Promise<{ id: string }> }) => Promise<Response>;
+
+function me(handler: Handler, method: string, path: string, opts: { token?: string; cookie?: string; body?: unknown; headers?: Record<string, string>; id?: string } = {}) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', host: 'localhost', ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.cookie) headers.cookie = opts.cookie;
+  const request = new Request(`${origin}/main/api/v1${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  return handler(request, opts.id ? { params: Promise.resolve({ id: opts.id }) } : undefined);
+}
+
+/** Signs up with email + password and signs in through Auth.js: the session cookie a browser would hold. */
+async function signedIn(handle: string) {
+  const email = `${handle}@example.test`;
+  const id = await signUp(await getDb(), { handle, email, password: 'correct horse battery' });
+  const res = await runAuthAction(origin, 'callback/credentials', { email, password: 'correct horse battery', callbackUrl: '/dashboard' }, '');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('authjs.session-token='));
+  expect(cookie).toBeDefined();
+  return { id, email, cookie: cookie! };
+}
+
+const uniq = () => Math.random().toString(36).slice(2, 8);
+
+describe('account routes (/me)', () => {
+  it('answers a token with the account scope, refuses a plugin token and no credentials', async () => {
+    const { user, token: pluginToken } = await newUser();
+    const accountToken = await tokenWithScopes(user.id, ['account']);
+    const ok = await me(getMe, 'GET', '/me', { token: accountToken });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('cache-control')).toBe('private, no-store');
+    const body = await ok.json();
+    expect(body).toMatchObject({ id: user.id, handle: user.handle, email: null, sign_in_providers: [] });
+    expect(body.settings.profile_public).toBe(false);
+
+    const plugin = await me(getMe, 'GET', '/me', { token: pluginToken });
+    expect(plugin.status).toBe(403);
+    expect((await plugin.json()).code).toBe('forbidden');
+    const none = await me(getMe, 'GET', '/me');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('changes settings and timezone, and names the field of a bad value', async () => {
+    const { user } = await newUser();
+    const token = await tokenWithScopes(user.id, ['account']);
+    const res = await me(patchMe, 'PATCH', '/me', { token, body: { timezone: 'Asia/Tokyo', settings: { profile_public: true, share_languages: true } } });
+    expect(res.status).toBe(200);
+    const changed = await res.json();
+    expect(changed.timezone).toBe('Asia/Tokyo');
+    expect(changed.settings).toMatchObject({ profile_public: true, share_languages: true, share_editors: false, community_stats: true });
+
+    const bad = await me(patchMe, 'PATCH', '/me', { token, body: { timezone: 'Mars/Olympus', settings: { leaderboard: 'yes' } } });
+    expect(bad.status).toBe(422);
+    const problem = await bad.json();
+    expect(problem.errors.map((e: { path: string }) => e.path).sort()).toEqual(['settings.leaderboard', 'timezone']);
+
+    const other = await newUser();
+    const taken = await me(patchMe, 'PATCH', '/me', { token, body: { handle: other.user.handle.toUpperCase() } });
+    expect(taken.status).toBe(422);
+    expect((await taken.json()).errors[0]).toMatchObject({ path: 'handle', code: 'handle_taken' });
+  });
+
+  it('works with the sign-in session, and refuses a session change from another site', async () => {
+    const handle = `sess_${uniq()}`;
+    const { cookie, email } = await signedIn(handle);
+    const mine = await me(getMe, 'GET', '/me', { cookie });
+    expect(mine.status).toBe(200);
+    expect(await mine.json()).toMatchObject({ handle, email, settings: { profile_public: false, leaderboard: false, share_languages: false } });
+
+    const crossSite = await me(patchMe, 'PATCH', '/me', { cookie, body: { settings: { profile_public: true } }, headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } });
+    expect(crossSite.status).toBe(403);
+    const noOrigin = await me(patchMe, 'PATCH', '/me', { cookie, body: { settings: { profile_public: true } } });
+    expect(noOrigin.status).toBe(403);
+    expect((await (await me(getMe, 'GET', '/me', { cookie })).json()).settings.profile_public).toBe(false);
+
+    const sameSite = await me(patchMe, 'PATCH', '/me', { cookie, body: { settings: { profile_public: true } }, headers: { origin, 'sec-fetch-site': 'same-origin' } });
+    expect(sameSite.status).toBe(200);
+    expect((await sameSite.json()).settings.profile_public).toBe(true);
+
+    const forged = await me(getMe, 'GET', '/me', { cookie: 'authjs.session-token=not-a-session' });
+    expect(forged.status).toBe(401);
+  });
+
+  it('refuses a wrong password and an unknown email alike', async () => {
+    const handle = `pw_${uniq()}`;
+    await signUp(await getDb(), { handle, email: `${handle}@example.test`, password: 'correct horse battery' });
+    for (const [email, password] of [
+      [`${handle}@example.test`, 'wrong horse battery'],
+      [`nobody_${handle}@example.test`, 'correct horse battery'],
+    ]) {
+      const res = await runAuthAction(origin, 'callback/credentials', { email, password, callbackUrl: '/dashboard' }, '');
+      expect(res.headers.getSetCookie().some((c) => c.startsWith('authjs.session-token='))).toBe(false);
+      expect(res.headers.get('location')).toMatch(/error=CredentialsSignin/);
+    }
+  });
+
+  it('creates a token shown once, lists it without its value, and revokes it', async () => {
+    const { user } = await newUser();
+    const accountToken = await tokenWithScopes(user.id, ['account']);
+    const created = await me(createTokenRoute, 'POST', '/me/tokens', { token: accountToken, body: { name: 'laptop' } });
+    expect(created.status).toBe(201);
+    const { token, info } = await created.json();
+    expect(info).toMatchObject({ name: 'laptop', scopes: ['sync', 'badges'], revoked_at: null });
+    expect(token.startsWith(info.prefix)).toBe(true);
+    const bucket = { activities: [{ language: 'Go', time: 60, date: daysFromToday(0), hour: 3 }] };
+    expect((await call(postBatch, '/sync/activities', { token, body: bucket })).status).toBe(200);
+
+    const listed = await (await me(listTokensRoute, 'GET', '/me/tokens', { token: accountToken })).json();
+    expect(JSON.stringify(listed)).not.toContain(token);
+    expect(listed.tokens.find((t: { id: string }) => t.id === info.id).last_used_at).not.toBeNull();
+
+    const bad = await me(createTokenRoute, 'POST', '/me/tokens', { token: accountToken, body: { name: '', scopes: ['root'] } });
+    expect(bad.status).toBe(422);
+    expect((await bad.json()).errors.map((e: { path: string }) => e.path).sort()).toEqual(['name', 'scopes.0']);
+
+    expect((await me(revokeTokenRoute, 'DELETE', `/me/tokens/${info.id}`, { token: accountToken, id: info.id })).status).toBe(204);
+    expect((await call(postBatch, '/sync/activities', { token, body: bucket })).status).toBe(401);
+    expect((await me(revokeTokenRoute, 'DELETE', `/me/tokens/${info.id}`, { token: accountToken, id: info.id })).status).toBe(404);
+    const stranger = await newUser();
+    const strangerToken = await tokenWithScopes(stranger.user.id, ['account']);
+    expect((await me(revokeTokenRoute, 'DELETE', `/me/tokens/${info.id}`, { token: strangerToken, id: info.id })).status).toBe(404);
+  });
+
+  it('exports everything kept, then deletes every row of the user', async () => {
+    const { user, token } = await newUser();
+    const accountToken = await tokenWithScopes(user.id, ['account']);
+    const date = daysFromToday(0);
+    await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'Rust', time: 90, date, hour: 4, project_name: 'engine', ide_name: 'vim' }] } });
+    await call(postDesktop, '/sync/activities/desktop', { token, body: { activities: [{ program_name: 'Figma', path: '', filename: '', time: 30, date, hour: 4, platform: 'macos' }] } });
+    await call(createBadgeRoute, '/badges', { token, body: { metric: 'total', range: '7d' } });
+
+    const exported = await me(exportMe, 'GET', '/me/export', { token: accountToken });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-disposition')).toMatch(/attachment/);
+    const data = await exported.json();
+    expect(data.account.id).toBe(user.id);
+    expect(data.activities).toEqual([{ date, hour: 4, language: 'Rust', project_name: 'engine', ide_name: 'vim', time: 90, lines: 0 }]);
+    expect(data.desktop_activities).toEqual([{ date, hour: 4, platform: 'macos', app: 'Figma', time: 30 }]);
+    expect(data.badges).toHaveLength(1);
+    expect(data.tokens).toHaveLength(2);
+    expect(JSON.stringify(data)).not.toContain(token);
+
+    expect((await me(deleteMe, 'DELETE', '/me', { token: accountToken })).status).toBe(204);
+    const db = await getDb();
+    const tables = await rows<{ table_name: string }>(
+      db,
+      sql`SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'user_id'`,
+    );
+    expect(tables.length).toBeGreaterThan(10);
+    for (const { table_name } of tables) {
+      const [left] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table_name)} WHERE user_id = ${user.id}`);
+      expect([table_name, left.n]).toEqual([table_name, 0]);
+    }
+    expect((await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'Go', time: 1, date, hour: 1 }] } })).status).toBe(401);
+  });
+});
