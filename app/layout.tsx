@@ -1,15 +1,39 @@
-import type { Metadata } from 'next';
+import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import { currentUser } from '@/lib/web/session';
+import './globals.css';
 
 export const metadata: Metadata = {
-  title: 'Codetally',
-  description: 'Coding activity from your editors, with privacy enforced by the server.',
+  title: { default: 'Codetally — coding activity, privately', template: '%s · Codetally' },
+  description: 'Coding time from your editors and desktop, with privacy enforced by the server: charts, a leaderboard and README badges.',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const user = await currentUser();
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        <a className="skip" href="#content">
+          Skip to content
+        </a>
+        <header className="site">
+          <nav aria-label="Main">
+            <a className="brand" href="/">
+              Codetally
+            </a>
+            <a href="/leaderboard">Leaderboard</a>
+            <a href="/pricing">Pricing</a>
+            <a href="/docs">Docs</a>
+            {user ? <a href="/dashboard">Dashboard</a> : <a href="/signin">Sign in</a>}
+          </nav>
+        </header>
+        <main id="content">{children}</main>
+        <footer className="site">
+          Codetally counts time, never content. <a href="/docs">API and plugin guide</a> · <a href="/main/api/v1/openapi.json">openapi.json</a>
+        </footer>
+      </body>
     </html>
   );
 }

@@ -1,11 +1,77 @@
-export default function Home() {
+import type { Metadata } from 'next';
+import { DailyBars, LanguagePie, WeeklyTrend } from './components/charts';
+import { NamedList } from './components/figures';
+import { formatDuration } from '@/lib/badges/format';
+import { publicChartData } from '@/lib/stats/public';
+import { requestOrigin } from '@/lib/web/session';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = {
+  title: 'Codetally — coding activity, privately',
+  description: 'Track coding time from your editors and desktop. You decide what is public; the server enforces it.',
+};
+
+export default async function Home() {
+  const [languages, weekly, time] = await Promise.all([
+    publicChartData('language', { range: '30d' }),
+    publicChartData('weekly', { weeks: '12' }),
+    publicChartData('time', { range: '30d' }),
+  ]);
+  const origin = await requestOrigin();
   return (
-    <main>
-      <h1>Codetally</h1>
-      <p>Coding activity from your editors and desktop, with privacy enforced by the server.</p>
-      <p>
-        API description: <a href="/main/api/v1/openapi.json">/main/api/v1/openapi.json</a>
+    <>
+      <h1>Coding time, counted privately</h1>
+      <p className="lead">
+        Codetally collects how long you code — per language, project, editor and hour — from editor plugins and a desktop agent. It never
+        receives file contents. Everything starts private; you choose what becomes public, and the server enforces it.
       </p>
-    </main>
+      <p>
+        <a className="button" href="/signup">
+          Create an account
+        </a>{' '}
+        <a className="button secondary" href="/leaderboard">
+          See the leaderboard
+        </a>{' '}
+        <a className="button secondary" href="/pricing">
+          Pricing
+        </a>
+      </p>
+
+      <h2>Across the community, last 30 days</h2>
+      {languages.suppressed ? (
+        <p className="muted">Not enough people share community statistics yet to show site-wide figures.</p>
+      ) : (
+        <div className="grid">
+          <section className="card" aria-labelledby="langs">
+            <h3 id="langs">Languages</h3>
+            <LanguagePie items={languages.languages} label="Share of coding time per language, last 30 days" />
+            <NamedList items={languages.languages} empty="No language has enough people behind it yet." caption="Languages, last 30 days" />
+          </section>
+          <section className="card" aria-labelledby="trend">
+            <h3 id="trend">Weekly trend</h3>
+            <p className="muted">
+              {formatDuration(time.total_seconds)} coded in 30 days
+              {weekly.change_percent !== null ? `; last week ${weekly.change_percent >= 0 ? '+' : ''}${weekly.change_percent}% on the week before` : ''}.
+            </p>
+            <WeeklyTrend weeks={weekly.weeks} label="Community coding hours per week, last 12 weeks" />
+            <DailyBars days={time.days} label="Community coding hours per day, last 30 days" />
+          </section>
+        </div>
+      )}
+
+      <h2>Connect in three steps</h2>
+      <ol className="steps">
+        <li>
+          <a href="/signup">Sign up</a> — no email confirmation, nothing public.
+        </li>
+        <li>
+          In your <a href="/dashboard">dashboard</a>, create a token. It is shown once: copy it.
+        </li>
+        <li>
+          Paste it into your editor plugin or the desktop agent with the API URL <code>{origin}/main/api/v1</code>. Your charts fill up within a
+          minute. <a href="/docs">Plugin guide</a>.
+        </li>
+      </ol>
+    </>
   );
 }

@@ -42,19 +42,21 @@ export async function createBadge(db: Db, userId: string, input: CreateBadgeInpu
       errors: [{ path: '', code: 'too_many_badges', message: `delete a badge first: at most ${MAX_BADGES_PER_USER}` }],
     });
   }
-  const [row] = await db
-    .insert(badges)
-    .values({
-      userId,
-      metric: input.metric,
-      range: input.range,
-      language: input.language ?? null,
-      label: input.label ?? defaultLabel(input),
-      color: (input.color ?? 'blue').replace(/^#/, ''),
-      style: input.style ?? 'flat',
-    })
-    .returning();
+  const [row] = await db.insert(badges).values(badgeValues(userId, input)).returning();
   return row;
+}
+
+/** The stored fields of a badge made from this input, defaults filled in (also for previews). */
+export function badgeValues(userId: string, input: CreateBadgeInput) {
+  return {
+    userId,
+    metric: input.metric,
+    range: input.range,
+    language: input.language ?? null,
+    label: input.label ?? defaultLabel(input),
+    color: (input.color ?? 'blue').replace(/^#/, ''),
+    style: input.style ?? 'flat',
+  };
 }
 
 export async function listBadges(db: Db, userId: string): Promise<BadgeRow[]> {

@@ -120,10 +120,20 @@ export interface LeaderboardEntry {
   languages: { name: string; seconds: number }[];
 }
 
-const pages = new SharedCache<unknown>();
+export interface LeaderboardPage {
+  generated_at: string;
+  range: { name: LeaderboardRange; from: string; to: string };
+  language: string | null;
+  page: number;
+  limit: number;
+  total: number;
+  entries: LeaderboardEntry[];
+}
+
+const pages = new SharedCache<LeaderboardPage>();
 
 /** One page of the leaderboard, ranked by total or by one language (ties share a rank). */
-export async function leaderboardPage(db: Db, q: LeaderboardQuery) {
+export async function leaderboardPage(db: Db, q: LeaderboardQuery): Promise<LeaderboardPage> {
   const snap = await freshSnapshot(db, q.range);
   const key = JSON.stringify([q, snap.generatedAt]);
   return pages.get(key, config().LEADERBOARD_MAX_AGE * 1000, async () => {

@@ -43,8 +43,11 @@ export function chartCachePolicy(t: ChartTarget): PublicCachePolicy {
   return { maxAge: Math.min(60, seconds), sMaxAge: seconds, staleWhileRevalidate: Math.max(seconds, 60) };
 }
 
-export async function chartResponse(request: Request, chart: ChartName): Promise<Response> {
-  const params = new URL(request.url).searchParams;
+/**
+ * One public chart answer, serialized, from the shared cache: the JSON routes send it as is and
+ * the public pages read the same answer, so both go through the gate and the cache alike.
+ */
+export async function publicChart(chart: ChartName, params: URLSearchParams): Promise<{ serialized: Serialized; target: ChartTarget }> {
   const t = await target(params);
   const db = await getDb();
   const today = todayFor(t);
@@ -63,5 +66,23 @@ export async function chartResponse(request: Request, chart: ChartName): Promise
       : 'global';
   const key = `${chart}|${who}|${JSON.stringify(question)}|${today}`;
   const ttl = t.scope === 'user' ? userEntryMs : config().PUBLIC_CACHE_SECONDS * 1000;
-  return publicSerialized(request, await cache.get(key, ttl, compute), chartCachePolicy(t));
+  return { serialized: await cache.get(key, ttl, compute), target: t };
+}
+
+export interface ChartBodies {
+  time: Awaited<ReturnType<typeof timeChart>>;
+  language: Awaited<ReturnType<typeof languageChart>>;
+  hitmaps: Awaited<ReturnType<typeof hitmapChart>>;
+  weekly: Awaited<ReturnType<typeof weeklyChart>>;
+}
+
+/** The same answer as the JSON route, as an object, for a server-rendered page. */
+export async function publicChartData<C extends ChartName>(chart: C, params: Record<string, string>): Promise<ChartBodies[C]> {
+  const { serialized } = await publicChart(chart, new URLSearchParams(params));
+  return JSON.parse(serialized.body) as ChartBodies[C];
+}
+
+export async function chartResponse(request: Request, chart: ChartName): Promise<Response> {
+  const { serialized, target: t } = await publicChart(chart, new URL(request.url).searchParams);
+  return publicSerialized(request, serialized, chartCachePolicy(t));
 }

@@ -1,0 +1,97 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
+import { createTokenSchema, deleteAccount, updateAccount, updateAccountSchema } from '@/lib/accounts/me';
+import { issueToken, revokeToken } from '@/lib/accounts/tokens';
+import { createBadgeSchema } from '@/lib/badges/schemas';
+import { createBadge, deleteBadge, refreshBadge } from '@/lib/badges/store';
+import { getDb } from '@/lib/db/client';
+import { authAction } from '@/lib/web/auth-actions';
+import { formError, parseForm, type FormState } from '@/lib/web/forms';
+import { requireUser } from '@/lib/web/session';
+
+// The dashboard's forms. Next refuses server actions posted from another site; each one also
+// re-reads the session, validates with the API's own schema and calls the same lib function.
+
+const settingFlags = ['profile_public', 'share_languages', 'share_editors', 'share_apps', 'leaderboard', 'community_stats'] as const;
+const text = (form: FormData, name: string) => {
+  const v = form.get(name);
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+};
+
+export async function saveSettings(_: FormState, form: FormData): Promise<FormState> {
+  const user = await requireUser();
+  const parsed = parseForm(updateAccountSchema, {
+    display_name: text(form, 'display_name'),
+    timezone: text(form, 'timezone'),
+    settings: Object.fromEntries(settingFlags.map((f) => [f, form.get(f) === 'on'])),
+  });
+  if ('state' in parsed) return parsed.state;
+  try {
+    await updateAccount(await getDb(), user.id, parsed.data);
+  } catch (err) {
+    return formError(err);
+  }
+  revalidatePath('/', 'layout');
+  return { ok: true, message: 'Saved.' };
+}
+
+export async function createToken(_: FormState, form: FormData): Promise<FormState> {
+  const user = await requireUser();
+  const scopes = form.getAll('scopes').map(String);
+  const parsed = parseForm(createTokenSchema, { name: text(form, 'name') ?? '', scopes: scopes.length ? scopes : undefined });
+  if ('state' in parsed) return parsed.state;
+  const { token, info } = await issueToken(await getDb(), user.id, parsed.data);
+  revalidatePath('/dashboard');
+  return { ok: true, message: `Token "${info.name}" created. Copy it now: it is not shown again.`, result: { token } };
+}
+
+export async function revokeTokenAction(form: FormData): Promise<void> {
+  const user = await requireUser();
+  await revokeToken(await getDb(), user.id, String(form.get('id')));
+  revalidatePath('/dashboard');
+}
+
+export async function createBadgeAction(_: FormState, form: FormData): Promise<FormState> {
+  const user = await requireUser();
+  const metric = text(form, 'metric');
+  const parsed = parseForm(createBadgeSchema, {
+    metric,
+    range: text(form, 'range'),
+    language: metric === 'language' ? text(form, 'language') : undefined,
+    label: text(form, 'label'),
+    color: text(form, 'color'),
+    style: text(form, 'style'),
+  });
+  if ('state' in parsed) return parsed.state;
+  try {
+    await createBadge(await getDb(), user.id, parsed.data);
+  } catch (err) {
+    return formError(err);
+  }
+  revalidatePath('/dashboard');
+  return { ok: true, message: 'Badge created: copy its Markdown or HTML below.' };
+}
+
+export async function refreshBadgeAction(form: FormData): Promise<void> {
+  const user = await requireUser();
+  await refreshBadge(await getDb(), user.id, String(form.get('id'))).catch(formError);
+  revalidatePath('/dashboard');
+}
+
+export async function deleteBadgeAction(form: FormData): Promise<void> {
+  const user = await requireUser();
+  await deleteBadge(await getDb(), user.id, String(form.get('id'))).catch(formError);
+  revalidatePath('/dashboard');
+}
+
+export async function deleteAccountAction(_: FormState, form: FormData): Promise<FormState> {
+  const user = await requireUser();
+  if (String(form.get('confirm') ?? '').trim().toLowerCase() !== user.handle.toLowerCase()) {
+    return { fieldErrors: { confirm: `Type your handle, ${user.handle}, to confirm.` } };
+  }
+  await deleteAccount(await getDb(), user.id);
+  await authAction('signout', { callbackUrl: '/' });
+  redirect('/?deleted=1');
+}

@@ -1,0 +1,205 @@
+import type { Metadata } from 'next';
+import { DailyBars, LanguagePie, WeeklyTrend } from '../components/charts';
+import { DaysTable, Figures, Hitmap, NamedList, WeekdayHours } from '../components/figures';
+import { signOut } from '../signin/actions';
+import { deleteBadgeAction, refreshBadgeAction, revokeTokenAction } from './actions';
+import { BadgeMaker, CopyButton, DeleteAccount, SettingsForm, TokenCreator } from './widgets';
+import { getAccount } from '@/lib/accounts/me';
+import { listTokens } from '@/lib/accounts/tokens';
+import { formatDuration } from '@/lib/badges/format';
+import { badgeDto, listBadges } from '@/lib/badges/store';
+import { getDb } from '@/lib/db/client';
+import { hitmapChart, languageChart, timeChart, weeklyChart } from '@/lib/stats/charts';
+import { ownApps, ownerTarget, ownProjects } from '@/lib/stats/own';
+import { requestOrigin, requireUser } from '@/lib/web/session';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Dashboard', description: 'Your coding time, tokens, sharing settings and badges.', robots: { index: false } };
+
+const ranges = { '7d': 'Last 7 days', '30d': 'Last 30 days', '365d': 'Last 365 days' } as const;
+type Range = keyof typeof ranges;
+const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : 'never');
+
+export default async function Dashboard({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const user = await requireUser();
+  const search = await searchParams;
+  const range: Range = search.range && search.range in ranges ? (search.range as Range) : '7d';
+  const db = await getDb();
+  const target = ownerTarget({ ...user, statsVersion: Number(user.statsVersion) });
+  const [account, time, language, hitmap, weekly, tokens, badgeRows] = await Promise.all([
+    getAccount(db, user.id),
+    timeChart(db, target, { name: range }),
+    languageChart(db, target, { name: range }),
+    hitmapChart(db, target, { name: '365d' }),
+    weeklyChart(db, target, 12),
+    listTokens(db, user.id),
+    listBadges(db, user.id),
+  ]);
+  const [projects, apps] = await Promise.all([ownProjects(db, user.id, time.range.from, time.range.to), ownApps(db, user.id, time.range.from, time.range.to)]);
+  const origin = await requestOrigin();
+  const badges = badgeRows.map((b) => badgeDto(b, origin));
+  const profile = `/u/${encodeURIComponent(account.handle)}`;
+  return (
+    <>
+      <h1>Hello, {account.display_name}</h1>
+      {search.welcome && <p className="notice">Your account is ready. Create a token below and paste it into your editor plugin.</p>}
+      <p className="muted">
+        Signed in as @{account.handle}
+        {account.email ? ` (${account.email})` : ''}. Your profile is {account.settings.profile_public ? <a href={profile}>public</a> : 'private'}.
+      </p>
+      <form action={signOut}>
+        <button type="submit" className="secondary">
+          Sign out
+        </button>
+      </form>
+
+      <h2 id="activity">Your activity</h2>
+      <nav aria-label="Range" className="pager">
+        {Object.entries(ranges).map(([r, label]) =>
+          r === range ? (
+            <strong key={r} aria-current="page">
+              {label}
+            </strong>
+          ) : (
+            <a key={r} href={`/dashboard?range=${r}`}>
+              {label}
+            </a>
+          ),
+        )}
+      </nav>
+      <Figures
+        items={[
+          { label: 'coding time', value: formatDuration(time.total_seconds) },
+          { label: 'daily average', value: formatDuration(time.daily_average_seconds) },
+          { label: 'desktop time', value: formatDuration(apps.reduce((s, a) => s + a.seconds, 0)) },
+        ]}
+      />
+      <div className="grid">
+        <section className="card" aria-labelledby="d-daily">
+          <h3 id="d-daily">Daily coding time</h3>
+          <DailyBars days={time.days} label="Your hours coded per day" />
+          <DaysTable days={time.days} caption="Daily time" />
+        </section>
+        <section className="card" aria-labelledby="d-langs">
+          <h3 id="d-langs">Languages</h3>
+          {language.languages.length > 0 && <LanguagePie items={language.languages} label="Your languages" />}
+          <NamedList items={language.languages} empty="No coding time in this range yet." caption="Your languages" />
+        </section>
+        <section className="card" aria-labelledby="d-projects">
+          <h3 id="d-projects">Projects</h3>
+          <p className="muted">Only you see projects.</p>
+          <NamedList items={projects} empty="No projects in this range." caption="Your projects" />
+        </section>
+        <section className="card" aria-labelledby="d-editors">
+          <h3 id="d-editors">Editors</h3>
+          <NamedList items={time.editors} empty="No editors in this range." caption="Your editors" />
+        </section>
+        <section className="card" aria-labelledby="d-apps">
+          <h3 id="d-apps">Desktop applications</h3>
+          <p className="muted">From the desktop agent; counted apart from coding time.</p>
+          <NamedList items={apps} empty="No desktop time in this range." caption="Your desktop applications" />
+        </section>
+        <section className="card" aria-labelledby="d-weekly">
+          <h3 id="d-weekly">Weekly trend</h3>
+          <WeeklyTrend weeks={weekly.weeks} label="Your hours per week, last 12 weeks" />
+        </section>
+      </div>
+      <h3>The last year</h3>
+      <Hitmap days={hitmap.days} />
+      <h3>When in the week</h3>
+      <WeekdayHours grid={hitmap.weekday_hours} />
+
+      <h2 id="tokens">Tokens</h2>
+      <p>A token lets an editor plugin or the desktop agent send your activity. Give each device its own, so you can revoke one alone.</p>
+      <TokenCreator apiUrl={`${origin}/main/api/v1`} />
+      <div className="table-wrap">
+        <table>
+          <caption className="sr-only">Your tokens</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Starts with</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.map((t) => (
+              <tr key={t.id}>
+                <td>{t.name}</td>
+                <td>
+                  <code>{t.prefix}…</code>
+                </td>
+                <td>{t.scopes.join(', ')}</td>
+                <td>{when(t.last_used_at)}</td>
+                <td>
+                  {t.revoked_at ? (
+                    `revoked ${when(t.revoked_at)}`
+                  ) : (
+                    <form action={revokeTokenAction}>
+                      <input type="hidden" name="id" value={t.id} />
+                      <button type="submit" className="secondary" aria-label={`Revoke token ${t.name}`}>
+                        Revoke
+                      </button>
+                    </form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <h2 id="sharing">Sharing</h2>
+      <p>
+        Everything is private until you turn it on. Your public profile: <a href={profile}>{profile}</a>
+        {account.settings.profile_public ? '' : ' (answers “not found” while private)'}.
+      </p>
+      <SettingsForm account={account} />
+      <datalist id="timezones">
+        {Intl.supportedValuesOf('timeZone').map((z) => (
+          <option key={z} value={z} />
+        ))}
+      </datalist>
+
+      <h2 id="badges">Badges</h2>
+      <p>A badge shows one figure in a README, even while your profile is private: making it is your consent to publish that figure alone.</p>
+      <BadgeMaker languages={language.languages.map((l) => l.name)} />
+      {badges.map((b) => (
+        <section key={b.id} className="card" style={{ marginTop: '1rem' }} aria-label={`Badge ${b.label}`}>
+          <p>
+            {/* eslint-disable-next-line @next/next/no-img-element */}
+            <img src={b.url} alt={b.label} data-testid="badge-image" /> <span className="muted">{b.metric.replace('_', ' ')}, {b.range}, {b.style}</span>
+          </p>
+          <label htmlFor={`md-${b.id}`}>Markdown</label>
+          <input id={`md-${b.id}`} type="text" readOnly value={b.markdown} /> <CopyButton text={b.markdown} label="Copy Markdown" />
+          <label htmlFor={`html-${b.id}`}>HTML</label>
+          <input id={`html-${b.id}`} type="text" readOnly value={b.html} /> <CopyButton text={b.html} label="Copy HTML" />
+          <div className="pager">
+            <form action={refreshBadgeAction}>
+              <input type="hidden" name="id" value={b.id} />
+              <button type="submit" className="secondary">
+                Refresh
+              </button>
+            </form>
+            <form action={deleteBadgeAction}>
+              <input type="hidden" name="id" value={b.id} />
+              <button type="submit" className="secondary">
+                Delete
+              </button>
+            </form>
+          </div>
+        </section>
+      ))}
+
+      <h2 id="data">Your data</h2>
+      <p>
+        <a className="button secondary" href="/main/api/v1/me/export" download>
+          Export all my data (JSON)
+        </a>
+      </p>
+      <DeleteAccount handle={account.handle} />
+    </>
+  );
+}

@@ -1,0 +1,207 @@
+'use client';
+
+import { useActionState, useMemo, useState } from 'react';
+import { Field, FormMessage } from '../components/form-bits';
+import { createBadgeAction, createToken, deleteAccountAction, saveSettings } from './actions';
+import type { FormState } from '@/lib/web/forms';
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="secondary"
+      onClick={async () => {
+        await navigator.clipboard?.writeText(text).catch(() => undefined);
+        setCopied(true);
+        setTimeout(() => setCopied(false), 2000);
+      }}
+    >
+      {copied ? 'Copied' : label}
+      <span className="sr-only" aria-live="polite">
+        {copied ? ' to the clipboard' : ''}
+      </span>
+    </button>
+  );
+}
+
+export function TokenCreator({ apiUrl }: { apiUrl: string }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(createToken, {});
+  const token = state.result?.token as string | undefined;
+  const settings = token ? `api_url = ${apiUrl}\napi_key = ${token}` : '';
+  return (
+    <>
+      <form action={action} className="inline" aria-label="Create a token">
+        <Field name="name" label="Token name" state={state}>
+          {(p) => <input {...p} type="text" placeholder="e.g. work laptop" maxLength={100} required />}
+        </Field>
+        <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
+          <legend className="sr-only">Scopes</legend>
+          <label className="check">
+            <input type="checkbox" name="scopes" value="sync" defaultChecked /> sync (send activity)
+          </label>
+          <label className="check">
+            <input type="checkbox" name="scopes" value="badges" defaultChecked /> badges
+          </label>
+          <label className="check">
+            <input type="checkbox" name="scopes" value="account" /> account (settings, export, delete)
+          </label>
+        </fieldset>
+        <button type="submit" disabled={pending}>
+          Create token
+        </button>
+      </form>
+      {state.fieldErrors?.scopes && <p className="field-error">{state.fieldErrors.scopes}</p>}
+      <FormMessage state={state} />
+      {token && (
+        <div className="card" data-testid="new-token">
+          <p>
+            <strong>Your new token</strong> (shown once):
+          </p>
+          <p className="secret">
+            <code data-testid="token-value">{token}</code>
+          </p>
+          <CopyButton text={token} label="Copy token" />
+          <p>Paste these settings into your editor plugin or the desktop agent:</p>
+          <pre>{settings}</pre>
+          <CopyButton text={settings} label="Copy settings" />
+        </div>
+      )}
+    </>
+  );
+}
+
+interface AccountView {
+  handle: string;
+  display_name: string;
+  timezone: string;
+  settings: Record<string, boolean>;
+}
+
+const sentences: { flag: string; title: string; sentence: string }[] = [
+  { flag: 'profile_public', title: 'Public profile', sentence: 'Anyone can see your daily coding time, year calendar and weekly trend at your profile page and through the public API.' },
+  { flag: 'share_languages', title: 'Share languages', sentence: 'With a public profile, your language breakdown is shown too; on the leaderboard, your top languages.' },
+  { flag: 'share_editors', title: 'Share editors', sentence: 'With a public profile, which editors you use is shown too.' },
+  { flag: 'share_apps', title: 'Share desktop applications', sentence: 'Allows showing which desktop applications you use; no public page shows them today, and projects are never public.' },
+  { flag: 'leaderboard', title: 'Appear on the leaderboard', sentence: 'Your name, handle and coding time for the last 7 and 30 days are listed on the public leaderboard.' },
+  { flag: 'community_stats', title: 'Count in community statistics', sentence: 'Your time adds, anonymously, to site-wide figures shown only when enough people are behind them.' },
+];
+
+export function SettingsForm({ account }: { account: AccountView }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(saveSettings, {});
+  return (
+    <form action={action} aria-label="Sharing settings">
+      {sentences.map((s) => (
+        <label className="check" key={s.flag}>
+          <input type="checkbox" name={s.flag} defaultChecked={account.settings[s.flag]} />
+          <span>
+            <strong>{s.title}.</strong> {s.sentence}
+          </span>
+        </label>
+      ))}
+      <Field name="display_name" label="Display name" state={state}>
+        {(p) => <input {...p} type="text" defaultValue={account.display_name} maxLength={100} />}
+      </Field>
+      <Field name="timezone" label="Timezone" state={state} hint="IANA name, e.g. Europe/Berlin: “today” and your day boundaries follow it.">
+        {(p) => <input {...p} type="text" defaultValue={account.timezone} list="timezones" />}
+      </Field>
+      <FormMessage state={state} />
+      <p>
+        <button type="submit" disabled={pending}>
+          Save settings
+        </button>
+      </p>
+    </form>
+  );
+}
+
+const styles = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'];
+
+export function BadgeMaker({ languages }: { languages: string[] }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(createBadgeAction, {});
+  const [draft, setDraft] = useState({ metric: 'total', range: '7d', language: languages[0] ?? '', style: 'flat', label: '', color: '' });
+  const preview = useMemo(() => `/dashboard/badge-preview?${new URLSearchParams(draft)}`, [draft]);
+  const set = (key: keyof typeof draft) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
+  return (
+    <form action={action} aria-label="Create a badge">
+      <div className="grid">
+        <div>
+          <Field name="metric" label="Figure" state={state}>
+            {(p) => (
+              <select {...p} value={draft.metric} onChange={set('metric')}>
+                <option value="total">Total coding time</option>
+                <option value="daily_average">Daily average</option>
+                <option value="language">Time in one language</option>
+              </select>
+            )}
+          </Field>
+          <Field name="range" label="Range" state={state}>
+            {(p) => (
+              <select {...p} value={draft.range} onChange={set('range')}>
+                <option value="7d">Last 7 days</option>
+                <option value="30d">Last 30 days</option>
+                <option value="365d">Last 365 days</option>
+                <option value="all">All time</option>
+              </select>
+            )}
+          </Field>
+          {draft.metric === 'language' && (
+            <Field name="language" label="Language" state={state}>
+              {(p) => <input {...p} type="text" value={draft.language} onChange={set('language')} list="my-languages" maxLength={64} />}
+            </Field>
+          )}
+          <datalist id="my-languages">
+            {languages.map((l) => (
+              <option key={l} value={l} />
+            ))}
+          </datalist>
+        </div>
+        <div>
+          <Field name="style" label="Style" state={state}>
+            {(p) => (
+              <select {...p} value={draft.style} onChange={set('style')}>
+                {styles.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field name="label" label="Label (optional)" state={state}>
+            {(p) => <input {...p} type="text" value={draft.label} onChange={set('label')} maxLength={64} placeholder="coded 7d" />}
+          </Field>
+          <Field name="color" label="Colour (optional)" state={state} hint="A hex colour or a shields.io name such as blue or brightgreen.">
+            {(p) => <input {...p} type="text" value={draft.color} onChange={set('color')} maxLength={20} placeholder="blue" />}
+          </Field>
+        </div>
+      </div>
+      <p>
+        Preview: {/* eslint-disable-next-line @next/next/no-img-element */}
+        <img src={preview} alt="Badge preview" data-testid="badge-preview" style={{ verticalAlign: 'middle' }} />
+      </p>
+      <FormMessage state={state} />
+      <p>
+        <button type="submit" disabled={pending}>
+          Create badge
+        </button>
+      </p>
+    </form>
+  );
+}
+
+export function DeleteAccount({ handle }: { handle: string }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(deleteAccountAction, {});
+  return (
+    <form action={action} aria-label="Delete my account">
+      <Field name="confirm" label={`Type your handle (${handle}) to delete your account and every piece of data`} state={state}>
+        {(p) => <input {...p} type="text" autoComplete="off" />}
+      </Field>
+      <p>
+        <button type="submit" className="danger" disabled={pending}>
+          Delete my account
+        </button>
+      </p>
+    </form>
+  );
+}

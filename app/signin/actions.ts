@@ -1,0 +1,54 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { signUp, signUpSchema } from '@/lib/accounts/sign-in';
+import { signInOptions } from '@/lib/auth/providers';
+import { getDb } from '@/lib/db/client';
+import { authAction } from '@/lib/web/auth-actions';
+import { formError, parseForm, safeCallback, type FormState } from '@/lib/web/forms';
+
+const failed = (location: string) => new URL(location, 'http://x').searchParams.has('error');
+
+async function passwordSignIn(email: string, password: string, callbackUrl: string): Promise<string | null> {
+  const location = await authAction('callback/credentials', { email, password, callbackUrl });
+  return failed(location) ? null : location;
+}
+
+export async function signInWithPassword(_: FormState, form: FormData): Promise<FormState> {
+  const email = String(form.get('email') ?? '');
+  const password = String(form.get('password') ?? '');
+  if (!email || !password) return { fieldErrors: { ...(!email && { email: 'Enter your email.' }), ...(!password && { password: 'Enter your password.' }) } };
+  const location = await passwordSignIn(email, password, safeCallback(form.get('callbackUrl')));
+  if (!location) return { message: 'That email and password do not match an account.' };
+  redirect(location);
+}
+
+export async function signInWithProvider(form: FormData): Promise<void> {
+  const provider = String(form.get('provider'));
+  if (!signInOptions().oauth.some((o) => o.id === provider)) redirect('/signin');
+  redirect(await authAction(`signin/${provider}`, { callbackUrl: safeCallback(form.get('callbackUrl')) }));
+}
+
+export async function signUpWithPassword(_: FormState, form: FormData): Promise<FormState> {
+  if (!signInOptions().password) return { message: 'Email and password sign-up is turned off here.' };
+  const input = {
+    handle: String(form.get('handle') ?? ''),
+    email: String(form.get('email') ?? ''),
+    password: String(form.get('password') ?? ''),
+    timezone: String(form.get('timezone') ?? '') || undefined,
+  };
+  const parsed = parseForm(signUpSchema, input);
+  if ('state' in parsed) return parsed.state;
+  try {
+    await signUp(await getDb(), parsed.data);
+  } catch (err) {
+    return formError(err);
+  }
+  const location = await passwordSignIn(parsed.data.email, parsed.data.password, '/dashboard?welcome=1');
+  redirect(location ?? '/signin');
+}
+
+export async function signOut(): Promise<void> {
+  await authAction('signout', { callbackUrl: '/' });
+  redirect('/');
+}

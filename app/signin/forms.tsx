@@ -1,0 +1,53 @@
+'use client';
+
+import { useActionState, useEffect, useState } from 'react';
+import { Field, FormMessage } from '../components/form-bits';
+import { signInWithPassword, signUpWithPassword } from './actions';
+import type { FormState } from '@/lib/web/forms';
+
+export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(signInWithPassword, {});
+  return (
+    <form action={action} noValidate>
+      <input type="hidden" name="callbackUrl" value={callbackUrl} />
+      <Field name="email" label="Email" state={state}>
+        {(p) => <input {...p} type="email" autoComplete="email" required />}
+      </Field>
+      <Field name="password" label="Password" state={state}>
+        {(p) => <input {...p} type="password" autoComplete="current-password" required />}
+      </Field>
+      <FormMessage state={state} />
+      <p>
+        <button type="submit" disabled={pending}>
+          Sign in
+        </button>
+      </p>
+    </form>
+  );
+}
+
+export function SignUpForm() {
+  const [state, action, pending] = useActionState<FormState, FormData>(signUpWithPassword, {});
+  const [timezone, setTimezone] = useState('');
+  useEffect(() => setTimezone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? ''), []);
+  return (
+    <form action={action} noValidate>
+      <input type="hidden" name="timezone" value={timezone} />
+      <Field name="handle" label="Handle" state={state} hint="Your public name in URLs: letters, digits, - and _.">
+        {(p) => <input {...p} type="text" autoComplete="username" required maxLength={39} />}
+      </Field>
+      <Field name="email" label="Email" state={state}>
+        {(p) => <input {...p} type="email" autoComplete="email" required />}
+      </Field>
+      <Field name="password" label="Password" state={state} hint="At least 10 characters.">
+        {(p) => <input {...p} type="password" autoComplete="new-password" required minLength={10} />}
+      </Field>
+      <FormMessage state={state} />
+      <p>
+        <button type="submit" disabled={pending}>
+          Create account
+        </button>
+      </p>
+    </form>
+  );
+}

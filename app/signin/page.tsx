@@ -1,0 +1,42 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { signInOptions } from '@/lib/auth/providers';
+import { safeCallback } from '@/lib/web/forms';
+import { currentUser } from '@/lib/web/session';
+import { signInWithProvider } from './actions';
+import { SignInForm } from './forms';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Sign in', description: 'Sign in to Codetally to manage tokens, sharing and badges.' };
+
+export default async function SignIn({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const search = await searchParams;
+  const callbackUrl = safeCallback(search.callbackUrl);
+  if (await currentUser()) redirect(callbackUrl);
+  const options = signInOptions();
+  return (
+    <>
+      <h1>Sign in</h1>
+      {search.error && <p className="form-error">Sign-in did not work ({search.error}). Try again.</p>}
+      {options.oauth.length > 0 && (
+        <form action={signInWithProvider}>
+          <input type="hidden" name="callbackUrl" value={callbackUrl} />
+          {options.oauth.map((o) => (
+            <p key={o.id}>
+              <button type="submit" name="provider" value={o.id} className="secondary">
+                Continue with {o.name}
+              </button>
+            </p>
+          ))}
+        </form>
+      )}
+      {options.password && <SignInForm callbackUrl={callbackUrl} />}
+      {!options.password && options.oauth.length === 0 && <p>No way of signing in is configured on this installation. See the README.</p>}
+      {options.password && (
+        <p>
+          New here? <a href="/signup">Create an account</a>.
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import type { Metadata } from 'next';
+import { DailyBars, LanguagePie, WeeklyTrend } from '@/app/components/charts';
+import { DaysTable, Figures, Hitmap, NamedList, WeekdayHours } from '@/app/components/figures';
+import { formatDuration } from '@/lib/badges/format';
+import { profileData } from '@/lib/web/profile';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ handle: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { user, time } = await profileData(decodeURIComponent((await params).handle));
+  const description = `${user.display_name} coded ${formatDuration(time.total_seconds)} in the last 30 days on Codetally.`;
+  return { title: `${user.display_name} (@${user.handle})`, description, openGraph: { title: `${user.display_name} on Codetally`, description } };
+}
+
+export default async function Profile({ params }: Props) {
+  const { user, time, language, hitmap, weekly } = await profileData(decodeURIComponent((await params).handle));
+  const active = hitmap.days.filter((d) => d.seconds > 0).length;
+  return (
+    <>
+      <h1>
+        {user.display_name} <span className="muted">@{user.handle}</span>
+      </h1>
+      <Figures
+        items={[
+          { label: 'last 30 days', value: formatDuration(time.total_seconds) },
+          { label: 'daily average', value: formatDuration(time.daily_average_seconds) },
+          { label: 'active days this year', value: String(active) },
+          ...(weekly.change_percent !== null ? [{ label: 'last week vs the one before', value: `${weekly.change_percent >= 0 ? '+' : ''}${weekly.change_percent}%` }] : []),
+        ]}
+      />
+      <div className="grid">
+        <section className="card" aria-labelledby="daily">
+          <h2 id="daily">Daily coding time</h2>
+          <DailyBars days={time.days} label={`Hours coded per day by ${user.handle}, last 30 days`} />
+          <DaysTable days={time.days} caption="Daily time" />
+        </section>
+        <section className="card" aria-labelledby="languages">
+          <h2 id="languages">Languages</h2>
+          {language.languages.length > 0 && <LanguagePie items={language.languages} label={`Languages of ${user.handle}, last 30 days`} />}
+          <NamedList items={language.languages} empty="Languages are not shared." caption="Languages, last 30 days" />
+        </section>
+      </div>
+      <section aria-labelledby="year">
+        <h2 id="year">The last year</h2>
+        <Hitmap days={hitmap.days} />
+      </section>
+      <div className="grid">
+        <section className="card" aria-labelledby="week-hours">
+          <h2 id="week-hours">When in the week</h2>
+          <WeekdayHours grid={hitmap.weekday_hours} />
+        </section>
+        <section className="card" aria-labelledby="weekly">
+          <h2 id="weekly">Weekly trend</h2>
+          <WeeklyTrend weeks={weekly.weeks} label={`Hours per week by ${user.handle}, last 12 weeks`} />
+        </section>
+      </div>
+      {time.editors.length > 0 && (
+        <section className="card" aria-labelledby="editors" style={{ marginTop: '1rem' }}>
+          <h2 id="editors">Editors</h2>
+          <NamedList items={time.editors} empty="" caption="Editors, last 30 days" />
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from '../db/client';
+import { HOUR_CAP_MILLIS } from '../ingest/store';
+import type { PublicOwner } from '../sharing/gate';
+import type { ChartTarget, NamedSeconds } from './charts';
+
+// The owner's own view (dashboard): every dimension, shared or not, including projects and
+// desktop applications, which no public surface shows. Hours are capped at 3600 s as everywhere.
+
+/** The chart target of the owner looking at their own data: everything is "shared" with them. */
+export function ownerTarget(user: { id: string; handle: string; displayName: string; timezone: string; statsVersion: number }): ChartTarget {
+  const owner: PublicOwner = {
+    user: { id: user.id, handle: user.handle, display_name: user.displayName },
+    timezone: user.timezone,
+    shares: { languages: true, editors: true, apps: true },
+    statsVersion: user.statsVersion,
+  };
+  return { scope: 'user', owner };
+}
+
+function named(found: { name: string; millis: number }[]): NamedSeconds[] {
+  const list = found.map((f) => ({ name: f.name, seconds: Math.round(Number(f.millis) / 1000) })).filter((f) => f.seconds > 0);
+  const total = list.reduce((sum, f) => sum + f.seconds, 0);
+  return list
+    .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name))
+    .map((f) => ({ ...f, percent: total ? Math.round((f.seconds / total) * 1000) / 10 : 0 }));
+}
+
+/** Coding time per project; an hour over the cap is scaled down in proportion. */
+export async function ownProjects(db: Db, userId: string, from: string, to: string): Promise<NamedSeconds[]> {
+  return named(
+    await rows<{ name: string; millis: number }>(
+      db,
+      sql`SELECT CASE WHEN a.project = '' THEN '(no project)' ELSE a.project END AS name,
+                 sum(a.millis * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(h.millis, 0)))::float8 AS millis
+          FROM ide_activity a JOIN user_hours h ON h.user_id = a.user_id AND h.date = a.date AND h.hour = a.hour
+          WHERE a.user_id = ${userId}::uuid AND a.date BETWEEN ${from} AND ${to}
+          GROUP BY 1`,
+    ),
+  );
+}
+
+/** Desktop time per application, capped per hour across applications; its own figure. */
+export async function ownApps(db: Db, userId: string, from: string, to: string): Promise<NamedSeconds[]> {
+  return named(
+    await rows<{ name: string; millis: number }>(
+      db,
+      sql`WITH hours AS (
+            SELECT date, hour, app, millis, sum(millis) OVER (PARTITION BY date, hour) AS hour_millis
+            FROM desktop_activity WHERE user_id = ${userId}::uuid AND date BETWEEN ${from} AND ${to})
+          SELECT app AS name, sum(millis * least(1, ${HOUR_CAP_MILLIS}::float8 / hour_millis))::float8 AS millis
+          FROM hours GROUP BY app`,
+    ),
+  );
+}

@@ -1,0 +1,35 @@
+import type { z } from 'zod';
+import { ApiError } from '../http/problem';
+
+// Form answers of server actions: the same zod schemas as the API, errors keyed by field.
+
+export interface FormState {
+  ok?: boolean;
+  message?: string;
+  /** Field path (as in the API's `errors[].path`) to message. */
+  fieldErrors?: Record<string, string>;
+  /** Whatever the action made that the form shows once (a new token). */
+  result?: Record<string, unknown>;
+}
+
+/** Runs the schema; on failure returns the form state with each field's first message. */
+export function parseForm<T extends z.ZodType>(schema: T, value: unknown): { data: z.infer<T> } | { state: FormState } {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { data: parsed.data };
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) fieldErrors[issue.path.join('.')] ??= issue.message;
+  return { state: { fieldErrors, message: 'Please correct the marked fields.' } };
+}
+
+/** A domain error (422 with field errors, 404...) as form state; anything else is rethrown. */
+export function formError(err: unknown): FormState {
+  if (!(err instanceof ApiError) || err.status >= 500) throw err;
+  const fieldErrors: Record<string, string> = {};
+  for (const e of err.extra.errors ?? []) fieldErrors[e.path] ??= e.message;
+  return { fieldErrors, message: err.detail };
+}
+
+/** A same-site path to go to after signing in; anything else becomes the dashboard. */
+export function safeCallback(value: unknown): string {
+  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/dashboard';
+}
