@@ -22,16 +22,18 @@ const text = (form: FormData, name: string) => {
 
 export async function saveSettings(_: FormState, form: FormData): Promise<FormState> {
   const user = await requireUser();
-  const parsed = parseForm(updateAccountSchema, {
+  const input = {
     display_name: text(form, 'display_name'),
     timezone: text(form, 'timezone'),
     settings: Object.fromEntries(settingFlags.map((f) => [f, form.get(f) === 'on'])),
-  });
-  if ('state' in parsed) return parsed.state;
+  };
+  const values = { display_name: input.display_name, timezone: input.timezone, ...input.settings };
+  const parsed = parseForm(updateAccountSchema, input);
+  if ('state' in parsed) return { ...parsed.state, values };
   try {
     await updateAccount(await getDb(), user.id, parsed.data);
   } catch (err) {
-    return formError(err);
+    return formError(err, values);
   }
   revalidatePath('/', 'layout');
   return { ok: true, message: 'Saved.' };

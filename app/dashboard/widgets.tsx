@@ -3,7 +3,7 @@
 import { useActionState, useMemo, useState } from 'react';
 import { Field, FormMessage } from '../components/form-bits';
 import { createBadgeAction, createToken, deleteAccountAction, saveSettings } from './actions';
-import type { FormState } from '@/lib/web/forms';
+import { submitted, type FormState } from '@/lib/web/forms';
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);
@@ -33,7 +33,7 @@ export function TokenCreator({ apiUrl }: { apiUrl: string }) {
     <>
       <form action={action} className="inline" aria-label="Create a token">
         <Field name="name" label="Token name" state={state}>
-          {(p) => <input {...p} type="text" placeholder="e.g. work laptop" maxLength={100} required />}
+          {(p) => <input {...p} type="text" placeholder="e.g. work laptop" maxLength={100} required defaultValue={submitted(state, 'name')} />}
         </Field>
         <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
           <legend className="sr-only">Scopes</legend>
@@ -93,17 +93,17 @@ export function SettingsForm({ account }: { account: AccountView }) {
     <form action={action} aria-label="Sharing settings">
       {sentences.map((s) => (
         <label className="check" key={s.flag}>
-          <input type="checkbox" name={s.flag} defaultChecked={account.settings[s.flag]} />
+          <input type="checkbox" name={s.flag} defaultChecked={(state.values?.[s.flag] as boolean | undefined) ?? account.settings[s.flag]} />
           <span>
             <strong>{s.title}.</strong> {s.sentence}
           </span>
         </label>
       ))}
       <Field name="display_name" label="Display name" state={state}>
-        {(p) => <input {...p} type="text" defaultValue={account.display_name} maxLength={100} />}
+        {(p) => <input {...p} type="text" defaultValue={submitted(state, 'display_name') ?? account.display_name} maxLength={100} />}
       </Field>
       <Field name="timezone" label="Timezone" state={state} hint="IANA name, e.g. Europe/Berlin: “today” and your day boundaries follow it.">
-        {(p) => <input {...p} type="text" defaultValue={account.timezone} list="timezones" />}
+        {(p) => <input {...p} type="text" defaultValue={submitted(state, 'timezone') ?? account.timezone} list="timezones" />}
       </Field>
       <FormMessage state={state} />
       <p>

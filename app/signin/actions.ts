@@ -17,9 +17,12 @@ async function passwordSignIn(email: string, password: string, callbackUrl: stri
 export async function signInWithPassword(_: FormState, form: FormData): Promise<FormState> {
   const email = String(form.get('email') ?? '');
   const password = String(form.get('password') ?? '');
-  if (!email || !password) return { fieldErrors: { ...(!email && { email: 'Enter your email.' }), ...(!password && { password: 'Enter your password.' }) } };
+  const values = { email };
+  if (!email || !password) {
+    return { fieldErrors: { ...(!email && { email: 'Enter your email.' }), ...(!password && { password: 'Enter your password.' }) }, values };
+  }
   const location = await passwordSignIn(email, password, safeCallback(form.get('callbackUrl')));
-  if (!location) return { message: 'That email and password do not match an account.' };
+  if (!location) return { message: 'That email and password do not match an account.', values };
   redirect(location);
 }
 
@@ -37,12 +40,13 @@ export async function signUpWithPassword(_: FormState, form: FormData): Promise<
     password: String(form.get('password') ?? ''),
     timezone: String(form.get('timezone') ?? '') || undefined,
   };
+  const values = { handle: input.handle, email: input.email };
   const parsed = parseForm(signUpSchema, input);
-  if ('state' in parsed) return parsed.state;
+  if ('state' in parsed) return { ...parsed.state, values };
   try {
     await signUp(await getDb(), parsed.data);
   } catch (err) {
-    return formError(err);
+    return formError(err, values);
   }
   const location = await passwordSignIn(parsed.data.email, parsed.data.password, '/dashboard?welcome=1');
   redirect(location ?? '/signin');

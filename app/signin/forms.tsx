@@ -3,7 +3,7 @@
 import { useActionState, useEffect, useState } from 'react';
 import { Field, FormMessage } from '../components/form-bits';
 import { signInWithPassword, signUpWithPassword } from './actions';
-import type { FormState } from '@/lib/web/forms';
+import { submitted, type FormState } from '@/lib/web/forms';
 
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(signInWithPassword, {});
@@ -11,7 +11,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
     <form action={action} noValidate>
       <input type="hidden" name="callbackUrl" value={callbackUrl} />
       <Field name="email" label="Email" state={state}>
-        {(p) => <input {...p} type="email" autoComplete="email" required />}
+        {(p) => <input {...p} type="email" autoComplete="email" required defaultValue={submitted(state, 'email')} />}
       </Field>
       <Field name="password" label="Password" state={state}>
         {(p) => <input {...p} type="password" autoComplete="current-password" required />}
@@ -34,10 +34,10 @@ export function SignUpForm() {
     <form action={action} noValidate>
       <input type="hidden" name="timezone" value={timezone} />
       <Field name="handle" label="Handle" state={state} hint="Your public name in URLs: letters, digits, - and _.">
-        {(p) => <input {...p} type="text" autoComplete="username" required maxLength={39} />}
+        {(p) => <input {...p} type="text" autoComplete="username" required maxLength={39} defaultValue={submitted(state, 'handle')} />}
       </Field>
       <Field name="email" label="Email" state={state}>
-        {(p) => <input {...p} type="email" autoComplete="email" required />}
+        {(p) => <input {...p} type="email" autoComplete="email" required defaultValue={submitted(state, 'email')} />}
       </Field>
       <Field name="password" label="Password" state={state} hint="At least 10 characters.">
         {(p) => <input {...p} type="password" autoComplete="new-password" required minLength={10} />}

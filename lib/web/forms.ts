@@ -8,6 +8,8 @@ export interface FormState {
   message?: string;
   /** Field path (as in the API's `errors[].path`) to message. */
   fieldErrors?: Record<string, string>;
+  /** What was submitted, so a refused form shows it again (React resets a form after its action). */
+  values?: Record<string, unknown>;
   /** Whatever the action made that the form shows once (a new token). */
   result?: Record<string, unknown>;
 }
@@ -18,15 +20,21 @@ export function parseForm<T extends z.ZodType>(schema: T, value: unknown): { dat
   if (parsed.success) return { data: parsed.data };
   const fieldErrors: Record<string, string> = {};
   for (const issue of parsed.error.issues) fieldErrors[issue.path.join('.')] ??= issue.message;
-  return { state: { fieldErrors, message: 'Please correct the marked fields.' } };
+  return { state: { fieldErrors, message: 'Please correct the marked fields.', values: value as Record<string, unknown> } };
 }
 
 /** A domain error (422 with field errors, 404...) as form state; anything else is rethrown. */
-export function formError(err: unknown): FormState {
+export function formError(err: unknown, values?: Record<string, unknown>): FormState {
   if (!(err instanceof ApiError) || err.status >= 500) throw err;
   const fieldErrors: Record<string, string> = {};
   for (const e of err.extra.errors ?? []) fieldErrors[e.path] ??= e.message;
-  return { fieldErrors, message: err.detail };
+  return { fieldErrors, message: err.detail, values };
+}
+
+/** The submitted text of a field, for defaultValue after a refused submit. */
+export function submitted(state: FormState | undefined, name: string): string | undefined {
+  const v = state?.values?.[name];
+  return typeof v === 'string' ? v : undefined;
 }
 
 /** A same-site path to go to after signing in; anything else becomes the dashboard. */

@@ -38,7 +38,7 @@ export default async function setup(project: TestProject) {
 
   const port = await freePort();
   const adminToken = 'e2e-admin-token-0123456789';
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, SYNC_RATE_LIMIT_PER_MINUTE: String(e2eRateLimit), NEXT_TELEMETRY_DISABLED: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, SYNC_RATE_LIMIT_PER_MINUTE: String(e2eRateLimit), LEADERBOARD_MAX_AGE: '0', NEXT_TELEMETRY_DISABLED: '1' };
   delete env.DATABASE_URL;
   const server: ChildProcess = spawn(process.execPath, [nextBin(), 'start', '-p', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -1,0 +1,233 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+// A visitor and a new user in a real browser (Debian's Chromium) against `next start`: every
+// page is screenshotted under test-results/screenshots and no page may log a console error.
+
+const base = inject('baseUrl');
+const shots = path.resolve('test-results/screenshots');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const handle = `br${Math.random().toString(36).slice(2, 8)}`;
+const email = `${handle}@example.test`;
+const password = 'a long enough password';
+
+let browser: Browser;
+const consoleErrors: string[] = [];
+let shotNumber = 0;
+
+function watch(page: Page, allow: RegExp[] = []) {
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !allow.some((a) => a.test(m.text()))) consoleErrors.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => consoleErrors.push(`${page.url()}: ${e.message}`));
+  return page;
+}
+
+async function shot(page: Page, name: string) {
+  shotNumber += 1;
+  await page.screenshot({ path: path.join(shots, `${String(shotNumber).padStart(2, '0')}-${name}.png`), fullPage: true });
+}
+
+/** Opens a page, checks its status, title and description, saves a screenshot. */
+async function visit(page: Page, url: string, name: string, status = 200) {
+  const res = await page.goto(`${base}${url}`, { waitUntil: 'networkidle' });
+  expect([url, res?.status()]).toEqual([url, status]);
+  expect(await page.title()).not.toBe('');
+  if (status === 200) expect(await page.locator('meta[name="description"]').getAttribute('content')).toBeTruthy();
+  await shot(page, name);
+}
+
+async function anonymous(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  // An expected 404 document is logged by the browser as a failed resource: not an app error.
+  return { context, page: watch(await context.newPage(), [/Failed to load resource: the server responded with a status of 404/]) };
+}
+
+async function sync(token: string, route: string, activities: unknown[]) {
+  const res = await fetch(`${base}/main/api/v1${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ activities }),
+  });
+  return res;
+}
+
+/** After a form's server action redirects (a client-side navigation), the page shows the new URL. */
+async function arrivesAt(page: Page, url: RegExp) {
+  await expect.poll(() => page.url(), { timeout: 20_000 }).toMatch(url);
+  await page.waitForLoadState('networkidle');
+}
+
+const today = new Date().toISOString().slice(0, 10);
+const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  fs.mkdirSync(shots, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('in a browser', () => {
+  it('a visitor browses the public pages, on a desktop and on a phone, with the keyboard', async () => {
+    const { context, page } = await anonymous();
+    await visit(page, '/', 'home');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toMatch(/Coding time/);
+    await visit(page, '/pricing', 'pricing');
+    const plans = await (await fetch(`${base}/main/api/v1/get/list/plans`)).json();
+    for (const p of plans.plans) await expect(page.getByRole('heading', { name: new RegExp(`^${p.name}`) }).count()).resolves.toBe(1);
+    await visit(page, '/leaderboard', 'leaderboard-empty');
+    await visit(page, '/docs', 'docs');
+    await expect(page.locator('#post-sync-activities').count()).resolves.toBe(1);
+    await visit(page, '/docs/errors', 'docs-errors');
+    await expect(page.locator('#invalid_payload').count()).resolves.toBe(1);
+
+    // Keyboard: the first Tab reaches the skip link, and focus is visible.
+    await page.goto(`${base}/`);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
+
+    const phone = watch(await (await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true })).newPage());
+    for (const url of ['/', '/leaderboard', '/pricing', '/docs', '/signup']) {
+      await phone.goto(`${base}${url}`, { waitUntil: 'networkidle' });
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect([url, overflow]).toEqual([url, 0]);
+    }
+    await shot(phone, 'home-phone');
+    await phone.context().close();
+    await context.close();
+  });
+
+  it('a new user signs up, connects an editor, shares, embeds a badge, and deletes every trace', async () => {
+    const context = await browser.newContext();
+    const page = watch(await context.newPage());
+    const visitor = await anonymous();
+
+    // Sign up with email and password; a bad field is explained next to it.
+    await visit(page, '/signup', 'signup');
+    await page.getByLabel('Handle').fill(handle);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.locator('#f-password-error').textContent()).resolves.toMatch(/at least 10 characters/);
+    await shot(page, 'signup-error');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await arrivesAt(page, /\/dashboard\?welcome=1$/);
+    await shot(page, 'dashboard-new');
+
+    // Create a token: shown once, with the plugin settings.
+    await page.getByLabel('Token name').fill('laptop');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = (await page.getByTestId('token-value').textContent())!;
+    expect(token).toMatch(/^ct_/);
+    await expect(page.getByTestId('new-token').textContent()).resolves.toContain(`api_url = ${base}/main/api/v1`);
+    await shot(page, 'token-created');
+
+    // The editor plugin and the desktop agent post activity with it.
+    const ide = [
+      { language: 'TypeScript', time: 3000, date: today, hour: 9, project_name: 'secret-project', ide_name: 'vscode' },
+      { language: 'Go', time: 1200, date: today, hour: 10, project_name: 'secret-project', ide_name: 'neovim' },
+      { language: 'TypeScript', time: 1800, date: yesterday, hour: 14, project_name: 'website', ide_name: 'vscode' },
+    ];
+    expect((await sync(token, '/sync/activities', ide)).status).toBe(200);
+    const desktop = [{ platform: 'linux', program_name: 'Figma', path: '', filename: '', time: 900, date: today, hour: 11 }];
+    expect((await sync(token, '/sync/activities/desktop', desktop)).status).toBe(200);
+
+    // The dashboard shows it all, projects and desktop applications included.
+    await visit(page, '/dashboard', 'dashboard-activity');
+    const activity = page.locator('main');
+    for (const text of ['TypeScript', 'Go', 'secret-project', 'website', 'vscode', 'Figma', '1 hr 40 mins']) {
+      await expect(activity.textContent()).resolves.toContain(text);
+    }
+    expect(await page.locator('figure.chart svg.recharts-surface').count()).toBeGreaterThan(1);
+
+    // Private by default: the profile is a 404 for a visitor.
+    await visit(visitor.page, `/u/${handle}`, 'profile-private', 404);
+
+    // Turn the profile public, with languages and the leaderboard.
+    for (const name of [/Public profile/, /Share languages/, /Appear on the leaderboard/]) await page.getByRole('checkbox', { name }).check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByText('Saved.').textContent()).resolves.toBe('Saved.');
+    await visit(visitor.page, `/u/${handle}`, 'profile-public');
+    const profile = (await visitor.page.locator('main').textContent())!;
+    expect(profile).toContain(`@${handle}`);
+    expect(profile).toContain('TypeScript');
+    expect(profile).not.toContain('secret-project'); // projects are never public
+    expect(profile).not.toContain('Figma');
+    expect(profile).not.toContain('vscode'); // editors not shared
+    const og = await visitor.context.request.get(`${base}/u/${handle}/opengraph-image`);
+    expect(og.status()).toBe(200);
+    expect(og.headers()['content-type']).toBe('image/png');
+
+    // Private again: 404 again.
+    await page.getByRole('checkbox', { name: /Public profile/ }).uncheck();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByText('Saved.').textContent()).resolves.toBe('Saved.');
+    await visit(visitor.page, `/u/${handle}`, 'profile-private-again', 404);
+
+    // Make a badge, preview it, and load its image as an embed would.
+    await page.getByLabel('Style').selectOption('for-the-badge');
+    await page.getByLabel('Label (optional)').fill('coded <b>this week</b>');
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('[data-testid="badge-preview"]');
+      return !!img && img.complete && img.naturalWidth > 0 && img.src.includes('for-the-badge');
+    });
+    await page.getByRole('button', { name: 'Create badge' }).click();
+    await page.getByTestId('badge-image').first().waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('[data-testid="badge-image"]')].every((i) => i.complete && i.naturalWidth > 0));
+    await shot(page, 'badge-created');
+    const badgeUrl = (await page.getByTestId('badge-image').first().getAttribute('src'))!;
+    const embed = await visitor.page.goto(badgeUrl);
+    expect(embed?.status()).toBe(200);
+    expect(embed?.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+    const svg = await embed!.text();
+    expect(svg).toContain('1 HR 40 MINS'); // for-the-badge writes in capitals; today's 70 min + yesterday's 30 min
+    expect(svg).not.toContain('<b>');
+    // As a README embeds it: a plain <img> with the URL, in a page without our session.
+    await visitor.page.goto(`${base}/docs/errors`);
+    await visitor.page.evaluate((src) => {
+      document.querySelector('main')!.innerHTML = `<h1>README</h1><img src="${src}" alt="coding time">`;
+    }, badgeUrl);
+    await visitor.page.waitForFunction(() => document.querySelector('img')!.complete && document.querySelector('img')!.naturalWidth > 0);
+    await shot(visitor.page, 'badge-embed');
+
+    // Opted in: listed on the leaderboard, linking to the profile.
+    await visit(visitor.page, '/leaderboard', 'leaderboard');
+    expect(await visitor.page.getByRole('link', { name: handle }).count() + (await visitor.page.locator(`a[href="/u/${handle}"]`).count())).toBeGreaterThan(0);
+
+    // Delete the account: every trace gone.
+    await page.getByLabel(/Type your handle/).fill(handle);
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await arrivesAt(page, /\/\?deleted=1$/);
+    await shot(page, 'account-deleted');
+    expect((await sync(token, '/sync/activities', ide)).status).toBe(401);
+    const gone = await visitor.context.request.get(badgeUrl);
+    expect(gone.status()).toBe(404);
+    expect(await gone.text()).toContain('badge not found');
+    await visit(visitor.page, '/leaderboard', 'leaderboard-after-delete');
+    expect(await visitor.page.locator(`a[href="/u/${handle}"]`).count()).toBe(0);
+    await visit(visitor.page, `/u/${handle}`, 'profile-deleted', 404);
+    const dashboard = await page.goto(`${base}/dashboard`);
+    expect(dashboard?.url()).toMatch(/\/signin/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('do not match').textContent()).resolves.toMatch(/do not match an account/);
+    await shot(page, 'signin-after-delete');
+    await context.close();
+    await visitor.context.close();
+  });
+
+  afterAll(() => {
+    expect(consoleErrors).toEqual([]);
+  });
+});
