@@ -90,7 +90,7 @@ export function WeekdayHours({ grid }: { grid: number[][] }) {
   const level = (v: number) => (v <= 0 || max <= 0 ? 0 : Math.min(4, Math.ceil((v / max) * 4)));
   return (
     <div className="table-wrap">
-      <table style={{ tableLayout: 'fixed', minWidth: '36rem' }}>
+      <table style={{ tableLayout: 'fixed', minWidth: '26rem' }}>
         <caption className="sr-only">Coding time per weekday and hour</caption>
         <thead>
           <tr>

@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState, useMemo, useState } from 'react';
+import { startTransition, useActionState, useMemo, useState } from 'react';
 import { Field, FormMessage } from '../components/form-bits';
 import { createBadgeAction, createToken, deleteAccountAction, saveSettings } from './actions';
 import { submitted, type FormState } from '@/lib/web/forms';
@@ -123,7 +123,16 @@ export function BadgeMaker({ languages }: { languages: string[] }) {
   const preview = useMemo(() => `/dashboard/badge-preview?${new URLSearchParams(draft)}`, [draft]);
   const set = (key: keyof typeof draft) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
   return (
-    <form action={action} aria-label="Create a badge">
+    <form
+      action={action}
+      aria-label="Create a badge"
+      onSubmit={(e) => {
+        // Keep the chosen options after creating (a plain form action would reset them).
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        startTransition(() => action(data));
+      }}
+    >
       <div className="grid">
         <div>
           <Field name="metric" label="Figure" state={state}>

@@ -49,6 +49,8 @@ export async function authConfig(): Promise<AuthConfig> {
     providers: providers(),
     session: { strategy: 'jwt', maxAge: sessionMaxAgeSeconds },
     pages: { signIn: '/signin', error: '/signin' },
+    // A wrong password is an answer, not a server error; everything else is logged.
+    logger: { error: (err) => (err.name === 'CredentialsSignin' ? undefined : console.error('[auth]', err)) },
     callbacks: {
       // The token carries the user id and nothing else (no name, email or picture).
       async jwt({ token, user, account, profile }) {

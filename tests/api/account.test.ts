@@ -172,3 +172,42 @@ describe('account routes (/me)', () => {
     expect((await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'Go', time: 1, date, hour: 1 }] } })).status).toBe(401);
   });
 });
+
+describe('outside sign-in providers', () => {
+  it('sends the browser to GitHub with this site\'s callback when GitHub is configured', async () => {
+    const { resetConfig } = await import('@/lib/config');
+    process.env.AUTH_GITHUB_ID = 'gh-client-id';
+    process.env.AUTH_GITHUB_SECRET = 'gh-client-secret';
+    resetConfig();
+    try {
+      const res = await runAuthAction(origin, 'signin/github', { callbackUrl: '/dashboard' }, '');
+      const location = new URL(res.headers.get('location')!);
+      expect(location.origin + location.pathname).toBe('https://github.com/login/oauth/authorize');
+      expect(location.searchParams.get('client_id')).toBe('gh-client-id');
+      expect(location.searchParams.get('redirect_uri')).toBe(`${origin}/auth/callback/github`);
+      expect(res.headers.getSetCookie().some((c) => /authjs\.(state|pkce)/.test(c))).toBe(true);
+    } finally {
+      delete process.env.AUTH_GITHUB_ID;
+      delete process.env.AUTH_GITHUB_SECRET;
+      resetConfig();
+    }
+    const off = await runAuthAction(origin, 'signin/github', { callbackUrl: '/dashboard' }, '');
+    expect(off.headers.get('location') ?? '').not.toContain('github.com');
+  });
+
+  it('links a provider account to one private user, named after the provider login when free', async () => {
+    const { userForProviderAccount } = await import('@/lib/accounts/sign-in');
+    const db = await getDb();
+    const login = `octo_${uniq()}`;
+    const first = await userForProviderAccount(db, 'github', `${login}-1`, { login, name: 'Octo Cat' });
+    const again = await userForProviderAccount(db, 'github', `${login}-1`, { login });
+    expect(again).toBe(first);
+    const other = await userForProviderAccount(db, 'oidc', `${login}-2`, { preferred_username: login.toUpperCase() });
+    expect(other).not.toBe(first);
+    const token = await tokenWithScopes(first, ['account']);
+    const account = await (await me(getMe, 'GET', '/me', { token })).json();
+    expect(account).toMatchObject({ handle: login, display_name: 'Octo Cat', sign_in_providers: ['github'], settings: { profile_public: false, leaderboard: false } });
+    const otherAccount = await (await me(getMe, 'GET', '/me', { token: await tokenWithScopes(other, ['account']) })).json();
+    expect(otherAccount.handle).toBe(`${login.toUpperCase()}-2`);
+  });
+});
