@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DELETE as deleteMe, GET as getMe, PATCH as patchMe } from '@/app/main/api/v1/me/route';
 import { GET as exportMe } from '@/app/main/api/v1/me/export/route';
 import { GET as listTokensRoute, POST as createTokenRoute } from '@/app/main/api/v1/me/tokens/route';
@@ -38,6 +38,12 @@ async function signedIn(handle: string) {
 }
 
 const uniq = () => Math.random().toString(36).slice(2, 8);
+
+beforeAll(async () => {
+  // Email + password is on by default only with the embedded database; these tests use it on both.
+  process.env.AUTH_PASSWORD = 'on';
+  (await import('@/lib/config')).resetConfig();
+});
 
 describe('account routes (/me)', () => {
   it('answers a token with the account scope, refuses a plugin token and no credentials', async () => {
