@@ -171,7 +171,8 @@ describe('in a browser', () => {
     // Private again: 404 again.
     await page.getByRole('checkbox', { name: /Public profile/ }).uncheck();
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await expect(page.getByText('Saved.').textContent()).resolves.toBe('Saved.');
+    // "Saved." is still shown from the first save: wait for the change itself.
+    await expect.poll(async () => (await visitor.context.request.get(`${base}/u/${handle}`)).status(), { timeout: 20_000 }).toBe(404);
     await visit(visitor.page, `/u/${handle}`, 'profile-private-again', 404);
 
     // Make a badge, preview it, and load its image as an embed would.
