@@ -6,6 +6,7 @@ import { ApiError } from '../http/problem';
 import { pluginScopes } from '../auth/tokens';
 import { handleSchema, scopeSchema, settingsSchema, timezoneSchema, userSchema, type UserDto } from './schemas';
 import { listTokens } from './tokens';
+import { markUserDates } from '../stats/community';
 import { userDto } from './users';
 
 // The signed-in user's own account: read, change, export, delete. Used by the /me routes and
@@ -72,10 +73,12 @@ export async function updateAccount(db: Db, userId: string, input: UpdateAccount
   };
   const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
   try {
-    const [row] =
-      Object.keys(set).length === 0
-        ? await db.select().from(users).where(eq(users.id, userId))
-        : await db.update(users).set(set).where(eq(users.id, userId)).returning();
+    const [row] = await db.transaction(async (tx) => {
+      if (s.community_stats !== undefined) await markUserDates(tx, userId); // site-wide figures gain or lose this user
+      return Object.keys(set).length === 0
+        ? tx.select().from(users).where(eq(users.id, userId))
+        : tx.update(users).set(set).where(eq(users.id, userId)).returning();
+    });
     if (!row) throw new ApiError(404, 'not_found', 'This account no longer exists.');
     return userDto(row);
   } catch (err) {
@@ -91,7 +94,10 @@ export async function updateAccount(db: Db, userId: string, input: UpdateAccount
 
 /** Removes the user and, through the foreign keys, every row that belongs to them. */
 export async function deleteAccount(db: Db, userId: string): Promise<void> {
-  await db.delete(users).where(eq(users.id, userId));
+  await db.transaction(async (tx) => {
+    await markUserDates(tx, userId);
+    await tx.delete(users).where(eq(users.id, userId));
+  });
 }
 
 const day = (d: string | Date) => (typeof d === 'string' ? d : d.toISOString().slice(0, 10));

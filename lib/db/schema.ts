@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
+  doublePrecision,
   boolean,
   date,
   index,
@@ -154,6 +156,7 @@ export const userHours = pgTable(
     primaryKey({ columns: [t.userId, t.date, t.hour] }),
     // The rare hours over the cap, which need a correction when languages or editors are counted.
     index('user_hours_over_cap_idx').on(t.userId, t.date).where(sql`millis > 3600000`),
+    index('user_hours_date_idx').on(t.date),
   ],
 );
 
@@ -274,3 +277,53 @@ export const serverSecrets = pgTable('server_secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
 });
+
+// Site-wide rollups over the users who take part in community statistics, one row per date
+// (and language, editor or hour), each figure capped per user-hour like every other. `users` is
+// the number of distinct users behind the row. They are recomputed for the dates marked in
+// community_dirty, so a write only appends a mark and never waits on a site-wide row.
+
+/** Dates whose site-wide rollups must be recomputed: appended by writes and settings changes. */
+export const communityDirty = pgTable('community_dirty', {
+  seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+  date: date('date').notNull(),
+});
+
+export const communityDays = pgTable('community_days', {
+  date: date('date').primaryKey(),
+  millis: doublePrecision('millis').notNull(),
+  users: integer('users').notNull(),
+});
+
+export const communityDayLanguages = pgTable(
+  'community_day_languages',
+  {
+    date: date('date').notNull(),
+    language: text('language').notNull(),
+    millis: doublePrecision('millis').notNull(),
+    users: integer('users').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.date, t.language] })],
+);
+
+export const communityDayEditors = pgTable(
+  'community_day_editors',
+  {
+    date: date('date').notNull(),
+    editor: text('editor').notNull(),
+    millis: doublePrecision('millis').notNull(),
+    users: integer('users').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.date, t.editor] })],
+);
+
+export const communityHours = pgTable(
+  'community_hours',
+  {
+    date: date('date').notNull(),
+    hour: smallint('hour').notNull(),
+    millis: doublePrecision('millis').notNull(),
+    users: integer('users').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.date, t.hour] })],
+);

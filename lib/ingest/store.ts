@@ -55,6 +55,10 @@ function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
       SELECT ${userId}::uuid, date, editor, sum(millis) FROM batch GROUP BY date, editor ORDER BY date, editor
       ON CONFLICT (user_id, date, editor) DO UPDATE SET millis = ed.millis + excluded.millis
     ),
+    community AS (
+      -- Site-wide rollups of these dates are recomputed on the next site-wide read (lib/stats/community.ts).
+      INSERT INTO community_dirty (date) SELECT DISTINCT date FROM batch
+    ),
     version AS (
       UPDATE users SET stats_version = stats_version + 1
       WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM batch)

@@ -67,7 +67,7 @@ async function rebuild(tx: Db, range: LeaderboardRange): Promise<void> {
       WHERE user_id IN (SELECT id FROM members) AND date BETWEEN ${from} AND ${to}
       GROUP BY user_id HAVING sum(millis) > 0
     ), capped AS (
-      ${cappedPerUserDay('language', (column) => sql`${column} IN (SELECT user_id FROM totals)`, from, to)}
+      ${cappedPerUserDay('language', (column) => sql`${column} IN (SELECT user_id FROM totals)`, { from, to })}
     ), languages AS (
       SELECT user_id, jsonb_object_agg(name, round(millis / 1000)) AS seconds
       FROM (SELECT user_id, name, sum(millis) AS millis FROM capped GROUP BY 1, 2) AS per_language

@@ -4,6 +4,7 @@ import { publicSerialized, serialize, type PublicCachePolicy, type Serialized } 
 import { invalidQuery } from '../http/problem';
 import { publicOwner } from '../sharing/gate';
 import { SharedCache } from './cache';
+import { refreshCommunity } from './community';
 import { hitmapChart, languageChart, timeChart, todayFor, weeklyChart, type ChartTarget } from './charts';
 import { parseRangeQuery, type RangeName } from './range';
 
@@ -59,7 +60,11 @@ export async function publicChart(chart: ChartName, params: URLSearchParams): Pr
     return hitmapChart(db, t, question, today);
   };
   // The cache holds the serialized answer and its ETag: a hit costs no JSON or hashing.
-  const compute = async () => serialize(await build());
+  // A site-wide answer first brings the community rollups up to date.
+  const compute = async () => {
+    if (t.scope === 'global') await refreshCommunity(db);
+    return serialize(await build());
+  };
   const who =
     t.scope === 'user'
       ? `${t.owner.user.id}:${t.owner.statsVersion}:${JSON.stringify(t.owner.shares)}:${t.owner.timezone}:${t.owner.user.handle}:${t.owner.user.display_name}`
