@@ -7,7 +7,10 @@ import postgres from 'postgres';
 import { openDb, type Db } from '../lib/db/client';
 import { publicOwner } from '../lib/sharing/gate';
 import { hitmapChart, languageChart, timeChart, type ChartTarget } from '../lib/stats/charts';
-import { freshSnapshot } from '../lib/stats/leaderboard';
+import { freshSnapshot, leaderboardPage } from '../lib/stats/leaderboard';
+import { refreshCommunity } from '../lib/stats/community';
+import { migrateDb } from '../lib/db/migrate';
+import { sql } from 'drizzle-orm';
 import { databaseUrl, freshDatabase, machine, percentile, startServer, writeResults, benchBaseUrl } from './common';
 import { ingestBench } from './ingest';
 
@@ -87,6 +90,7 @@ async function main() {
   const url = databaseUrl(DB_NAME);
   if (!(await dataSetExists(url))) await generate(url);
   const handle = await openDb({ databaseUrl: url, dataDir: '' }, 4);
+  await migrateDb(handle); // a data set made by an older version gets the newer tables
   const db: Db = handle.db;
   const results: Record<string, unknown> = { at: new Date().toISOString(), machine: machine(), seed: SEED, users: USERS, heavy_users: HEAVY };
 
@@ -101,6 +105,18 @@ async function main() {
   const perUser = (chart: (db: Db, t: ChartTarget, q: { name: '365d' }) => Promise<unknown>) => timed(() => chart(db, { scope: 'user', owner: owners[i++ % owners.length] } as ChartTarget, { name: '365d' }), 20);
   results.cold_user_year = { time: await perUser(timeChart), language: await perUser(languageChart), hitmaps: await perUser(hitmapChart) };
   const global: ChartTarget = { scope: 'global' };
+  // Site-wide rollups: the whole history once (what a migration's backfill leaves marked), then
+  // one date, which is what a refresh does in steady state (writes mark today).
+  const full = Date.now();
+  await db.execute(sql`INSERT INTO community_dirty (date) SELECT DISTINCT date FROM user_days`);
+  const fullDates = await refreshCommunity(db);
+  results.community_refresh = { all_dates: fullDates, all_ms: Date.now() - full };
+  const today = new Date().toISOString().slice(0, 10);
+  (results.community_refresh as Record<string, unknown>).one_date = await timed(async () => {
+    await db.execute(sql`INSERT INTO community_dirty (date) VALUES (${today})`);
+    await refreshCommunity(db);
+  }, 5);
+  console.log('community rollup refresh:                    ', JSON.stringify(results.community_refresh));
   results.cold_site_wide = {
     language_7d: await timed(() => languageChart(db, global, { name: '7d' }), 5),
     time_7d: await timed(() => timeChart(db, global, { name: '7d' }), 5),
@@ -110,6 +126,9 @@ async function main() {
     opted_in_users: USERS,
     range_7d: await timed(() => freshSnapshot(db, '7d'), 2),
     range_30d: await timed(() => freshSnapshot(db, '30d'), 2),
+    // Reading a page after a rebuild: languages of its 50 users; ranked by one language.
+    page_7d: await timed(() => leaderboardPage(db, { range: '7d', language: null, page: 1, limit: 50 }), 3),
+    page_7d_language: await timed(() => leaderboardPage(db, { range: '7d', language: 'Go', page: 1, limit: 50 }), 3),
   };
   await handle.close();
   console.log('cold per-user chart, one year (goal <= 20 ms):', JSON.stringify(results.cold_user_year));

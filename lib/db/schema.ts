@@ -209,7 +209,7 @@ export const leaderboardSnapshots = pgTable('leaderboard_snapshots', {
   toDate: date('to_date').notNull(),
 });
 
-/** One row per opted-in user with time in the range: capped total and capped seconds per language. */
+/** One row per opted-in user with time in the range: the capped total it is ranked by. */
 export const leaderboardEntries = pgTable(
   'leaderboard_entries',
   {
@@ -218,7 +218,6 @@ export const leaderboardEntries = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     totalMillis: bigint('total_millis', { mode: 'number' }).notNull(),
-    languages: jsonb('languages').$type<Record<string, number>>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.range, t.userId] }), index('leaderboard_entries_rank_idx').on(t.range, t.totalMillis)],
 );

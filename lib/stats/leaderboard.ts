@@ -60,22 +60,12 @@ async function rebuild(tx: Db, range: LeaderboardRange): Promise<void> {
   const to = localDateHour('UTC').date;
   const from = addDays(to, 1 - Number(range.slice(0, -1)));
   await tx.execute(sql`DELETE FROM leaderboard_entries WHERE range = ${range}`);
+  // The snapshot ranks totals only; languages are read for the users of the page being shown.
   await tx.execute(sql`
-    WITH members AS (SELECT id FROM users u WHERE ${listedOnLeaderboard(sql`u`)}),
-    totals AS (
-      SELECT user_id, sum(millis) AS millis FROM user_days
-      WHERE user_id IN (SELECT id FROM members) AND date BETWEEN ${from} AND ${to}
-      GROUP BY user_id HAVING sum(millis) > 0
-    ), capped AS (
-      ${cappedPerUserDay('language', (column) => sql`${column} IN (SELECT user_id FROM totals)`, { from, to })}
-    ), languages AS (
-      SELECT user_id, jsonb_object_agg(name, round(millis / 1000)) AS seconds
-      FROM (SELECT user_id, name, sum(millis) AS millis FROM capped GROUP BY 1, 2) AS per_language
-      GROUP BY user_id
-    )
-    INSERT INTO leaderboard_entries (range, user_id, total_millis, languages)
-    SELECT ${range}, t.user_id, t.millis, coalesce(l.seconds, '{}'::jsonb)
-    FROM totals t LEFT JOIN languages l USING (user_id)`);
+    INSERT INTO leaderboard_entries (range, user_id, total_millis)
+    SELECT ${range}, user_id, sum(millis) FROM user_days
+    WHERE date BETWEEN ${from} AND ${to} AND user_id IN (SELECT id FROM users u WHERE ${listedOnLeaderboard(sql`u`)})
+    GROUP BY user_id HAVING sum(millis) > 0`);
   await tx.execute(sql`
     INSERT INTO leaderboard_snapshots (range, generated_at, from_date, to_date) VALUES (${range}, now(), ${from}, ${to})
     ON CONFLICT (range) DO UPDATE SET generated_at = now(), from_date = excluded.from_date, to_date = excluded.to_date`);
@@ -138,42 +128,45 @@ export async function leaderboardPage(db: Db, q: LeaderboardQuery): Promise<Lead
   const key = JSON.stringify([q, snap.generatedAt]);
   return pages.get(key, config().LEADERBOARD_MAX_AGE * 1000, async () => {
     const days = Number(q.range.slice(0, -1));
-    const value = q.language ? sql`(e.languages->>${q.language})::float8 * 1000` : sql`e.total_millis::float8`;
-    const onlyLanguage = q.language ? sql`AND ${sharesLanguages(sql`u`)} AND e.languages ? ${q.language}` : sql``;
-    const found = await rows<{
-      id: string;
-      handle: string;
-      display_name: string;
-      total_millis: number;
-      languages: Record<string, number> | string;
-      shares: boolean;
-      rank: number;
-      total: number;
-    }>(
+    const dates = { from: snap.from, to: snap.to };
+    // Ranked by one language: that language's capped time of each listed user who shares languages.
+    const byLanguage = q.language
+      ? sql`JOIN (SELECT c.user_id, sum(c.millis) AS millis
+                  FROM (${cappedPerUserDay('language', (col) => sql`${col} IN (SELECT user_id FROM leaderboard_entries WHERE range = ${q.range})`, dates, q.language)}) AS c
+                  GROUP BY c.user_id HAVING sum(c.millis) > 0) AS l ON l.user_id = e.user_id AND ${sharesLanguages(sql`u`)}`
+      : sql``;
+    const value = q.language ? sql`l.millis` : sql`e.total_millis::float8`;
+    const found = await rows<{ id: string; handle: string; display_name: string; total_millis: number; shares: boolean; rank: number; total: number }>(
       db,
-      sql`SELECT u.id, u.handle, u.display_name, e.total_millis::float8 AS total_millis, e.languages,
-                 ${sharesLanguages(sql`u`)} AS shares,
+      sql`SELECT u.id, u.handle, u.display_name, e.total_millis::float8 AS total_millis, ${sharesLanguages(sql`u`)} AS shares,
                  rank() OVER (ORDER BY ${value} DESC)::int AS rank, count(*) OVER ()::int AS total
-          FROM leaderboard_entries e JOIN users u ON u.id = e.user_id
-          WHERE e.range = ${q.range} AND ${listedOnLeaderboard(sql`u`)} ${onlyLanguage}
+          FROM leaderboard_entries e JOIN users u ON u.id = e.user_id ${byLanguage}
+          WHERE e.range = ${q.range} AND ${listedOnLeaderboard(sql`u`)}
           ORDER BY ${value} DESC, u.handle
           LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
     );
+    const sharing = found.filter((r) => r.shares).map((r) => r.id);
+    const perLanguage = sharing.length
+      ? await rows<{ user_id: string; name: string; millis: number }>(
+          db,
+          sql`SELECT c.user_id, c.name, sum(c.millis)::float8 AS millis
+              FROM (${cappedPerUserDay('language', (col) => sql`${col} IN (SELECT unnest(${`{${sharing.join(',')}}`}::uuid[]))`, dates)}) AS c
+              GROUP BY 1, 2`,
+        )
+      : [];
     const entries: LeaderboardEntry[] = found.map((r) => {
-      const langs = typeof r.languages === 'string' ? (JSON.parse(r.languages) as Record<string, number>) : r.languages;
       const total = Math.round(Number(r.total_millis) / 1000);
       return {
         rank: r.rank,
         user: publicUserOf(r),
         total_seconds: total,
         daily_average_seconds: Math.round(total / days),
-        languages: r.shares
-          ? Object.entries(langs)
-              .map(([name, seconds]) => ({ name, seconds: Number(seconds) }))
-              .filter((l) => l.seconds > 0)
-              .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name))
-              .slice(0, LANGUAGES_PER_ENTRY)
-          : [],
+        languages: perLanguage
+          .filter((l) => l.user_id === r.id)
+          .map((l) => ({ name: l.name, seconds: Math.round(Number(l.millis) / 1000) }))
+          .filter((l) => l.seconds > 0)
+          .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name))
+          .slice(0, LANGUAGES_PER_ENTRY),
       };
     });
     return {

@@ -63,18 +63,19 @@ const onDates = (column: SQL, dates: Dates) => ('in' in dates ? sql`${column} IN
  * taken back from each language (or editor) in proportion to its share of that hour, read from
  * the stored buckets of just those hours. `users` restricts a user_id column.
  */
-export function cappedPerUserDay(dimension: Dimension, users: (column: SQL) => SQL, dates: Dates): SQL {
+export function cappedPerUserDay(dimension: Dimension, users: (column: SQL) => SQL, dates: Dates, name?: string): SQL {
   const { table, column } = dimensions[dimension];
+  const named = (c: SQL) => (name === undefined ? sql`` : sql`AND ${c} = ${name}`);
   return sql`
     WITH raw AS (
       SELECT user_id, date, ${column} AS name, millis::float8 AS millis FROM ${table}
-      WHERE ${users(sql`user_id`)} AND ${onDates(sql`date`, dates)}
+      WHERE ${users(sql`user_id`)} AND ${onDates(sql`date`, dates)} ${named(column)}
     ), excess AS (
       SELECT a.user_id, a.date, a.${column} AS name,
              sum(a.millis * (1 - ${HOUR_CAP_MILLIS}::float8 / h.millis)) AS millis
       FROM user_hours h
       JOIN ide_activity a ON a.user_id = h.user_id AND a.date = h.date AND a.hour = h.hour
-      WHERE ${users(sql`h.user_id`)} AND ${onDates(sql`h.date`, dates)} AND h.millis > ${HOUR_CAP_MILLIS}
+      WHERE ${users(sql`h.user_id`)} AND ${onDates(sql`h.date`, dates)} AND h.millis > ${HOUR_CAP_MILLIS} ${named(sql`a.${column}`)}
       GROUP BY 1, 2, 3
     )
     SELECT r.user_id, r.date, r.name, r.millis - coalesce(x.millis, 0) AS millis

@@ -1,0 +1,1 @@
+ALTER TABLE "leaderboard_entries" DROP COLUMN "languages";
