@@ -94,7 +94,7 @@ function accountOperation(summary: string, description: string, responses: Recor
 }
 
 const chartRules =
-  'With `user`: that user\'s figures if their profile is public (404 otherwise, the same as for an unknown user); unshared languages or editors come back as empty lists; "today" is the user\'s timezone. Without `user`: site-wide figures (UTC) over users in community statistics; entries resting on fewer than PUBLIC_MIN_USERS users are left out. No figure counts more than 3600 s for one user in one date-hour. 400 `invalid_query` names the bad parameter.';
+  'With `user`: that user\'s figures if their profile is public (404 otherwise, the same as for an unknown user); unshared languages or editors come back as empty lists; "today" is the user\'s timezone. Without `user`: site-wide figures (UTC) over users in community statistics; entries resting on fewer than PUBLIC_MIN_USERS users are left out (over several dates an entry counts the users of its busiest date, a lower bound of its distinct users). No figure counts more than 3600 s for one user in one date-hour. 400 `invalid_query` names the bad parameter.';
 
 const bucketRules =
   'Buckets are validated one by one: valid ones are stored, invalid ones are reported in `rejected` (per-item `errors[].code`: `required`, `invalid_type`, `too_small`, `too_big`, `invalid_format`, `invalid_date`, `date_out_of_range`, `control_character`, `content_not_allowed`). A bucket carrying a field named content, body, text, diff, patch, clipboard, source, code or snippet (any case) is rejected: the service never receives file contents. `null` counts as absent for optional fields. The request is atomic.';
