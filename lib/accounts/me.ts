@@ -7,7 +7,7 @@ import { pluginScopes } from '../auth/tokens';
 import { handleSchema, scopeSchema, settingsSchema, timezoneSchema, userSchema, type UserDto } from './schemas';
 import { listTokens } from './tokens';
 import { markUserDates } from '../stats/community';
-import { userDto } from './users';
+import { handleTaken, settingColumns, userDto } from './users';
 
 // The signed-in user's own account: read, change, export, delete. Used by the /me routes and
 // by the dashboard's forms alike, with the same schemas.
@@ -64,12 +64,7 @@ export async function updateAccount(db: Db, userId: string, input: UpdateAccount
     handle: input.handle,
     displayName: input.display_name,
     timezone: input.timezone,
-    profilePublic: s.profile_public,
-    shareLanguages: s.share_languages,
-    shareEditors: s.share_editors,
-    shareApps: s.share_apps,
-    leaderboard: s.leaderboard,
-    communityStats: s.community_stats,
+    ...settingColumns(s),
   };
   const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
   try {
@@ -83,11 +78,7 @@ export async function updateAccount(db: Db, userId: string, input: UpdateAccount
     return userDto(row);
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause ?? (err as { code?: string });
-    if (cause.code === '23505') {
-      throw new ApiError(422, 'invalid_payload', `The handle "${input.handle}" is taken.`, {
-        errors: [{ path: 'handle', code: 'handle_taken', message: 'handle is already taken (handles are case-insensitive)' }],
-      });
-    }
+    if (cause.code === '23505') throw handleTaken(input.handle);
     throw err;
   }
 }

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { issueToken } from './tokens';
-import { defaultSettings, type CreateUserInput, type UserDto } from './schemas';
+import { defaultSettings, type CreateUserInput, type Settings, type UserDto } from './schemas';
 import { pluginScopes } from '../auth/tokens';
 
 type UserRow = typeof users.$inferSelect;
@@ -27,6 +27,23 @@ export function userDto(u: UserRow): UserDto {
   };
 }
 
+/** The users columns of (some of) the sharing settings. */
+export function settingColumns(s: Partial<Settings>) {
+  return {
+    profilePublic: s.profile_public,
+    shareLanguages: s.share_languages,
+    shareEditors: s.share_editors,
+    shareApps: s.share_apps,
+    leaderboard: s.leaderboard,
+    communityStats: s.community_stats,
+  };
+}
+
+export const handleTaken = (handle: string | undefined) =>
+  new ApiError(422, 'invalid_payload', `The handle "${handle}" is taken.`, {
+    errors: [{ path: 'handle', code: 'handle_taken', message: 'handle is already taken (handles are case-insensitive)' }],
+  });
+
 /** Inserts a user (everything private unless settings say otherwise); 422 when the handle is taken. */
 export async function insertUser(db: Db, input: CreateUserInput): Promise<UserDto> {
   const s = { ...defaultSettings, ...input.settings };
@@ -36,20 +53,11 @@ export async function insertUser(db: Db, input: CreateUserInput): Promise<UserDt
       handle: input.handle,
       displayName: input.display_name ?? input.handle,
       timezone: input.timezone ?? 'UTC',
-      profilePublic: s.profile_public,
-      shareLanguages: s.share_languages,
-      shareEditors: s.share_editors,
-      shareApps: s.share_apps,
-      leaderboard: s.leaderboard,
-      communityStats: s.community_stats,
+      ...(settingColumns(s) as Required<ReturnType<typeof settingColumns>>),
     })
     .onConflictDoNothing()
     .returning();
-  if (!created) {
-    throw new ApiError(422, 'invalid_payload', `The handle "${input.handle}" is taken.`, {
-      errors: [{ path: 'handle', code: 'handle_taken', message: 'handle is already taken (handles are case-insensitive)' }],
-    });
-  }
+  if (!created) throw handleTaken(input.handle);
   return userDto(created);
 }
 
