@@ -49,10 +49,15 @@ export async function createToken(_: FormState, form: FormData): Promise<FormSta
   return { ok: true, message: `Token "${info.name}" created. Copy it now: it is not shown again.`, result: { token } };
 }
 
-export async function revokeTokenAction(form: FormData): Promise<void> {
+/** A one-button action on one of the user's own tokens or badges, by id; a stale id changes nothing. */
+async function onOwn(form: FormData, change: (db: Awaited<ReturnType<typeof getDb>>, userId: string, id: string) => Promise<unknown>) {
   const user = await requireUser();
-  await revokeToken(await getDb(), user.id, String(form.get('id')));
+  await change(await getDb(), user.id, String(form.get('id'))).catch(formError);
   revalidatePath('/dashboard');
+}
+
+export async function revokeTokenAction(form: FormData): Promise<void> {
+  await onOwn(form, revokeToken);
 }
 
 export async function createBadgeAction(_: FormState, form: FormData): Promise<FormState> {
@@ -77,15 +82,11 @@ export async function createBadgeAction(_: FormState, form: FormData): Promise<F
 }
 
 export async function refreshBadgeAction(form: FormData): Promise<void> {
-  const user = await requireUser();
-  await refreshBadge(await getDb(), user.id, String(form.get('id'))).catch(formError);
-  revalidatePath('/dashboard');
+  await onOwn(form, refreshBadge);
 }
 
 export async function deleteBadgeAction(form: FormData): Promise<void> {
-  const user = await requireUser();
-  await deleteBadge(await getDb(), user.id, String(form.get('id'))).catch(formError);
-  revalidatePath('/dashboard');
+  await onOwn(form, deleteBadge);
 }
 
 export async function deleteAccountAction(_: FormState, form: FormData): Promise<FormState> {

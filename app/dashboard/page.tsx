@@ -20,6 +20,18 @@ const ranges = { '7d': 'Last 7 days', '30d': 'Last 30 days', '365d': 'Last 365 d
 type Range = keyof typeof ranges;
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : 'never');
 
+/** A one-button form acting on one token or badge; works without JavaScript. */
+function RowAction({ action, id, label, ariaLabel }: { action: (form: FormData) => Promise<void>; id: string; label: string; ariaLabel: string }) {
+  return (
+    <form action={action}>
+      <input type="hidden" name="id" value={id} />
+      <button type="submit" className="secondary" aria-label={ariaLabel}>
+        {label}
+      </button>
+    </form>
+  );
+}
+
 export default async function Dashboard({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const user = await requireUser();
   const search = await searchParams;
@@ -137,12 +149,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
                   {t.revoked_at ? (
                     `revoked ${when(t.revoked_at)}`
                   ) : (
-                    <form action={revokeTokenAction}>
-                      <input type="hidden" name="id" value={t.id} />
-                      <button type="submit" className="secondary" aria-label={`Revoke token ${t.name}`}>
-                        Revoke
-                      </button>
-                    </form>
+                    <RowAction action={revokeTokenAction} id={t.id} label="Revoke" ariaLabel={`Revoke token ${t.name}`} />
                   )}
                 </td>
               </tr>
@@ -177,18 +184,8 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
           <label htmlFor={`html-${b.id}`}>HTML</label>
           <input id={`html-${b.id}`} type="text" readOnly value={b.html} /> <CopyButton text={b.html} label="Copy HTML" />
           <div className="pager">
-            <form action={refreshBadgeAction}>
-              <input type="hidden" name="id" value={b.id} />
-              <button type="submit" className="secondary">
-                Refresh
-              </button>
-            </form>
-            <form action={deleteBadgeAction}>
-              <input type="hidden" name="id" value={b.id} />
-              <button type="submit" className="secondary">
-                Delete
-              </button>
-            </form>
+            <RowAction action={refreshBadgeAction} id={b.id} label="Refresh" ariaLabel={`Refresh badge ${b.label}`} />
+            <RowAction action={deleteBadgeAction} id={b.id} label="Delete" ariaLabel={`Delete badge ${b.label}`} />
           </div>
         </section>
       ))}

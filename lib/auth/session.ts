@@ -18,11 +18,6 @@ function cookieValue(header: string | null, name: string): string | undefined {
   return undefined;
 }
 
-/** Whether the request carries a session cookie at all (valid or not). */
-export function hasSessionCookie(cookieHeader: string | null): boolean {
-  return sessionCookieNames.some((n) => cookieValue(cookieHeader, n) !== undefined);
-}
-
 /** The signed-in user of a Cookie header, or null (no cookie, a forged or expired one, a deleted user). */
 export async function sessionUser(cookieHeader: string | null): Promise<SessionUser | null> {
   const db = await getDb();

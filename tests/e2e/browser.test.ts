@@ -201,6 +201,17 @@ describe('in a browser', () => {
     await visitor.page.waitForFunction(() => document.querySelector('img')!.complete && document.querySelector('img')!.naturalWidth > 0);
     await shot(visitor.page, 'badge-embed');
 
+    // Refresh the badge: its image still loads. A spare token, revoked, stops working.
+    await page.getByRole('button', { name: /^Refresh badge/ }).click();
+    await expect.poll(async () => (await visitor.context.request.get(badgeUrl)).status()).toBe(200);
+    await page.getByLabel('Token name').fill('spare');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const spare = (await page.getByTestId('token-value').textContent())!;
+    expect(spare).not.toBe(token);
+    expect((await sync(spare, '/sync/activities', ide.slice(0, 1))).status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke token spare' }).click();
+    await expect.poll(async () => (await sync(spare, '/sync/activities', ide.slice(0, 1))).status, { timeout: 20_000 }).toBe(401);
+
     // Opted in: listed on the leaderboard, linking to the profile.
     await visit(visitor.page, '/leaderboard', 'leaderboard');
     expect(await visitor.page.getByRole('link', { name: handle }).count() + (await visitor.page.locator(`a[href="/u/${handle}"]`).count())).toBeGreaterThan(0);
