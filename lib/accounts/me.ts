@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { authAccounts, badges, desktopActivity, ideActivity, passwordLogins, users } from '../db/schema';
 import { ApiError } from '../http/problem';
@@ -75,6 +76,7 @@ export async function updateAccount(db: Db, userId: string, input: UpdateAccount
         : tx.update(users).set(set).where(eq(users.id, userId)).returning();
     });
     if (!row) throw new ApiError(404, 'not_found', 'This account no longer exists.');
+    await usersChanged(db, [userId]); // public pages of every process show the new settings at once
     return userDto(row);
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause ?? (err as { code?: string });
@@ -89,6 +91,7 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
     await markUserDates(tx, userId);
     await tx.delete(users).where(eq(users.id, userId));
   });
+  await usersChanged(db, [userId]);
 }
 
 const day = (d: string | Date) => (typeof d === 'string' ? d : d.toISOString().slice(0, 10));

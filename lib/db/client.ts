@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { config } from '../config';
+import { embeddedChanges, postgresChanges, registerChanges, type UserChanges } from './changes';
 import * as schema from './schema';
 
 /** The database, or a transaction on it: every query takes one of these first. */
@@ -13,6 +14,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface DbHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Which users changed, heard from every process on this database. */
+  changes: UserChanges;
   close(): Promise<void>;
 }
 
@@ -31,17 +34,31 @@ export async function openDb(target: DbTarget, poolSize = 10): Promise<DbHandle>
       onnotice: () => {},
       connection: { application_name: 'codetally' },
     });
-    return {
+    return withChanges({
       db: drizzlePostgres(client, { schema }) as unknown as Db,
       kind: 'postgres',
+      changes: postgresChanges(target.databaseUrl, client),
       close: () => client.end({ timeout: 5 }),
-    };
+    });
   }
   const client = await PGlite.create({ dataDir: target.dataDir });
-  return {
+  return withChanges({
     db: drizzlePglite(client, { schema }) as unknown as Db,
     kind: 'pglite',
+    changes: embeddedChanges(),
     close: () => client.close(),
+  });
+}
+
+function withChanges(handle: DbHandle): DbHandle {
+  registerChanges(handle.db, handle.changes);
+  const close = handle.close;
+  return {
+    ...handle,
+    close: async () => {
+      await handle.changes.close();
+      await close();
+    },
   };
 }
 

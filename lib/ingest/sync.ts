@@ -1,4 +1,5 @@
 import type { TokenContext } from '../auth/bearer';
+import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { json, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
@@ -53,7 +54,16 @@ export async function ingest<Input, Row>(db: Db, kind: BucketKind<Input, Row>, r
   if (outcome === 'busy') throw inProgress();
   // 'taken' with no live record: it expired between the two statements, so a retry will write.
   if (outcome === 'taken') return (await replay()) ?? Promise.reject(inProgress());
+  if (kind.name === 'ide') await announceWrite(db, req.userId);
   return { status: req.successStatus, body: ack, replayed: false };
+}
+
+/**
+ * The user's stats version moved: caches of other processes hear it before the client does. The
+ * write stands even if that fails (a retry must not write again); their entries then expire.
+ */
+async function announceWrite(db: Db, userId: string): Promise<void> {
+  await usersChanged(db, [userId]).catch((err) => console.error('[codetally] change announcement failed:', (err as Error)?.message));
 }
 
 function batchItems(value: unknown): unknown[] {

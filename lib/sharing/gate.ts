@@ -4,6 +4,7 @@ import { rows, type Db } from '../db/client';
 import { ApiError } from '../http/problem';
 import { badges, users } from '../db/schema';
 import { isUuid } from '../ids';
+import { ownerCacheOf } from './owner-cache';
 
 // The one place that decides what a public surface may show. Every public route, badge, the
 // leaderboard and the public pages ask here; none decides on its own.
@@ -40,9 +41,14 @@ interface OwnerRow {
 
 /**
  * The user named by handle or UUID, if their profile is public. Unknown and private answer the
- * same 404, so nobody can tell them apart.
+ * same 404, so nobody can tell them apart. Public owners are kept in memory until they change.
  */
 export async function publicOwner(db: Db, ref: string): Promise<PublicOwner> {
+  const cache = ownerCacheOf(db);
+  return cache ? cache.get(ref, () => readOwner(db, ref)) : readOwner(db, ref);
+}
+
+async function readOwner(db: Db, ref: string): Promise<PublicOwner> {
   const match = isUuid(ref) ? sql`id = ${ref}::uuid` : sql`lower(handle) = lower(${ref})`;
   const [row] = await rows<OwnerRow>(
     db,

@@ -1,0 +1,161 @@
+import postgres from 'postgres';
+import type { Db } from './client';
+
+// Which users changed (their activity or their settings), told to every process that keeps
+// copies of user data in memory. The process that made a change hears it at once; the other
+// processes sharing a PostgreSQL database hear it through LISTEN/NOTIFY, sent right after the
+// change commits and before its request is answered. Sending it after the commit rather than
+// inside the write keeps writes from queueing on PostgreSQL's notification lock.
+
+const CHANNEL = 'codetally_user_changed';
+/** NOTIFY payloads must stay under 8000 bytes: 36-character UUIDs, comma-separated. */
+const IDS_PER_NOTIFY = 200;
+const RELISTEN_MS = 1000;
+
+/** A user id, or null: anything may have changed (forget all). */
+export type ChangeListener = (userId: string | null) => void;
+
+export interface UserChanges {
+  /** True while changes made by every process are heard; a cache must not serve otherwise. */
+  readonly live: boolean;
+  subscribe(listener: ChangeListener): void;
+  /** Tells this process at once and the others before resolving. Call after the change committed. */
+  announce(userIds: string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+class LocalChanges implements UserChanges {
+  protected listeners = new Set<ChangeListener>();
+  live = true;
+
+  subscribe(listener: ChangeListener): void {
+    this.listeners.add(listener);
+  }
+
+  protected emit(userId: string | null): void {
+    for (const listener of this.listeners) listener(userId);
+  }
+
+  async announce(userIds: string[]): Promise<void> {
+    for (const id of userIds) this.emit(id);
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+  }
+}
+
+/** The embedded database has one process: telling this one is telling all. */
+export const embeddedChanges = (): UserChanges => new LocalChanges();
+
+class PostgresChanges extends LocalChanges {
+  override live = false;
+  private listener: postgres.Sql | null = null;
+  private closed = false;
+  private queue: string[] = [];
+  private waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private sending = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly client: postgres.Sql,
+  ) {
+    super();
+  }
+
+  override subscribe(listener: ChangeListener): void {
+    super.subscribe(listener);
+    if (!this.listener) this.listen();
+  }
+
+  /** One connection of its own holds the LISTEN; when it drops, caches forget until it is back. */
+  private listen(): void {
+    // onnotify is an option of postgres.js that its types leave out.
+    const options: postgres.Options<Record<string, never>> & { onnotify: (channel: string, payload: string) => void } = {
+      max: 1,
+      idle_timeout: 0,
+      max_lifetime: null,
+      fetch_types: false,
+      onnotice: () => {},
+      connection: { application_name: 'codetally-changes' },
+      onnotify: (_channel: string, payload: string) => {
+        for (const id of payload.split(',')) if (id) this.emit(id);
+      },
+      onclose: () => {
+        this.live = false;
+        this.emit(null);
+        if (!this.closed) setTimeout(() => this.start(), RELISTEN_MS).unref();
+      },
+    };
+    this.listener = postgres(this.url, options);
+    void this.start();
+  }
+
+  private async start(): Promise<void> {
+    if (this.closed || !this.listener) return;
+    try {
+      await this.listener.unsafe(`LISTEN ${CHANNEL}`);
+      this.emit(null); // whatever happened before listening is unknown
+      this.live = true;
+    } catch {
+      if (!this.closed) setTimeout(() => this.start(), RELISTEN_MS).unref();
+    }
+  }
+
+  override announce(userIds: string[]): Promise<void> {
+    for (const id of userIds) this.emit(id);
+    if (userIds.length === 0) return Promise.resolve();
+    // Announcements made while one is being sent go out together in the next one.
+    return new Promise((resolve, reject) => {
+      this.queue.push(...userIds);
+      this.waiting.push({ resolve, reject });
+      if (!this.sending) void this.send();
+    });
+  }
+
+  private async send(): Promise<void> {
+    this.sending = true;
+    while (this.queue.length > 0) {
+      const ids = [...new Set(this.queue)];
+      const waiting = this.waiting;
+      this.queue = [];
+      this.waiting = [];
+      try {
+        for (let i = 0; i < ids.length; i += IDS_PER_NOTIFY) {
+          await this.client`SELECT pg_notify(${CHANNEL}, ${ids.slice(i, i + IDS_PER_NOTIFY).join(',')})`;
+        }
+        for (const w of waiting) w.resolve();
+      } catch (err) {
+        for (const w of waiting) w.reject(err);
+      }
+    }
+    this.sending = false;
+  }
+
+  override async close(): Promise<void> {
+    this.closed = true;
+    this.live = false;
+    await super.close();
+    await this.listener?.end({ timeout: 1 });
+  }
+}
+
+export const postgresChanges = (url: string, client: postgres.Sql): UserChanges => new PostgresChanges(url, client);
+
+// Kept on the database object under a global symbol: Next bundles some code twice (routes,
+// instrumentation), and every copy must find the one feed of the process's one handle.
+const FEED = Symbol.for('codetally.userChanges');
+
+export function registerChanges(db: Db, changes: UserChanges): void {
+  Object.defineProperty(db, FEED, { value: changes });
+}
+
+/** The change feed of a database handle; undefined for a transaction (nothing is cached there). */
+export function changesOf(db: Db): UserChanges | undefined {
+  return (db as unknown as { [FEED]?: UserChanges })[FEED];
+}
+
+/** After a change to these users committed: every process drops what it keeps of them. */
+export async function usersChanged(db: Db, userIds: string[]): Promise<void> {
+  await changesOf(db)?.announce(userIds);
+}

@@ -1,0 +1,80 @@
+import { changesOf, type UserChanges } from '../db/changes';
+import type { Db } from '../db/client';
+import type { PublicOwner } from './gate';
+
+// Public owners kept in memory, so that a cached chart answer costs no database round trip. An
+// entry goes as soon as its user changes (every write bumps the user's stats version, every
+// settings change and deletion is announced: lib/db/changes.ts), and after a minute at the
+// latest. Nothing is served from here while changes made by other processes cannot be heard.
+
+const ENTRY_MS = 60_000;
+const MAX_ENTRIES = 10_000;
+
+export class OwnerCache {
+  private byRef = new Map<string, { owner: PublicOwner; expires: number }>();
+  private refsById = new Map<string, Set<string>>();
+  /** Counts changes heard; a lookup that overlapped a change of its user is not kept. */
+  private seq = 0;
+  private forgotAllAt = 0;
+  private loading = 0;
+  private changedAt = new Map<string, number>();
+
+  constructor(private readonly changes: UserChanges) {
+    changes.subscribe((userId) => this.forget(userId));
+  }
+
+  async get(ref: string, load: () => Promise<PublicOwner>, now = Date.now()): Promise<PublicOwner> {
+    const key = ref.toLowerCase(); // handles and UUIDs both match without regard to case
+    const hit = this.byRef.get(key);
+    if (hit && hit.expires > now && this.changes.live) return hit.owner;
+    const start = this.seq;
+    this.loading++;
+    try {
+      const owner = await load();
+      const changedSince = this.forgotAllAt > start || (this.changedAt.get(owner.user.id) ?? 0) > start;
+      if (this.changes.live && !changedSince) this.store(key, owner, now + ENTRY_MS);
+      return owner;
+    } finally {
+      if (--this.loading === 0) this.changedAt.clear();
+    }
+  }
+
+  private store(key: string, owner: PublicOwner, expires: number): void {
+    this.drop(key);
+    this.byRef.set(key, { owner, expires });
+    const refs = this.refsById.get(owner.user.id) ?? new Set<string>();
+    refs.add(key);
+    this.refsById.set(owner.user.id, refs);
+    if (this.byRef.size > MAX_ENTRIES) this.drop(this.byRef.keys().next().value!); // the oldest
+  }
+
+  private drop(key: string): void {
+    const entry = this.byRef.get(key);
+    if (!entry) return;
+    this.byRef.delete(key);
+    const refs = this.refsById.get(entry.owner.user.id);
+    refs?.delete(key);
+    if (refs?.size === 0) this.refsById.delete(entry.owner.user.id);
+  }
+
+  private forget(userId: string | null): void {
+    this.seq++;
+    if (userId === null) {
+      this.forgotAllAt = this.seq;
+      this.byRef.clear();
+      this.refsById.clear();
+      return;
+    }
+    if (this.loading > 0) this.changedAt.set(userId, this.seq);
+    for (const key of this.refsById.get(userId) ?? []) this.drop(key);
+  }
+}
+
+const CACHE = Symbol.for('codetally.ownerCache');
+
+/** The cache of a database handle's process; undefined inside a transaction. */
+export function ownerCacheOf(db: Db): OwnerCache | undefined {
+  const changes = changesOf(db) as (UserChanges & { [CACHE]?: OwnerCache }) | undefined;
+  if (!changes) return undefined;
+  return (changes[CACHE] ??= new OwnerCache(changes));
+}

@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
+import { updateAccount } from '../../lib/accounts/me';
+import { dbHandle, getDb, openDb, rows, type DbHandle } from '../../lib/db/client';
+import { publicOwner } from '../../lib/sharing/gate';
+import { call, newUser } from '../helpers/api';
+import { getChart } from '../helpers/public';
+
+// Public owners are kept in memory so that a cached chart answer costs no database round trip.
+// What a visitor relies on: a change the owner makes shows at once, in this process and in every
+// other process on the same database.
+
+const onPostgres = process.env.TEST_DB === 'postgres';
+const status = (db: DbHandle['db'], ref: string) => publicOwner(db, ref).then(
+  (o) => `public ${o.user.handle} ${o.statsVersion}`,
+  () => 'not public',
+);
+
+async function eventually(check: () => Promise<string>, expected: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  let seen = await check();
+  while (seen !== expected && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 10));
+    seen = await check();
+  }
+  expect(seen).toBe(expected);
+}
+
+/** Waits until the handle hears other processes (its LISTEN is in place). */
+async function live(handle: DbHandle): Promise<void> {
+  await publicOwner(handle.db, '00000000-0000-4000-8000-000000000000').catch(() => {});
+  const deadline = Date.now() + 5000;
+  while (!handle.changes.live && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  expect(handle.changes.live).toBe(true);
+}
+
+describe('public owners kept in memory', () => {
+  it('serve from memory until the user changes, and show every change at once', async () => {
+    const db = await getDb();
+    await live(await dbHandle());
+    const { user, token } = await newUser({ settings: { profile_public: true, share_languages: true } });
+    expect(await status(db, user.handle)).toBe(`public ${user.handle} 0`);
+
+    // A change made behind the service's back is not seen: the owner came from memory.
+    await db.execute(sql`UPDATE users SET profile_public = false WHERE id = ${user.id}`);
+    expect(await status(db, user.handle)).toBe(`public ${user.handle} 0`);
+    await db.execute(sql`UPDATE users SET profile_public = true WHERE id = ${user.id}`);
+
+    // A write through the API: the chart shows it on the next read.
+    const activity = { language: 'Go', time: 1200, hour: 10, date: '2026-05-04', ide_name: 'vim' };
+    expect((await call(postBatch, '/sync/activities', { token, body: { activities: [activity] } })).status).toBe(200);
+    expect(await status(db, user.id)).toBe(`public ${user.handle} 1`);
+    const chart = await (await getChart('language', `user=${user.handle}&from=2026-05-04&to=2026-05-04`)).json();
+    expect(chart.total_seconds).toBe(1200);
+
+    // Settings: a new handle answers and the old one does not; going private hides at once.
+    await updateAccount(db, user.id, { handle: `${user.handle}x` });
+    expect(await status(db, user.handle)).toBe('not public');
+    expect(await status(db, `${user.handle}x`)).toBe(`public ${user.handle}x 1`);
+    await updateAccount(db, user.id, { settings: { profile_public: false } });
+    expect(await status(db, user.id)).toBe('not public');
+    expect((await getChart('language', `user=${user.id}`)).status).toBe(404);
+  });
+
+  it.runIf(onPostgres)('a change made by another process shows in this one', async () => {
+    const other = await openDb({ databaseUrl: process.env.DATABASE_URL, dataDir: '' }, 2);
+    try {
+      const db = await getDb();
+      await Promise.all([live(await dbHandle()), live(other)]);
+      const { user } = await newUser({ settings: { profile_public: true } });
+      expect(await status(other.db, user.handle)).toBe(`public ${user.handle} 0`);
+      await updateAccount(db, user.id, { settings: { profile_public: false } });
+      await eventually(() => status(other.db, user.handle), 'not public');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it.runIf(onPostgres)('while changes cannot be heard, owners are read from the database', async () => {
+    const other = await openDb({ databaseUrl: process.env.DATABASE_URL, dataDir: '' }, 2);
+    try {
+      const db = await getDb();
+      await live(other);
+      const { user } = await newUser({ settings: { profile_public: true } });
+      expect(await status(other.db, user.handle)).toBe(`public ${user.handle} 0`);
+      // The listening connection drops; a change made meanwhile is not announced.
+      await rows(db, sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                         WHERE application_name = 'codetally-changes' AND datname = current_database()`);
+      await db.execute(sql`UPDATE users SET profile_public = false WHERE id = ${user.id}`);
+      await eventually(() => status(other.db, user.handle), 'not public');
+      // And once it listens again, memory serves again.
+      await live(other);
+      await db.execute(sql`UPDATE users SET profile_public = true WHERE id = ${user.id}`);
+      await updateAccount(db, user.id, {}); // announces
+      await eventually(() => status(other.db, user.handle), `public ${user.handle} 0`);
+    } finally {
+      await other.close();
+    }
+  });
+});
