@@ -209,7 +209,10 @@ export const leaderboardSnapshots = pgTable('leaderboard_snapshots', {
   toDate: date('to_date').notNull(),
 });
 
-/** One row per opted-in user with time in the range: the capped total it is ranked by. */
+/**
+ * One row per opted-in user: the capped total over the snapshot's dates it is ranked by, and the
+ * user's stats version it was computed at (a rebuild recomputes only users whose version moved).
+ */
 export const leaderboardEntries = pgTable(
   'leaderboard_entries',
   {
@@ -218,8 +221,9 @@ export const leaderboardEntries = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     totalMillis: bigint('total_millis', { mode: 'number' }).notNull(),
+    statsVersion: bigint('stats_version', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.range, t.userId] }), index('leaderboard_entries_rank_idx').on(t.range, t.totalMillis)],
+  (t) => [primaryKey({ columns: [t.range, t.userId] })],
 );
 
 /** A badge publishes exactly one figure of its owner: creating it is the owner's consent. */

@@ -84,14 +84,13 @@ export function level(value: number, max: number): number {
 
 export async function hitmapChart(db: Db, target: ChartTarget, query: RangeQuery, today = todayFor(target)) {
   const c = await common(db, target, query, today);
-  const days = c.suppressed ? eachDay(c.range.from, c.range.to).map((date) => ({ date, seconds: 0 })) : await dailySeconds(db, target, c.range);
+  // The two queries are independent: on PostgreSQL they run side by side on two connections.
+  const [days, cells] = c.suppressed
+    ? [eachDay(c.range.from, c.range.to).map((date) => ({ date, seconds: 0 })), []]
+    : await Promise.all([dailySeconds(db, target, c.range), weekdayHours(db, scopeOf(target), c.range.from, c.range.to)]);
   const max = Math.max(0, ...days.map((d) => d.seconds));
   const grid = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
-  if (!c.suppressed) {
-    for (const cell of visible(target, await weekdayHours(db, scopeOf(target), c.range.from, c.range.to))) {
-      grid[cell.weekday][cell.hour] = seconds(cell.millis);
-    }
-  }
+  for (const cell of visible(target, cells)) grid[cell.weekday][cell.hour] = seconds(cell.millis);
   return { ...c, days: days.map((d) => ({ ...d, level: level(d.seconds, max) })), weekday_hours: grid, max_seconds: max };
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { config } from '../config';
-import { addDays } from '../dates';
+import { addDays, daysBetween } from '../dates';
 import { rows, type Db } from '../db/client';
 import { localDateHour } from '../ingest/local-time';
 import { invalidQuery } from '../http/problem';
@@ -55,20 +55,63 @@ async function readSnapshot(db: Db, range: LeaderboardRange): Promise<Snapshot |
 const isFresh = (s: Snapshot | undefined, now = Date.now()): s is Snapshot =>
   !!s && now - Date.parse(s.generatedAt) <= config().LEADERBOARD_MAX_AGE * 1000;
 
-/** Recomputes one range for every opted-in user: capped totals and capped seconds per language. */
-async function rebuild(tx: Db, range: LeaderboardRange): Promise<void> {
-  const to = localDateHour('UTC').date;
-  const from = addDays(to, 1 - Number(range.slice(0, -1)));
-  await tx.execute(sql`DELETE FROM leaderboard_entries WHERE range = ${range}`);
-  // The snapshot ranks totals only; languages are read for the users of the page being shown.
+/**
+ * Brings one range's entries to the dates ending `to`, in one statement (one snapshot of the data):
+ * - a user whose stats version moved since their entry (any write does that), or who is newly
+ *   listed, is summed afresh from user_days over the whole range;
+ * - every other entry is still right for the previous dates, so it only gains the dates that
+ *   entered the range and loses those that left it (nothing when the date has not changed).
+ * With no previous snapshot, or one too old to shift, every listed user is summed afresh.
+ * Entries of users who left the leaderboard are kept up to date (cheap) and hidden when read.
+ * A day's capped time fits in an int, whose sum PostgreSQL adds far faster than a bigint's.
+ */
+async function rebuild(tx: Db, range: LeaderboardRange, previous: Snapshot | undefined, to: string): Promise<void> {
+  const days = Number(range.slice(0, -1));
+  const from = addDays(to, 1 - days);
+  const shift = previous ? daysBetween(previous.to, to) : days;
+  const startOver = shift < 0 || shift >= days;
+  const edges =
+    previous && !startOver && shift > 0
+      ? sql`SELECT user_id, sum(CASE WHEN date > ${previous.to} THEN millis::int ELSE -millis::int END) AS delta
+            FROM user_days WHERE (date >= ${previous.from} AND date < ${from}) OR (date > ${previous.to} AND date <= ${to})
+            GROUP BY user_id`
+      : sql`SELECT NULL::uuid AS user_id, 0::bigint AS delta WHERE false`;
+  await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
   await tx.execute(sql`
-    INSERT INTO leaderboard_entries (range, user_id, total_millis)
-    SELECT ${range}, user_id, sum(millis) FROM user_days
-    WHERE date BETWEEN ${from} AND ${to} AND user_id IN (SELECT id FROM users u WHERE ${listedOnLeaderboard(sql`u`)})
-    GROUP BY user_id HAVING sum(millis) > 0`);
+    WITH people AS (
+      SELECT u.id, u.stats_version, e.total_millis AS kept,
+             (${startOver} OR e.user_id IS NULL OR e.stats_version <> u.stats_version) AS afresh
+      FROM users u LEFT JOIN leaderboard_entries e ON e.range = ${range} AND e.user_id = u.id
+      WHERE ${listedOnLeaderboard(sql`u`)} OR e.user_id IS NOT NULL
+    ),
+    summed AS (
+      SELECT p.id, coalesce(sum(d.millis::int), 0) AS total
+      FROM people p LEFT JOIN user_days d ON d.user_id = p.id AND d.date BETWEEN ${from} AND ${to}
+      WHERE p.afresh GROUP BY p.id
+    ),
+    edges AS (${edges}),
+    next AS (
+      SELECT p.id, p.stats_version, coalesce(s.total, p.kept + e.delta) AS total
+      FROM people p LEFT JOIN summed s ON s.id = p.id LEFT JOIN edges e ON e.user_id = p.id
+      WHERE p.afresh OR e.delta <> 0
+    )
+    INSERT INTO leaderboard_entries AS le (range, user_id, total_millis, stats_version)
+    SELECT ${range}, id, total, stats_version FROM next ORDER BY id
+    ON CONFLICT (range, user_id) DO UPDATE SET total_millis = excluded.total_millis, stats_version = excluded.stats_version`);
   await tx.execute(sql`
     INSERT INTO leaderboard_snapshots (range, generated_at, from_date, to_date) VALUES (${range}, now(), ${from}, ${to})
     ON CONFLICT (range) DO UPDATE SET generated_at = now(), from_date = excluded.from_date, to_date = excluded.to_date`);
+}
+
+const lockKey = (range: LeaderboardRange) => sql`hashtextextended(${'codetally:leaderboard:' + range}, 0)`;
+const utcToday = () => localDateHour('UTC').date;
+
+/** Rebuilds one range for the dates ending `to`, after any rebuild another process is making. */
+export async function rebuildLeaderboard(db: Db, range: LeaderboardRange, to = utcToday()): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${lockKey(range)})`);
+    await rebuild(tx, range, await readSnapshot(tx, range), to);
+  });
 }
 
 const rebuilding = new Map<LeaderboardRange, Promise<Snapshot>>();
@@ -85,15 +128,15 @@ export async function freshSnapshot(db: Db, range: LeaderboardRange): Promise<Sn
   if (!pending) {
     pending = (async () => {
       await db.transaction(async (tx) => {
-        const lockKey = sql`hashtextextended(${'codetally:leaderboard:' + range}, 0)`;
-        const [{ locked }] = await rows<{ locked: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${lockKey}) AS locked`);
+        const [{ locked }] = await rows<{ locked: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${lockKey(range)}) AS locked`);
         if (!locked) {
           if (current) return; // another process is rebuilding: the previous snapshot will do
-          await tx.execute(sql`SELECT pg_advisory_xact_lock(${lockKey})`);
+          await tx.execute(sql`SELECT pg_advisory_xact_lock(${lockKey(range)})`);
           return;
         }
-        if (isFresh(await readSnapshot(tx, range))) return; // rebuilt while we asked for the lock
-        await rebuild(tx, range);
+        const previous = await readSnapshot(tx, range);
+        if (isFresh(previous)) return; // rebuilt while we asked for the lock
+        await rebuild(tx, range, previous, utcToday());
       });
       return (await readSnapshot(db, range))!;
     })().finally(() => rebuilding.delete(range));
@@ -141,7 +184,7 @@ export async function leaderboardPage(db: Db, q: LeaderboardQuery): Promise<Lead
       sql`SELECT u.id, u.handle, u.display_name, e.total_millis::float8 AS total_millis, ${sharesLanguages(sql`u`)} AS shares,
                  rank() OVER (ORDER BY ${value} DESC)::int AS rank, count(*) OVER ()::int AS total
           FROM leaderboard_entries e JOIN users u ON u.id = e.user_id ${byLanguage}
-          WHERE e.range = ${q.range} AND ${listedOnLeaderboard(sql`u`)}
+          WHERE e.range = ${q.range} AND e.total_millis > 0 AND ${listedOnLeaderboard(sql`u`)}
           ORDER BY ${value} DESC, u.handle
           LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
     );
