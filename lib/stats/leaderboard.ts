@@ -76,7 +76,16 @@ async function rebuild(tx: Db, range: LeaderboardRange, previous: Snapshot | und
             FROM user_days WHERE (date >= ${previous.from} AND date < ${from}) OR (date > ${previous.to} AND date <= ${to})
             GROUP BY user_id`
       : sql`SELECT NULL::uuid AS user_id, 0::bigint AS delta WHERE false`;
+  // Summing everyone: one pass over the range's dates. Summing a few: each one's own days.
+  const summed = startOver
+    ? sql`SELECT p.id, coalesce(t.total, 0) AS total FROM people p LEFT JOIN (
+            SELECT user_id, sum(millis::int) AS total FROM user_days WHERE date BETWEEN ${from} AND ${to} GROUP BY user_id
+          ) t ON t.user_id = p.id`
+    : sql`SELECT p.id, s.total FROM people p CROSS JOIN LATERAL (
+            SELECT coalesce(sum(d.millis::int), 0) AS total FROM user_days d WHERE d.user_id = p.id AND d.date BETWEEN ${from} AND ${to}
+          ) s WHERE p.afresh`;
   await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
+  await tx.execute(sql`SET LOCAL jit = off`); // compiling costs more than it saves here
   await tx.execute(sql`
     WITH people AS (
       SELECT u.id, u.stats_version, e.total_millis AS kept,
@@ -84,20 +93,19 @@ async function rebuild(tx: Db, range: LeaderboardRange, previous: Snapshot | und
       FROM users u LEFT JOIN leaderboard_entries e ON e.range = ${range} AND e.user_id = u.id
       WHERE ${listedOnLeaderboard(sql`u`)} OR e.user_id IS NOT NULL
     ),
-    summed AS (
-      SELECT p.id, coalesce(sum(d.millis::int), 0) AS total
-      FROM people p LEFT JOIN user_days d ON d.user_id = p.id AND d.date BETWEEN ${from} AND ${to}
-      WHERE p.afresh GROUP BY p.id
-    ),
+    summed AS (${summed}),
     edges AS (${edges}),
     next AS (
-      SELECT p.id, p.stats_version, coalesce(s.total, p.kept + e.delta) AS total
+      SELECT p.id, p.stats_version, p.kept IS NOT NULL AS kept, coalesce(s.total, p.kept + e.delta) AS total
       FROM people p LEFT JOIN summed s ON s.id = p.id LEFT JOIN edges e ON e.user_id = p.id
       WHERE p.afresh OR e.delta <> 0
+    ),
+    updated AS (
+      UPDATE leaderboard_entries le SET total_millis = n.total, stats_version = n.stats_version
+      FROM next n WHERE n.kept AND le.range = ${range} AND le.user_id = n.id
     )
-    INSERT INTO leaderboard_entries AS le (range, user_id, total_millis, stats_version)
-    SELECT ${range}, id, total, stats_version FROM next ORDER BY id
-    ON CONFLICT (range, user_id) DO UPDATE SET total_millis = excluded.total_millis, stats_version = excluded.stats_version`);
+    INSERT INTO leaderboard_entries (range, user_id, total_millis, stats_version)
+    SELECT ${range}, id, total, stats_version FROM next WHERE NOT kept`);
   await tx.execute(sql`
     INSERT INTO leaderboard_snapshots (range, generated_at, from_date, to_date) VALUES (${range}, now(), ${from}, ${to})
     ON CONFLICT (range) DO UPDATE SET generated_at = now(), from_date = excluded.from_date, to_date = excluded.to_date`);
