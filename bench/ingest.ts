@@ -19,6 +19,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // Plugins send an Idempotency-Key with every batch and the rate limit is on: the service as used.
 const WITH_KEYS = process.env.BENCH_IDEMPOTENCY !== '0';
 const RATE_LIMIT = process.env.BENCH_RATE_LIMIT ?? '100000000';
+/** The steady load, as a share of the raw ceiling, at which latency is read (the goal: >= 70 %). */
+const PACED_SHARE = 0.7;
 const languages = ['TypeScript', 'Rust', 'Go', 'Python', 'SQL', 'Markdown', 'CSS', 'HTML', 'Shell', 'YAML', 'Java', 'C'];
 const projects = ['api', 'web', 'cli'];
 
@@ -92,14 +94,21 @@ async function rawCeiling(url: string, userIds: string[], batches: Bucket[][]) {
   return { batches: done, buckets_per_s: Math.round((done * BATCH) / seconds), p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99) };
 }
 
-async function service(url: string, tokens: string[], batches: Bucket[][]) {
+/**
+ * The service over HTTP. Without `bucketsPerS`: as fast as 16 clients sending back to back can
+ * push it (its ceiling; latency there is only queueing: 16 batches in flight over the rate).
+ * With it: batches offered at that steady rate by 64 connections, which is how latency is read
+ * at a given load.
+ */
+async function service(url: string, tokens: string[], batches: Bucket[][], bucketsPerS?: number) {
   const server = await startServer(3900, { DATABASE_URL: url, SYNC_RATE_LIMIT_PER_MINUTE: RATE_LIMIT });
   try {
     const bodies = batches.map((b) => JSON.stringify({ activities: b }));
     let n = 0;
     const result = await autocannon({
       url: `${server.url}/main/api/v1/sync/activities`,
-      connections: CLIENTS,
+      connections: bucketsPerS ? 64 : CLIENTS,
+      ...(bucketsPerS ? { overallRate: Math.round(bucketsPerS / BATCH) } : {}),
       duration: DURATION_S,
       requests: [
         {
@@ -154,11 +163,14 @@ export async function ingestBench() {
   const phases = async (layout: string) => {
     const raws = [];
     const services = [];
+    const paced = [];
     for (let round = 0; round < ROUNDS; round++) {
       await truncate();
       raws.push(await rawCeiling(url, users.map((u) => u.user.id), batches));
       await truncate();
       services.push(await service(url, users.map((u) => u.token), batches));
+      await truncate();
+      paced.push(await service(url, users.map((u) => u.token), batches, raws[round].buckets_per_s * PACED_SHARE));
     }
     const raw = { buckets_per_s: median(raws.map((r) => r.buckets_per_s)), p50_ms: median(raws.map((r) => r.p50_ms)), p99_ms: median(raws.map((r) => r.p99_ms)) };
     const svc = { buckets_per_s: median(services.map((r) => r.buckets_per_s)), p50_ms: median(services.map((r) => r.p50_ms)), p99_ms: median(services.map((r) => r.p99_ms)) };
@@ -166,8 +178,11 @@ export async function ingestBench() {
     console.log(`\n[${layout}] medians of ${ROUNDS} alternating rounds`);
     console.log(`raw write statement    : ${raw.buckets_per_s} buckets/s  p50 ${raw.p50_ms.toFixed(1)} ms  p99 ${raw.p99_ms.toFixed(1)} ms   (rounds: ${raws.map((r) => r.buckets_per_s).join(', ')})`);
     console.log(`service (next start)   : ${svc.buckets_per_s} buckets/s  p50 ${svc.p50_ms} ms  p99 ${svc.p99_ms} ms   (rounds: ${services.map((r) => r.buckets_per_s).join(', ')}; non-2xx ${services.reduce((a, r) => a + r.non_2xx, 0)}, errors ${services.reduce((a, r) => a + r.errors, 0)})`);
-    console.log(`ratio service/raw      : ${(ratio * 100).toFixed(1)} %  (goal >= 70 %, p99 < 250 ms)`);
-    return { raw, service: svc, ratio, rounds: { raw: raws, service: services } };
+    const at = { buckets_per_s: median(paced.map((r) => r.buckets_per_s)), p50_ms: median(paced.map((r) => r.p50_ms)), p99_ms: median(paced.map((r) => r.p99_ms)) };
+    const offered = median(raws.map((r) => r.buckets_per_s)) * PACED_SHARE;
+    console.log(`ratio service/raw      : ${(ratio * 100).toFixed(1)} %  (goal >= 70 %)`);
+    console.log(`service at 70 % of raw : ${at.buckets_per_s} buckets/s served of ${Math.round(offered)} offered  p50 ${at.p50_ms} ms  p99 ${at.p99_ms} ms  (goal p99 < 250 ms; rounds p99: ${paced.map((r) => r.p99_ms).join(', ')}; non-2xx ${paced.reduce((a, r) => a + r.non_2xx, 0)})`);
+    return { raw, service: svc, ratio, at_70_percent_of_raw: at, rounds: { raw: raws, service: services, at_70_percent_of_raw: paced } };
   };
 
   // 1. Everything shares every core: the database, the service and the load generator compete.
