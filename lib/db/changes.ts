@@ -52,6 +52,7 @@ class PostgresChanges extends LocalChanges {
   override live = false;
   private listener: postgres.Sql | null = null;
   private closed = false;
+  private retrying: NodeJS.Timeout | null = null;
   private queue: string[] = [];
   private waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
   private sending = false;
@@ -84,7 +85,7 @@ class PostgresChanges extends LocalChanges {
       onclose: () => {
         this.live = false;
         this.emit(null);
-        if (!this.closed) setTimeout(() => this.start(), RELISTEN_MS).unref();
+        this.retry();
       },
     };
     this.listener = postgres(this.url, options);
@@ -98,8 +99,18 @@ class PostgresChanges extends LocalChanges {
       this.emit(null); // whatever happened before listening is unknown
       this.live = true;
     } catch {
-      if (!this.closed) setTimeout(() => this.start(), RELISTEN_MS).unref();
+      this.retry();
     }
+  }
+
+  /** One attempt at a time, however many failures report the same outage. */
+  private retry(): void {
+    if (this.closed || this.retrying) return;
+    this.retrying = setTimeout(() => {
+      this.retrying = null;
+      void this.start();
+    }, RELISTEN_MS);
+    this.retrying.unref();
   }
 
   override announce(userIds: string[]): Promise<void> {
@@ -135,6 +146,7 @@ class PostgresChanges extends LocalChanges {
   override async close(): Promise<void> {
     this.closed = true;
     this.live = false;
+    if (this.retrying) clearTimeout(this.retrying);
     await super.close();
     await this.listener?.end({ timeout: 1 });
   }
