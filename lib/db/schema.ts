@@ -210,8 +210,10 @@ export const leaderboardSnapshots = pgTable('leaderboard_snapshots', {
 });
 
 /**
- * One row per opted-in user: the capped total over the snapshot's dates it is ranked by, and the
- * user's stats version it was computed at (a rebuild recomputes only users whose version moved).
+ * One row per user who is or was on the leaderboard (even with no time: the row remembers that it
+ * is known): the capped total over the snapshot's dates it is ranked by, and the user's stats
+ * version it was computed at (a rebuild recomputes only users whose version moved). Reads show
+ * listed users with time only.
  */
 export const leaderboardEntries = pgTable(
   'leaderboard_entries',
