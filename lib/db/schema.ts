@@ -139,7 +139,9 @@ export const plans = pgTable('plans', {
 // Rollups of IDE time, maintained by the same statement that stores a batch (lib/ingest/store.ts),
 // so they can never disagree with ide_activity. All are plain sums except user_days, which holds
 // the day's time with every hour capped at 3600 s (the cap applies to what is counted, never to
-// what is stored).
+// what is stored). Their primary keys also carry millis (INCLUDE, migration 0015, which drizzle
+// cannot express): one user's chart over a year reads a few adjacent index pages, never the
+// scattered heap rows.
 
 /** Coding time per user and local date-hour, uncapped. */
 export const userHours = pgTable(
