@@ -1,12 +1,11 @@
 // npm run bench:ingest — ingest throughput: raw upsert ceiling vs the whole service over HTTP.
 // Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres).
 import autocannon from 'autocannon';
-import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { createUser } from '../lib/accounts/users';
 import type { IdeRow } from '../lib/ingest/buckets';
 import { writeStatement } from '../lib/ingest/store';
-import { openDb } from '../lib/db/client';
+import { openDb, runPrepared } from '../lib/db/client';
 import { freshDatabase, machine, percentile, pinDatabaseToOwnCore, startServer, writeResults } from './common';
 
 const BATCH = 500;
@@ -67,12 +66,11 @@ function storedRows(batch: Bucket[]): IdeRow[] {
 
 /**
  * The raw ceiling: the database doing exactly the work of a batch (the service's own write
- * statement, rollups included), sent straight through postgres.js: no HTTP, no validation, no
- * authentication, no idempotency record.
+ * statement, rollups included, prepared as the service prepares it), sent straight through
+ * postgres.js: no HTTP, no validation, no authentication, no idempotency record.
  */
 async function rawCeiling(url: string, userIds: string[], batches: Bucket[][]) {
   const client = postgres(url, { max: CLIENTS, onnotice: () => {} });
-  const db = drizzle(client);
   const rows = batches.map(storedRows);
   const latencies: number[] = [];
   let done = 0;
@@ -82,7 +80,7 @@ async function rawCeiling(url: string, userIds: string[], batches: Bucket[][]) {
     Array.from({ length: CLIENTS }, async (_, c) => {
       for (let i = c; performance.now() < deadline; i += CLIENTS) {
         const t0 = performance.now();
-        await db.execute(writeStatement('ide', userIds[i % userIds.length], rows[i % rows.length]));
+        await runPrepared(client, writeStatement('ide', userIds[i % userIds.length], rows[i % rows.length]));
         latencies.push(performance.now() - t0);
         done++;
       }

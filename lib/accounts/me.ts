@@ -89,7 +89,11 @@ export async function updateAccount(db: Db, userId: string, input: UpdateAccount
 export async function deleteAccount(db: Db, userId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await markUserDates(tx, userId);
+    // Every other table follows the user by its foreign key; ide_activity has none (see the
+    // schema). Once the user is gone no write can store more (its rollup rows would fail their
+    // key check), and this later statement sees whatever a write committed before.
     await tx.delete(users).where(eq(users.id, userId));
+    await tx.delete(ideActivity).where(eq(ideActivity.userId, userId));
   });
   await usersChanged(db, [userId]);
 }

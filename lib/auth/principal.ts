@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../db/client';
+import { preparedRows, type Db } from '../db/client';
 import { countRequestSql, rateLimitState, type RateLimitState } from '../http/rate-limit';
 import type { Scope } from './tokens';
 
@@ -38,7 +38,7 @@ export async function findPrincipal(
     SELECT t.id AS token_id, t.scopes, t.last_used_at, u.id AS user_id, u.handle, u.timezone
     FROM api_tokens t JOIN users u ON u.id = t.user_id
     WHERE t.hash = ${tokenHash} AND t.revoked_at IS NULL`;
-  const [row] = await rows<PrincipalRow>(
+  const [row] = await preparedRows<PrincipalRow>(
     db,
     counting
       ? sql`WITH token AS (${token}),

@@ -1,10 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { rows as resultRows, type Db } from '../db/client';
+import { preparedRows, type Db } from '../db/client';
 import type { DesktopRow, IdeRow } from './buckets';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
 
 // A write is one statement, so it is atomic without a round trip for BEGIN or COMMIT. The rows
-// travel as a single JSON parameter (an array of tuples), are ordered by key (concurrent batches
+// travel as a single JSON parameter (an array of tuples, sent as text: a prepared statement's
+// jsonb parameter would be serialized again), are ordered by key (concurrent batches
 // lock shared rows in the same order and cannot deadlock) and are added to what is stored. The
 // same statement adds them to the rollups the public reads use, so the two always agree.
 // Callers pass rows already grouped: one statement may touch a row only once.
@@ -18,7 +19,7 @@ function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
     batch AS MATERIALIZED (
       SELECT (e->>0)::date AS date, (e->>1)::smallint AS hour, e->>2 AS language, e->>3 AS project,
              e->>4 AS editor, (e->>5)::bigint AS millis, (e->>6)::bigint AS lines
-      FROM jsonb_array_elements(${JSON.stringify(tuples)}::jsonb) AS e
+      FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e
       ${guard}
     ),
     activity AS (
@@ -72,7 +73,7 @@ function desktopWrites(userId: string, rows: DesktopRow[], guard: SQL): SQL {
     activity AS (
       INSERT INTO desktop_activity AS a (user_id, date, hour, platform, app, millis)
       SELECT ${userId}::uuid, (e->>0)::date, (e->>1)::smallint, e->>2, e->>3, (e->>4)::bigint
-      FROM jsonb_array_elements(${JSON.stringify(tuples)}::jsonb) AS e
+      FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e
       ${guard}
       ORDER BY 2, 3, 4, 5
       ON CONFLICT (user_id, date, hour, platform, app) DO UPDATE
@@ -105,10 +106,10 @@ export async function writeRows(
   claim?: Claim,
 ): Promise<WriteOutcome> {
   if (!claim) {
-    await db.execute(writeStatement(kind, userId, rows));
+    await preparedRows(db, writeStatement(kind, userId, rows));
     return 'written';
   }
-  const [outcome] = await resultRows<{ locked: boolean; claimed: boolean }>(db, writeStatement(kind, userId, rows, claim));
+  const [outcome] = await preparedRows<{ locked: boolean; claimed: boolean }>(db, writeStatement(kind, userId, rows, claim));
   if (!outcome.locked) return 'busy';
   return outcome.claimed ? 'written' : 'taken';
 }
@@ -122,7 +123,7 @@ export function writeStatement(kind: 'ide' | 'desktop', userId: string, rows: Id
       SELECT pg_try_advisory_xact_lock(hashtextextended(${userId} || '/' || ${claim.key}, 0)) AS ok
     ), claim AS (
       INSERT INTO idempotency_keys AS k (user_id, key, request_hash, status, response)
-      SELECT ${userId}::uuid, ${claim.key}, ${claim.requestHash}, ${claim.status}, ${JSON.stringify(claim.answer)}::jsonb
+      SELECT ${userId}::uuid, ${claim.key}, ${claim.requestHash}, ${claim.status}, ${JSON.stringify(claim.answer)}::text::jsonb
       FROM lock WHERE lock.ok
       ON CONFLICT (user_id, key) DO UPDATE
         SET request_hash = excluded.request_hash, status = excluded.status, response = excluded.response, created_at = now()

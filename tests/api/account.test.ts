@@ -10,6 +10,7 @@ import { POST as postDesktop } from '@/app/main/api/v1/sync/activities/desktop/r
 import { signUp } from '@/lib/accounts/sign-in';
 import { runAuthAction } from '@/lib/auth/authjs';
 import { getDb, rows } from '@/lib/db/client';
+import { writeRows } from '@/lib/ingest/store';
 import { call, daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
 
 const origin = 'http://localhost';
@@ -176,6 +177,12 @@ describe('account routes (/me)', () => {
       expect([table_name, left.n]).toEqual([table_name, 0]);
     }
     expect((await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'Go', time: 1, date, hour: 1 }] } })).status).toBe(401);
+    // A write authenticated just before the deletion reaches the store after it: it is refused
+    // whole (ide_activity has no key of its own to users; its rollup rows do), nothing is left.
+    const late = [{ date, hour: 5, language: 'Go', project: '', editor: '', millis: 1000, lines: 0 }];
+    await expect(writeRows(db, 'ide', user.id, late)).rejects.toThrow();
+    const [orphans] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ide_activity WHERE user_id = ${user.id}`);
+    expect(orphans.n).toBe(0);
   });
 });
 
