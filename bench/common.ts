@@ -59,6 +59,11 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** The middle figure of alternating rounds (this machine's speed drifts from one phase to the next). */
+export function median(figures: number[]): number {
+  return percentile([...figures].sort((a, b) => a - b), 50);
+}
+
 export function machine(): Record<string, unknown> {
   return { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version };
 }

@@ -6,7 +6,7 @@ import { createUser } from '../lib/accounts/users';
 import type { IdeRow } from '../lib/ingest/buckets';
 import { writeStatement } from '../lib/ingest/store';
 import { openDb, runPrepared } from '../lib/db/client';
-import { freshDatabase, machine, percentile, pinDatabaseToOwnCore, startServer, writeResults } from './common';
+import { freshDatabase, machine, median, percentile, pinDatabaseToOwnCore, startServer, writeResults } from './common';
 
 const BATCH = 500;
 const CLIENTS = 16;
@@ -157,7 +157,6 @@ export async function ingestBench() {
   };
 
   console.log(`ingest bench: ${CLIENTS} concurrent clients, ${BATCH}-bucket batches, ${DURATION_S} s per phase`);
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const phases = async (layout: string) => {
     const raws = [];
     const services = [];

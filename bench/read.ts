@@ -12,7 +12,7 @@ import { addDays } from '../lib/dates';
 import { refreshCommunity } from '../lib/stats/community';
 import { migrateDb } from '../lib/db/migrate';
 import { sql } from 'drizzle-orm';
-import { databaseUrl, freshDatabase, machine, percentile, startServer, writeResults, benchBaseUrl } from './common';
+import { databaseUrl, freshDatabase, machine, median, percentile, startServer, writeResults, benchBaseUrl } from './common';
 import { ingestBench } from './ingest';
 
 const SEED = Number(process.env.BENCH_SEED ?? 42);
@@ -160,7 +160,6 @@ async function main() {
     // Alternating rounds, medians compared: this machine's speed drifts from one phase to the next.
     const rounds: { trivial: Awaited<ReturnType<typeof load>>; chart: Awaited<ReturnType<typeof load>> }[] = [];
     for (let r = 0; r < 3; r++) rounds.push({ trivial: await load(`${cached.url}/main/api/v1/ping`, 6), chart: await load(chartUrl, 6) });
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
     const trivial = median(rounds.map((r) => r.trivial.req_per_s));
     const chart = median(rounds.map((r) => r.chart.req_per_s));
     results.cached_read = { trivial_req_per_s: trivial, chart_req_per_s: chart, ratio: Math.round((chart / trivial) * 100) / 100, rounds };
