@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +29,7 @@ export async function freshDatabase(name: string): Promise<string> {
 }
 
 /** Builds if needed and starts `next start` on a port against the given database. */
-export async function startServer(port: number, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startServer(port: number, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   ensureBuild();
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, nextBin(), 'start', '-p', String(port)], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
@@ -47,6 +47,7 @@ export async function startServer(port: number, env: Record<string, string>, nod
   }
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -83,7 +84,6 @@ export function writeResults(name: string, results: unknown): string {
  * function puts every process back on all cores.
  */
 export async function pinDatabaseToOwnCore(): Promise<(() => void) | null> {
-  const { execFileSync } = await import('node:child_process');
   if (os.cpus().length < 2) return null;
   const sql = postgres(benchBaseUrl, { max: 1, onnotice: () => {} });
   let dataDir: string;
@@ -96,18 +96,21 @@ export async function pinDatabaseToOwnCore(): Promise<(() => void) | null> {
   if (!fs.existsSync(pidFile)) return null;
   const postmaster = fs.readFileSync(pidFile, 'utf8').split('\n')[0].trim();
   const family = () => [postmaster, ...execFileSync('pgrep', ['-P', postmaster]).toString().split('\n').filter(Boolean)];
-  const setAffinity = (cpus: string, pids: string[]) => {
-    for (const pid of pids) execFileSync('taskset', ['-a', '-p', '-c', cpus, pid], { stdio: 'ignore' });
-  };
-  try {
-    setAffinity('1', family());
-    setAffinity('0', [String(process.pid)]);
-  } catch {
-    return null;
-  }
-  const all = `0-${os.cpus().length - 1}`;
+  if (!setAffinity('1', ...family()) || !setAffinity('0', process.pid)) return null;
   return () => {
-    setAffinity(all, family());
-    setAffinity(all, [String(process.pid)]);
+    setAffinity(allCpus(), ...family());
+    setAffinity(allCpus(), process.pid);
   };
+}
+
+export const allCpus = () => `0-${os.cpus().length - 1}`;
+
+/** Puts processes (every thread) on the given CPUs; false where this machine does not allow it. */
+export function setAffinity(cpus: string, ...pids: (number | string)[]): boolean {
+  try {
+    for (const pid of pids) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

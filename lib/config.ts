@@ -17,10 +17,23 @@ const optionalString = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
+// The query alone: postgres.js takes host lists (h1:5432,h2:5432) that WHATWG URLs refuse.
+const maxParam = (databaseUrl: string) => new URLSearchParams(databaseUrl.split('?')[1] ?? '').get('max');
+
+/** The PostgreSQL pool size a DATABASE_URL asks for (`?max=N`), if any. */
+export function poolSizeOf(databaseUrl: string): number | undefined {
+  const max = maxParam(databaseUrl);
+  return max === null ? undefined : Number(max);
+}
+
 export const configSchema = z.object({
   PORT: intFrom(3000, 1),
   DATABASE_URL: optionalString.pipe(
-    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional(),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .refine((url) => maxParam(url) === null || /^[1-9]\d{0,3}$/.test(maxParam(url)!), 'max (the pool size) must be a whole number from 1 to 9999')
+      .optional(),
   ),
   DATA_DIR: optionalString.transform((v) => v ?? './.data'),
   ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),

@@ -4,7 +4,7 @@ import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/p
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import { config } from '../config';
+import { config, poolSizeOf } from '../config';
 import { embeddedChanges, postgresChanges, registerChanges, type UserChanges } from './changes';
 import * as schema from './schema';
 
@@ -24,11 +24,14 @@ export interface DbTarget {
   dataDir: string;
 }
 
-/** Opens the embedded database (no URL) or a PostgreSQL pool, behind the same drizzle schema. */
+/**
+ * Opens the embedded database (no URL) or a PostgreSQL pool, behind the same drizzle schema.
+ * The pool holds `poolSize` connections unless the URL says otherwise (`?max=N`).
+ */
 export async function openDb(target: DbTarget, poolSize = 10): Promise<DbHandle> {
   if (target.databaseUrl) {
     const client = postgres(target.databaseUrl, {
-      max: poolSize,
+      max: poolSizeOf(target.databaseUrl) ?? poolSize,
       connect_timeout: 5,
       idle_timeout: 60,
       onnotice: () => {},
@@ -66,16 +69,21 @@ function withChanges(handle: DbHandle): DbHandle {
 
 // One handle per process. Next bundles route code and instrumentation separately, so the
 // handle lives on globalThis: two copies of this module must never open the data directory twice.
-const slot = globalThis as typeof globalThis & { __codetallyDb?: Promise<DbHandle> };
+const slot = globalThis as typeof globalThis & { __codetallyDb?: Promise<DbHandle>; __codetallyDbOpen?: DbHandle };
 
 export function dbHandle(): Promise<DbHandle> {
   slot.__codetallyDb ??= (() => {
     const cfg = config();
     const opening = openDb({ databaseUrl: cfg.DATABASE_URL, dataDir: cfg.DATA_DIR });
-    // A failed open (database down at boot) must not stick: the next request tries again.
-    opening.catch(() => {
-      slot.__codetallyDb = undefined;
-    });
+    opening.then(
+      (handle) => {
+        if (slot.__codetallyDb === opening) slot.__codetallyDbOpen = handle;
+      },
+      // A failed open (database down at boot) must not stick: the next request tries again.
+      () => {
+        slot.__codetallyDb = undefined;
+      },
+    );
     return opening;
   })();
   return slot.__codetallyDb;
@@ -85,9 +93,15 @@ export async function getDb(): Promise<Db> {
   return (await dbHandle()).db;
 }
 
+/** The database if it is open already, without a promise (for a cache hit's hot path). */
+export function openedDb(): Db | undefined {
+  return slot.__codetallyDbOpen?.db;
+}
+
 export async function closeDb(): Promise<void> {
   const pending = slot.__codetallyDb;
   slot.__codetallyDb = undefined;
+  slot.__codetallyDbOpen = undefined;
   if (pending) await (await pending).close();
 }
 

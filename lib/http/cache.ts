@@ -82,15 +82,22 @@ export function preflight(): Response {
   });
 }
 
-/** Wraps a public route: whatever it throws becomes problem+json that any origin can read. */
-export function publicRoute<A extends unknown[]>(handler: (...args: A) => Promise<Response>) {
-  return async (...args: A): Promise<Response> => {
+/**
+ * Wraps a public route: whatever it throws becomes problem+json that any origin can read. A
+ * handler that answers at once (a cache hit) is answered at once, without a promise.
+ */
+export function publicRoute<A extends unknown[]>(handler: (...args: A) => Response | Promise<Response>) {
+  const failed = (err: unknown): Response => {
+    const response = errorResponse(err);
+    for (const [name, value] of Object.entries(corsHeaders)) response.headers.set(name, value);
+    return response;
+  };
+  return (...args: A): Response | Promise<Response> => {
     try {
-      return await handler(...args);
+      const answer = handler(...args);
+      return answer instanceof Promise ? answer.catch(failed) : answer;
     } catch (err) {
-      const response = errorResponse(err);
-      for (const [name, value] of Object.entries(corsHeaders)) response.headers.set(name, value);
-      return response;
+      return failed(err);
     }
   };
 }

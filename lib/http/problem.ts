@@ -80,14 +80,25 @@ const unavailableErrnos = new Set([
   'CONNECT_TIMEOUT',
 ]);
 
-export function isDatabaseUnavailable(err: unknown): boolean {
+// A statement PostgreSQL rolled back to let a conflicting one through (deadlock, serialization
+// failure, lock not available): nothing was written and the same request may simply be sent again.
+const transientSqlStates = /^(40001|40P01|55P03)$/;
+
+/** Whether any cause of `err` carries a code that `matches`. */
+function hasCode(err: unknown, matches: (code: string) => boolean): boolean {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
-    if (typeof e.code === 'string' && (unavailableErrnos.has(e.code) || unavailableSqlStates.test(e.code))) {
-      return true;
-    }
+    if (typeof e.code === 'string' && matches(e.code)) return true;
     e = e.cause as typeof e;
   }
   return false;
+}
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  return hasCode(err, (code) => unavailableErrnos.has(code) || unavailableSqlStates.test(code));
+}
+
+export function isTransientConflict(err: unknown): boolean {
+  return hasCode(err, (code) => transientSqlStates.test(code));
 }
 
 /** The innermost cause: the driver's own words, without the query and its parameters. */
@@ -105,6 +116,14 @@ export function errorResponse(err: unknown): Response {
     return problemResponse(
       new ApiError(503, 'unavailable', 'The database is not answering; nothing was written. Retry later.', {
         headers: { 'retry-after': '5' },
+      }),
+    );
+  }
+  if (isTransientConflict(err)) {
+    console.warn('[codetally] statement rolled back by a conflict:', rootMessage(err));
+    return problemResponse(
+      new ApiError(503, 'unavailable', 'A conflicting operation held the data; nothing was written. Retry.', {
+        headers: { 'retry-after': '1' },
       }),
     );
   }

@@ -18,9 +18,24 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-export function localDateHour(timeZone: string, at = new Date()): { date: string; hour: number } {
+export interface DateHour {
+  date: string;
+  hour: number;
+}
+
+// Formatting costs microseconds and every chart request asks for today's date: the last answer
+// per timezone is kept for the UTC second it was made in (no timezone's offset has a fraction of
+// a second, so the local date and hour cannot change within one).
+const lastAnswers = new Map<string, { second: number; answer: DateHour }>();
+
+export function localDateHour(timeZone: string, at = new Date()): DateHour {
+  const second = Math.floor(at.getTime() / 1000);
+  const last = lastAnswers.get(timeZone);
+  if (last?.second === second) return last.answer;
   const parts = Object.fromEntries(formatter(timeZone).formatToParts(at).map((p) => [p.type, p.value]));
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) };
+  const answer = { date: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) };
+  lastAnswers.set(timeZone, { second, answer });
+  return answer;
 }
 
 export function isTimeZone(value: string): boolean {

@@ -48,6 +48,11 @@ export async function publicOwner(db: Db, ref: string): Promise<PublicOwner> {
   return cache ? cache.get(ref, () => readOwner(db, ref)) : readOwner(db, ref);
 }
 
+/** The public owner if it is already in memory (no promise, no database); otherwise ask publicOwner. */
+export function knownPublicOwner(db: Db, ref: string): PublicOwner | undefined {
+  return ownerCacheOf(db)?.peek(ref);
+}
+
 async function readOwner(db: Db, ref: string): Promise<PublicOwner> {
   const match = isUuid(ref) ? sql`id = ${ref}::uuid` : sql`lower(handle) = lower(${ref})`;
   const [row] = await rows<OwnerRow>(

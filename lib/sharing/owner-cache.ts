@@ -23,10 +23,16 @@ export class OwnerCache {
     changes.subscribe((userId) => this.forget(userId));
   }
 
+  /** The owner if it is in memory and may be served: no promise, no database. */
+  peek(ref: string, now = Date.now()): PublicOwner | undefined {
+    const hit = this.byRef.get(ref.toLowerCase()); // handles and UUIDs both match without regard to case
+    return hit && hit.expires > now && this.changes.live ? hit.owner : undefined;
+  }
+
   async get(ref: string, load: () => Promise<PublicOwner>, now = Date.now()): Promise<PublicOwner> {
-    const key = ref.toLowerCase(); // handles and UUIDs both match without regard to case
-    const hit = this.byRef.get(key);
-    if (hit && hit.expires > now && this.changes.live) return hit.owner;
+    const hit = this.peek(ref, now);
+    if (hit) return hit;
+    const key = ref.toLowerCase();
     const start = this.seq;
     this.loading++;
     try {

@@ -6,6 +6,8 @@
 interface Entry<T> {
   value: Promise<T>;
   settled: boolean;
+  /** The value itself once settled, for callers that want it without a promise. */
+  result?: T;
   refreshing: boolean;
   storedAt: number;
   expires: number;
@@ -22,20 +24,35 @@ export class SharedCache<T> {
   get(key: string, ttlMs: number, compute: () => Promise<T>, now = Date.now()): Promise<T> {
     const hit = this.entries.get(key);
     if (hit && !hit.settled) return hit.value; // a computation in flight is shared however long it takes
-    if (hit && ttlMs > 0) {
-      if (now >= hit.storedAt + ttlMs * REFRESH_AHEAD && !hit.refreshing) this.refresh(key, hit, ttlMs, compute);
-      // Past its time the previous answer is served only while its successor is being computed.
-      if (now < hit.expires || hit.refreshing) return hit.value;
-    }
+    if (hit && this.servable(key, hit, ttlMs, compute, now)) return hit.value;
     return this.store(key, ttlMs, compute());
+  }
+
+  /**
+   * The answer `get` would give at once, as a value, or undefined when `get` would have to wait
+   * (nothing stored, a computation in flight, or expired). A hit costs no promise: the hot path
+   * of a busy public route.
+   */
+  peek(key: string, ttlMs: number, compute: () => Promise<T>, now = Date.now()): T | undefined {
+    const hit = this.entries.get(key);
+    return hit?.settled && this.servable(key, hit, ttlMs, compute, now) ? hit.result : undefined;
+  }
+
+  /** Whether a settled entry may be served now; starts its background refresh when it is due. */
+  private servable(key: string, hit: Entry<T>, ttlMs: number, compute: () => Promise<T>, now: number): boolean {
+    if (ttlMs <= 0) return false;
+    if (now >= hit.storedAt + ttlMs * REFRESH_AHEAD && !hit.refreshing) this.refresh(key, hit, ttlMs, compute);
+    // Past its time the previous answer is served only while its successor is being computed.
+    return now < hit.expires || hit.refreshing;
   }
 
   private store(key: string, ttlMs: number, value: Promise<T>): Promise<T> {
     const entry: Entry<T> = { value, settled: false, refreshing: false, storedAt: 0, expires: 0 };
     this.entries.set(key, entry);
     value.then(
-      () => {
+      (result) => {
         entry.settled = true;
+        entry.result = result;
         entry.storedAt = Date.now();
         entry.expires = entry.storedAt + ttlMs;
       },
@@ -56,7 +73,7 @@ export class SharedCache<T> {
       (fresh) => {
         if (this.entries.get(key) !== current) return;
         const now = Date.now();
-        this.entries.set(key, { value: Promise.resolve(fresh), settled: true, refreshing: false, storedAt: now, expires: now + ttlMs });
+        this.entries.set(key, { value: Promise.resolve(fresh), settled: true, result: fresh, refreshing: false, storedAt: now, expires: now + ttlMs });
       },
       (err) => {
         current.refreshing = false; // keep the previous answer until it expires; the next caller tries again

@@ -53,11 +53,17 @@ describe('public owners kept in memory', () => {
     expect(await status(db, user.id)).toBe(`public ${user.handle} 1`);
     const chart = await (await getChart('language', `user=${user.handle}&from=2026-05-04&to=2026-05-04`)).json();
     expect(chart.total_seconds).toBe(1200);
+    // The next read of the same chart is answered from memory at once; a write still shows at once.
+    expect(await (await getChart('language', `user=${user.handle}&from=2026-05-04&to=2026-05-04`)).json()).toEqual(chart);
+    expect((await call(postBatch, '/sync/activities', { token, body: { activities: [activity] } })).status).toBe(200);
+    expect((await (await getChart('language', `user=${user.handle}&from=2026-05-04&to=2026-05-04`)).json()).total_seconds).toBe(2400);
+    expect((await getChart('language', `user=${user.id}`)).status).toBe(200);
+    expect((await getChart('language', `user=${user.id}`)).status).toBe(200);
 
     // Settings: a new handle answers and the old one does not; going private hides at once.
     await updateAccount(db, user.id, { handle: `${user.handle}x` });
     expect(await status(db, user.handle)).toBe('not public');
-    expect(await status(db, `${user.handle}x`)).toBe(`public ${user.handle}x 1`);
+    expect(await status(db, `${user.handle}x`)).toBe(`public ${user.handle}x 2`);
     await updateAccount(db, user.id, { settings: { profile_public: false } });
     expect(await status(db, user.id)).toBe('not public');
     expect((await getChart('language', `user=${user.id}`)).status).toBe(404);

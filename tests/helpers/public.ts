@@ -6,6 +6,6 @@ import { GET as weekly } from '../../app/main/api/v1/get/public/weekly/route';
 const routes = { time, language, hitmaps, weekly };
 
 /** GET a public chart route as a browser or a CDN would. */
-export function getChart(chart: keyof typeof routes, query = '', headers: Record<string, string> = {}): Promise<Response> {
+export async function getChart(chart: keyof typeof routes, query = '', headers: Record<string, string> = {}): Promise<Response> {
   return routes[chart](new Request(`http://localhost/main/api/v1/get/public/${chart}?${query}`, { headers }));
 }

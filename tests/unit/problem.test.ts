@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, errorResponse, isDatabaseUnavailable } from '../../lib/http/problem';
+import { ApiError, errorResponse, isDatabaseUnavailable, isTransientConflict } from '../../lib/http/problem';
 
 describe('error answers', () => {
   it('turns an ApiError into problem+json with its status, code and headers', async () => {
@@ -35,6 +35,21 @@ describe('error answers', () => {
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBeTruthy();
     expect(await res.text()).not.toContain('127.0.0.1');
+    log.mockRestore();
+  });
+
+  it('answers 503 with a short Retry-After when PostgreSQL rolled the statement back for a conflict', async () => {
+    const log = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    for (const code of ['40P01', '40001', '55P03']) {
+      const err = new Error('write failed', { cause: Object.assign(new Error('deadlock detected'), { code }) });
+      expect(isTransientConflict(err)).toBe(true);
+      const res = errorResponse(err);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(await res.json()).toMatchObject({ status: 503, code: 'unavailable' });
+    }
+    expect(isTransientConflict(Object.assign(new Error('x'), { code: '23505' }))).toBe(false);
+    expect(log).toHaveBeenCalled();
     log.mockRestore();
   });
 });

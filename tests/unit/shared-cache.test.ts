@@ -51,4 +51,31 @@ describe('SharedCache', () => {
     await tick();
     expect(await cache.get('k', 1000, async () => 5)).toBe(5);
   });
+
+  it('peeks at a settled answer without waiting, and never at one it would have to wait for', async () => {
+    const cache = new SharedCache<number>();
+    let n = 0;
+    const first = deferred<number>();
+    expect(cache.peek('k', 1000, async () => ++n)).toBeUndefined(); // nothing stored; peeking computes nothing
+    expect(n).toBe(0);
+    const pending = cache.get('k', 1000, () => first.promise);
+    expect(cache.peek('k', 1000, async () => ++n)).toBeUndefined(); // in flight
+    first.resolve(1);
+    await pending;
+    await tick();
+    const t0 = Date.now();
+    expect(cache.peek('k', 1000, async () => ++n, t0)).toBe(1);
+    // Due for its refresh: served, and the refresh starts as with get.
+    const slow = deferred<number>();
+    expect(cache.peek('k', 1000, () => (n++, slow.promise), t0 + 900)).toBe(1);
+    expect(n).toBe(1);
+    slow.resolve(2);
+    await tick();
+    expect(cache.peek('k', 1000, async () => ++n)).toBe(2);
+    // Expired: exactly as get, the previous answer while its successor is computed.
+    expect(cache.peek('k', 1000, async () => ++n, Date.now() + 5000)).toBe(2);
+    expect(n).toBe(2);
+    // A time to live of 0 never serves a stored answer.
+    expect(cache.peek('k', 0, async () => ++n)).toBeUndefined();
+  });
 });
