@@ -135,10 +135,10 @@ function requestMaker(tokens: string[], batches: Bucket[][]) {
   };
 }
 
-type NextRequest = ReturnType<typeof requestMaker>;
+type RequestSource = ReturnType<typeof requestMaker>;
 
 /** The service at its ceiling: 16 clients sending back to back (latency there is queueing: 16 batches in flight). */
-async function saturated(serverUrl: string, next: NextRequest, seconds: number) {
+async function saturated(serverUrl: string, next: RequestSource, seconds: number) {
   const result = await autocannon({
     url: `${serverUrl}/main/api/v1/sync/activities`,
     connections: CLIENTS,
@@ -160,7 +160,7 @@ async function saturated(serverUrl: string, next: NextRequest, seconds: number) 
  * whether or not earlier ones were answered (an open loop, as many independent plugins are).
  * A closed loop or a rate spread over connections sends batches in bursts and measures the bursts.
  */
-async function steady(serverUrl: string, next: NextRequest, bucketsPerS: number, seconds: number) {
+async function steady(serverUrl: string, next: RequestSource, bucketsPerS: number, seconds: number) {
   const { hostname, port } = new URL(serverUrl);
   const agent = new http.Agent({ keepAlive: true });
   const post = (): Promise<number> => {
@@ -194,7 +194,7 @@ async function steady(serverUrl: string, next: NextRequest, bucketsPerS: number,
 }
 
 /** Starts next start on a fresh process, warms it up under load, empties the tables, then runs `measure`. */
-async function withService<T>(url: string, next: NextRequest, truncate: Truncate, measure: (serverUrl: string) => Promise<T>): Promise<T> {
+async function withService<T>(url: string, next: RequestSource, truncate: Truncate, measure: (serverUrl: string) => Promise<T>): Promise<T> {
   const server = await startServer(3900, { DATABASE_URL: `${url}?max=${POOL}`, SYNC_RATE_LIMIT_PER_MINUTE: RATE_LIMIT });
   try {
     await saturated(server.url, next, WARM_UP_S);
