@@ -2,23 +2,23 @@ import { config } from '../config';
 import { getDb, type Db } from '../db/client';
 import { ApiError, errorResponse } from '../http/problem';
 import { assertWithinLimit, rateLimitHeaders } from '../http/rate-limit';
-import { findPrincipal, type Principal } from './principal';
+import { Admission, unauthorized } from './admission';
+import { cachedPrincipal, findPrincipal, type Principal } from './principal';
 import { hashToken, looksLikeToken, type Scope } from './tokens';
+
+export { unauthorized };
 
 export interface TokenContext<P> extends Principal {
   request: Request;
   db: Db;
   params: P;
+  /** Set when the token's check and the rate count are left to the request's write statement. */
+  admission?: Admission;
 }
 
 export interface RouteContext<P> {
   params?: Promise<P>;
 }
-
-export const unauthorized = (detail: string, error?: string) =>
-  new ApiError(401, 'unauthorized', detail, {
-    headers: { 'www-authenticate': error ? `Bearer realm="codetally", error="${error}"` : 'Bearer realm="codetally"' },
-  });
 
 /** Reads `Authorization: Bearer <token>`; no handler reads the header itself. */
 export function bearerToken(request: Request): string {
@@ -29,12 +29,17 @@ export function bearerToken(request: Request): string {
   return match[1];
 }
 
-/** Authenticates a Bearer token for a route needing `scope`: one lookup, revocation, scope, rate count. */
-export async function authenticateToken(request: Request, scope: Scope, rateLimited = false) {
+function tokenHashOf(request: Request): string {
   const token = bearerToken(request);
   if (!looksLikeToken(token)) throw unauthorized('The token is not a Codetally token.', 'invalid_token');
+  return hashToken(token);
+}
+
+/** Authenticates a Bearer token for a route needing `scope`: one lookup, revocation, scope, rate count. */
+export async function authenticateToken(request: Request, scope: Scope, rateLimited = false) {
+  const tokenHash = tokenHashOf(request);
   const db = await getDb();
-  const found = await findPrincipal(db, hashToken(token), rateLimited ? { scope, limit: config().SYNC_RATE_LIMIT_PER_MINUTE } : undefined);
+  const found = await findPrincipal(db, tokenHash, rateLimited ? { scope, limit: config().SYNC_RATE_LIMIT_PER_MINUTE } : undefined);
   if (!found) throw unauthorized('The token is unknown or revoked.', 'invalid_token');
   if (!found.principal.token.scopes.includes(scope)) {
     throw new ApiError(403, 'forbidden', `This route needs a token with the "${scope}" scope.`);
@@ -63,6 +68,10 @@ export function withToken<P = Record<string, never>>(
   return async (request: Request, route?: RouteContext<P>): Promise<Response> => {
     let extraHeaders: Record<string, string> = {};
     try {
+      if (options.rateLimited) {
+        const admitted = await admittedFromMemory(request, scope, handler, route);
+        if (admitted) return admitted;
+      }
       const { principal, rate, db } = await authenticateToken(request, scope, options.rateLimited);
       if (rate) extraHeaders = rateLimitHeaders(rate);
       assertWithinLimit(rate);
@@ -72,4 +81,37 @@ export function withToken<P = Record<string, never>>(
       return withHeaders(errorResponse(err), extraHeaders);
     }
   };
+}
+
+/**
+ * A rate-limited request whose token's principal this process knows: the handler runs at once
+ * and its write statement checks the token and counts the request (lib/auth/admission.ts). If
+ * the handler wrote nothing, the token is checked and the request counted here afterwards, and
+ * a revoked token or a request past the limit gets 401 or 429 instead of the handler's answer
+ * (which then changed nothing). Null when the principal is not known or lacks the scope.
+ */
+async function admittedFromMemory<P>(
+  request: Request,
+  scope: Scope,
+  handler: (ctx: TokenContext<P>) => Promise<Response>,
+  route?: RouteContext<P>,
+): Promise<Response | null> {
+  const tokenHash = tokenHashOf(request);
+  const db = await getDb();
+  const principal = await cachedPrincipal(db, tokenHash);
+  if (!principal?.token.scopes.includes(scope)) return null;
+  const admission = new Admission(tokenHash, { tokenId: principal.token.id, timeZone: principal.user.timezone, limit: config().SYNC_RATE_LIMIT_PER_MINUTE });
+  let response: Response;
+  try {
+    const params = ((await route?.params) ?? {}) as P;
+    response = await handler({ ...principal, request, db, params, admission });
+  } catch (err) {
+    response = errorResponse(err);
+  }
+  if (!admission.settled) {
+    const { rate } = await authenticateToken(request, scope, true);
+    admission.rate = rate;
+    assertWithinLimit(rate);
+  }
+  return withHeaders(response, admission.rate ? rateLimitHeaders(admission.rate) : {});
 }

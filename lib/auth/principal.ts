@@ -12,6 +12,24 @@ const lastUsedWriteIntervalMs = 60_000;
 // Per process, when each token's last_used_at was last written: most requests skip the write.
 const lastUsedWritten = new Map<string, number>();
 
+// Per process, the principals of tokens seen lately, so that a write can skip the lookup: its own
+// statement checks again that the token is live and the timezone unchanged (lib/ingest/store.ts),
+// so an entry that went stale is never trusted. Oldest entries go first past the bound.
+const MAX_CACHED = 10_000;
+const cached = new Map<string, { principal: Principal; lastUsedAt: string | Date | null }>();
+
+/** The principal last found for this token hash in this process, if any (not proof that it is live). */
+export async function cachedPrincipal(db: Db, tokenHash: string): Promise<Principal | undefined> {
+  const entry = cached.get(tokenHash);
+  if (entry) await touchToken(db, entry.principal.token.id, entry.lastUsedAt);
+  return entry?.principal;
+}
+
+/** Forgets a token's principal: it was found revoked, or its user's timezone changed. */
+export function forgetPrincipal(tokenHash: string): void {
+  cached.delete(tokenHash);
+}
+
 interface PrincipalRow {
   token_id: string;
   scopes: Scope[];
@@ -46,13 +64,20 @@ export async function findPrincipal(
             SELECT token.*, counted.count, counted.reset FROM token LEFT JOIN counted ON true`
       : sql`SELECT *, NULL::int AS count, NULL::int AS reset FROM (${token}) AS token`,
   );
-  if (!row) return null;
+  if (!row) {
+    cached.delete(tokenHash);
+    return null;
+  }
   await touchToken(db, row.token_id, row.last_used_at);
+  const principal = {
+    user: { id: row.user_id, handle: row.handle, timezone: row.timezone },
+    token: { id: row.token_id, scopes: row.scopes },
+  };
+  cached.delete(tokenHash);
+  if (cached.size >= MAX_CACHED) cached.delete(cached.keys().next().value!);
+  cached.set(tokenHash, { principal, lastUsedAt: row.last_used_at });
   return {
-    principal: {
-      user: { id: row.user_id, handle: row.handle, timezone: row.timezone },
-      token: { id: row.token_id, scopes: row.scopes },
-    },
+    principal,
     rate: counting && row.count !== null ? rateLimitState(count.limit, row.count, Number(row.reset)) : undefined,
   };
 }
@@ -66,6 +91,6 @@ async function touchToken(db: Db, tokenId: string, lastUsedAt: string | Date | n
   lastUsedWritten.set(tokenId, now);
   await db.execute(
     sql`UPDATE api_tokens SET last_used_at = now()
-        WHERE id = ${tokenId} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+        WHERE id = ${tokenId} AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
   );
 }

@@ -1,6 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { preparedRows, type Db } from '../db/client';
 import type { DesktopRow, IdeRow } from './buckets';
+import type { Admit, AdmitResult } from '../auth/admission';
+import { countRequestSql } from '../http/rate-limit';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
 
 // A write is one statement, so it is atomic without a round trip for BEGIN or COMMIT. The rows
@@ -91,12 +93,19 @@ export interface Claim extends IdempotencyKey {
 /** written: stored; busy: the key's first request is still running; taken: the key was used before. */
 export type WriteOutcome = 'written' | 'busy' | 'taken';
 
+interface WriteResultRow extends AdmitResult {
+  locked: boolean | null;
+  claimed: boolean | null;
+}
+
 /**
  * Stores grouped rows. With an idempotency claim, the same statement takes the key's lock
  * (not waiting: a held lock means the first request is still running), records the answer
  * unless a live record exists, and writes the rows only if it did: the key and the data
  * commit together or not at all. The unique key decides even against a first request that
  * committed after this statement's snapshot, because ON CONFLICT checks the latest row.
+ * With `admit`, the outcome stands only if what the statement found admits the write
+ * (`Admission.settle`); otherwise nothing was written.
  */
 export async function writeRows(
   db: Db,
@@ -104,23 +113,39 @@ export async function writeRows(
   userId: string,
   rows: IdeRow[] | DesktopRow[],
   claim?: Claim,
-): Promise<WriteOutcome> {
-  if (!claim) {
-    await preparedRows(db, writeStatement(kind, userId, rows));
-    return 'written';
-  }
-  const [outcome] = await preparedRows<{ locked: boolean; claimed: boolean }>(db, writeStatement(kind, userId, rows, claim));
-  if (!outcome.locked) return 'busy';
-  return outcome.claimed ? 'written' : 'taken';
+  admit?: Admit,
+): Promise<{ outcome: WriteOutcome; admitted?: AdmitResult }> {
+  const [row] = await preparedRows<WriteResultRow>(db, writeStatement(kind, userId, rows, claim, admit));
+  const admitted = admit && { timeZone: row.timeZone, count: row.count, reset: row.reset };
+  if (!claim) return { outcome: 'written', admitted };
+  if (!row.locked) return { outcome: 'busy', admitted };
+  return { outcome: row.claimed ? 'written' : 'taken', admitted };
 }
 
-/** The one statement of a write (exported for the ingest benchmark's raw ceiling). */
-export function writeStatement(kind: 'ide' | 'desktop', userId: string, rows: IdeRow[] | DesktopRow[], claim?: Claim): SQL {
-  const ctes = writes[kind] as (userId: string, rows: unknown[], guard: SQL) => SQL;
-  if (!claim) return sql`WITH ${ctes(userId, rows, sql``)} SELECT 1`;
+/**
+ * The token check and rate count of a write whose principal came from memory (lib/auth/admission.ts):
+ * `admitted` holds a row when the token is live, the timezone the one the batch was read with and
+ * the count within the limit.
+ */
+function admitCtes(admit: Admit): SQL {
+  const token = sql`
+    token AS (
+      SELECT t.id AS token_id, u.timezone FROM api_tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.id = ${admit.tokenId}::uuid AND t.revoked_at IS NULL
+    ),
+    current AS (SELECT token_id FROM token WHERE timezone = ${admit.timeZone})`;
+  if (admit.limit <= 0) return sql`${token}, counted AS (SELECT NULL::int AS count, NULL::int AS reset), admitted AS (SELECT 1 FROM current)`;
+  return sql`${token},
+    counted AS (${countRequestSql(sql`SELECT token_id FROM current`)}),
+    admitted AS (SELECT 1 FROM counted WHERE count <= ${admit.limit})`;
+}
+
+/** The idempotency claim: taken only under the key's lock, and only when `gate` (if any) holds a row. */
+function claimCtes(userId: string, claim: Claim, gate: SQL | null): SQL {
   return sql`
-    WITH lock AS (
+    lock AS (
       SELECT pg_try_advisory_xact_lock(hashtextextended(${userId} || '/' || ${claim.key}, 0)) AS ok
+      ${gate ? sql`WHERE EXISTS (SELECT 1 FROM ${gate})` : sql``}
     ), claim AS (
       INSERT INTO idempotency_keys AS k (user_id, key, request_hash, status, response)
       SELECT ${userId}::uuid, ${claim.key}, ${claim.requestHash}, ${claim.status}, ${JSON.stringify(claim.answer)}::text::jsonb
@@ -129,6 +154,28 @@ export function writeStatement(kind: 'ide' | 'desktop', userId: string, rows: Id
         SET request_hash = excluded.request_hash, status = excluded.status, response = excluded.response, created_at = now()
         WHERE k.created_at <= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
       RETURNING 1
-    ), ${ctes(userId, rows, sql`WHERE EXISTS (SELECT 1 FROM claim)`)}
-    SELECT (SELECT ok FROM lock) AS locked, EXISTS (SELECT 1 FROM claim) AS claimed`;
+    )`;
+}
+
+/** The one statement of a write (exported for the ingest benchmark's raw ceiling). */
+export function writeStatement(kind: 'ide' | 'desktop', userId: string, rows: IdeRow[] | DesktopRow[], claim?: Claim, admit?: Admit): SQL {
+  const ctes = writes[kind] as (userId: string, rows: unknown[], guard: SQL) => SQL;
+  const parts: SQL[] = [];
+  let gate: SQL | null = null;
+  if (admit) {
+    parts.push(admitCtes(admit));
+    gate = sql.raw('admitted');
+  }
+  if (claim) {
+    parts.push(claimCtes(userId, claim, gate));
+    gate = sql.raw('claim');
+  }
+  parts.push(ctes(userId, rows, gate ? sql`WHERE EXISTS (SELECT 1 FROM ${gate})` : sql``));
+  const claimed = claim
+    ? sql`(SELECT ok FROM lock) AS locked, EXISTS (SELECT 1 FROM claim) AS claimed`
+    : sql`NULL::boolean AS locked, NULL::boolean AS claimed`;
+  const admitted = admit
+    ? sql`(SELECT timezone FROM token) AS "timeZone", (SELECT count FROM counted) AS count, (SELECT reset FROM counted) AS reset`
+    : sql`NULL::text AS "timeZone", NULL::int AS count, NULL::int AS reset`;
+  return sql`WITH ${sql.join(parts, sql`, `)} SELECT ${claimed}, ${admitted}`;
 }

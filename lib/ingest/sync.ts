@@ -1,9 +1,10 @@
+import type { Admission } from '../auth/admission';
 import type { TokenContext } from '../auth/bearer';
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { json, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
-import { desktopKind, groupRows, ideKind, validateBuckets, type BucketKind, type DesktopRow, type IdeRow } from './buckets';
+import { desktopKind, ideKind, validateBuckets, type BucketKind, type DesktopRow, type IdeRow } from './buckets';
 import { idempotencyKeyOf, inProgress, purgeExpiredKeys, replayOf, type IdempotencyKey } from './idempotency';
 import { MAX_ACTIVITIES, type Ack } from './schemas';
 import { writeRows } from './store';
@@ -14,6 +15,8 @@ export interface WriteRequest {
   items: readonly unknown[];
   idempotency?: IdempotencyKey;
   successStatus: 200 | 201;
+  /** Set when the write statement checks the token and counts the request (lib/auth/admission.ts). */
+  admission?: Admission;
 }
 
 export interface WriteResult {
@@ -28,34 +31,45 @@ export interface WriteResult {
  * statement, so a retry replays it instead of adding the buckets again.
  */
 export async function ingest<Input, Row>(db: Db, kind: BucketKind<Input, Row>, req: WriteRequest): Promise<WriteResult> {
-  const batch = validateBuckets(kind, req.items, req.timeZone);
-  const groups = groupRows(kind, batch.rows) as IdeRow[] | DesktopRow[];
-  const ack: Ack = {
-    accepted: batch.rows.length,
-    grouped: groups.length,
-    rejected: batch.rejected,
-    ignored_fields: batch.ignoredFields,
-  };
-  const replay = async (): Promise<WriteResult | null> => {
-    const stored = req.idempotency && (await replayOf(db, req.userId, req.idempotency));
-    return stored ? { status: stored.status, body: stored.body as Ack, replayed: true } : null;
-  };
+  for (let timeZone = req.timeZone; ; ) {
+    const batch = validateBuckets(kind, req.items, timeZone);
+    const groups = batch.groups as IdeRow[] | DesktopRow[];
+    const ack: Ack = {
+      accepted: batch.accepted,
+      grouped: groups.length,
+      rejected: batch.rejected,
+      ignored_fields: batch.ignoredFields,
+    };
+    const replay = async (): Promise<WriteResult | null> => {
+      const stored = req.idempotency && (await replayOf(db, req.userId, req.idempotency));
+      return stored ? { status: stored.status, body: stored.body as Ack, replayed: true } : null;
+    };
 
-  if (groups.length === 0) {
-    const earlier = await replay();
-    if (earlier) return earlier;
-    throw new ApiError(422, 'invalid_payload', 'No activity in the batch was valid.', {
-      errors: batch.rejected.flatMap((r) => r.errors.map((e) => ({ index: r.index, ...e }))),
-    });
+    if (groups.length === 0) {
+      const earlier = await replay();
+      if (earlier) return earlier;
+      throw new ApiError(422, 'invalid_payload', 'No activity in the batch was valid.', {
+        errors: batch.rejected.flatMap((r) => r.errors.map((e) => ({ index: r.index, ...e }))),
+      });
+    }
+    const claim = req.idempotency && { ...req.idempotency, status: req.successStatus, answer: ack };
+    const { admission } = req;
+    const { outcome, admitted } = await writeRows(db, kind.name, req.userId, groups, claim, admission?.admit);
+    if (admission && admitted) {
+      // A revoked token or a request past the limit throws here; a new timezone reads the batch again.
+      const moved = admission.settle(admitted);
+      if (moved) {
+        timeZone = moved;
+        continue;
+      }
+    }
+    if (req.idempotency) purgeExpiredKeys(db).catch((err) => console.error('[codetally] idempotency purge failed:', err));
+    if (outcome === 'busy') throw inProgress();
+    // 'taken' with no live record: it expired between the two statements, so a retry will write.
+    if (outcome === 'taken') return (await replay()) ?? Promise.reject(inProgress());
+    if (kind.name === 'ide') await announceWrite(db, req.userId);
+    return { status: req.successStatus, body: ack, replayed: false };
   }
-  const claim = req.idempotency && { ...req.idempotency, status: req.successStatus, answer: ack };
-  const outcome = await writeRows(db, kind.name, req.userId, groups, claim);
-  if (req.idempotency) purgeExpiredKeys(db).catch((err) => console.error('[codetally] idempotency purge failed:', err));
-  if (outcome === 'busy') throw inProgress();
-  // 'taken' with no live record: it expired between the two statements, so a retry will write.
-  if (outcome === 'taken') return (await replay()) ?? Promise.reject(inProgress());
-  if (kind.name === 'ide') await announceWrite(db, req.userId);
-  return { status: req.successStatus, body: ack, replayed: false };
 }
 
 /**
@@ -92,7 +106,7 @@ function singleItem(value: unknown): unknown[] {
 /** The handler of a write route: a batch of buckets, or one bucket, of either kind. */
 export function writeHandler(kindName: 'ide' | 'desktop', shape: 'batch' | 'single') {
   const kind = (kindName === 'ide' ? ideKind : desktopKind) as BucketKind<unknown, unknown>;
-  return async ({ request, db, user }: TokenContext<unknown>): Promise<Response> => {
+  return async ({ request, db, user, admission }: TokenContext<unknown>): Promise<Response> => {
     const { value, raw } = await readJsonBody(request);
     const items = shape === 'batch' ? batchItems(value) : singleItem(value);
     const idempotency = idempotencyKeyOf(request, new URL(request.url).pathname, raw);
@@ -102,6 +116,7 @@ export function writeHandler(kindName: 'ide' | 'desktop', shape: 'batch' | 'sing
       items,
       idempotency,
       successStatus: shape === 'batch' ? 200 : 201,
+      admission,
     });
     return json(result.body, {
       status: result.status,

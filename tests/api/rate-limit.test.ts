@@ -4,7 +4,7 @@ import { config, resetConfig } from '@/lib/config';
 import { openDb } from '@/lib/db/client';
 import { findPrincipal } from '@/lib/auth/principal';
 import { hashToken } from '@/lib/auth/tokens';
-import { call, newUser } from '../helpers/api';
+import { call, newUser, storedIde } from '../helpers/api';
 import { freshRateWindow } from '../helpers/clock';
 
 const body = { activities: [{ language: 'C', time: 1, date: '2026-01-01', hour: 1 }] };
@@ -37,6 +37,19 @@ describe('write rate limit', () => {
     // Another token of another user has its own budget.
     const other = await newUser();
     expect((await call(postBatch, '/sync/activities', { token: other.token, body })).status).toBe(200);
+  });
+
+  it('counts a request that writes nothing, and refuses the next write past the limit without storing it', async () => {
+    setLimit(2);
+    await freshRateWindow();
+    const { user, token } = await newUser();
+    expect((await call(postBatch, '/sync/activities', { token, body })).status).toBe(200);
+    const invalid = await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'C', time: -1 }] } });
+    expect(invalid.status).toBe(422);
+    expect(invalid.headers.get('ratelimit')).toMatch(/^"sync";r=0;/);
+    const third = await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'Go', time: 1, date: '2026-01-01', hour: 1 }] } });
+    expect(third.status).toBe(429);
+    expect((await storedIde(user.id)).map((r) => r.language)).toEqual(['C']);
   });
 
   // The embedded database belongs to one process by design; several processes mean PostgreSQL.

@@ -3,7 +3,9 @@ import { POST as postSingle } from '@/app/main/api/v1/activities/route';
 import { POST as postSingleDesktop } from '@/app/main/api/v1/activities/desktop/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { POST as postDesktop } from '@/app/main/api/v1/sync/activities/desktop/route';
+import { updateAccount } from '@/lib/accounts/me';
 import { revokeToken } from '@/lib/accounts/tokens';
+import { localDateHour } from '@/lib/ingest/local-time';
 import { getDb } from '@/lib/db/client';
 import { call, newUser, storedDesktop, storedIde, tokenWithScopes } from '../helpers/api';
 
@@ -153,6 +155,33 @@ describe('authentication and scope', () => {
     const res = await call(postBatch, '/sync/activities', { token, body: { activities: [bucket()] } });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+
+  it('answers 401 once a token it wrote with is revoked, whatever the body, and stores nothing more', async () => {
+    const { user, token } = await newUser();
+    // The first write looks the token up; this process then keeps its principal in memory.
+    expect((await call(postBatch, '/sync/activities', { token, body: { activities: [bucket()] } })).status).toBe(200);
+    expect(await revokeToken(await getDb(), user.id, token.slice(0, 11))).toBe(true);
+    const write = await call(postBatch, '/sync/activities', { token, body: { activities: [bucket({ time: 5 })] } });
+    expect(write.status).toBe(401);
+    expect(write.headers.get('www-authenticate')).toContain('invalid_token');
+    const malformed = await call(postBatch, '/sync/activities', { token, raw: '{"activities": [' });
+    expect(malformed.status).toBe(401);
+    expect(await storedIde(user.id)).toEqual([expect.objectContaining({ millis: 60_000 })]);
+  });
+
+  it("reads buckets without a date or hour in the user's timezone of the moment, even right after a change", async () => {
+    const { user, token } = await newUser({ timezone: 'Pacific/Kiritimati' });
+    expect((await call(postBatch, '/sync/activities', { token, body: { activities: [bucket()] } })).status).toBe(200);
+    await updateAccount(await getDb(), user.id, { timezone: 'Pacific/Pago_Pago' }); // 25 hours behind
+    const before = localDateHour('Pacific/Pago_Pago');
+    const res = await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'Go', time: 30 }] } });
+    const after = localDateHour('Pacific/Pago_Pago');
+    expect(res.status).toBe(200);
+    const go = (await storedIde(user.id)).filter((r) => r.language === 'Go');
+    expect(go).toHaveLength(1); // stored once, in the new timezone only
+    expect(go[0].millis).toBe(30_000);
+    expect([before, after]).toContainEqual({ date: go[0].date, hour: go[0].hour });
   });
 
   it('answers 403 for a token without the sync scope', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { desktopKind, groupRows, ideKind, validateBuckets } from '../../lib/ingest/buckets';
+import { desktopKind, ideKind, validateBuckets } from '../../lib/ingest/buckets';
 import { localDateHour } from '../../lib/ingest/local-time';
 import { daysFromToday } from '../helpers/api';
 
@@ -9,7 +9,7 @@ const codesOf = (item: unknown) => errorsOf(item).map((e) => `${e.path}:${e.code
 
 describe('IDE bucket validation', () => {
   it('accepts a complete bucket and keeps only what the key and sums need', () => {
-    const { rows, rejected } = validateBuckets(
+    const { groups: rows, rejected } = validateBuckets(
       ideKind,
       [{ ...ok, lines: 12.6, path: '/home/me/secret/app.ts', project_name: ' codetally ', ide_name: 'vscode', filename: 'app.ts' }],
       'UTC',
@@ -74,13 +74,13 @@ describe('IDE bucket validation', () => {
   it('ignores unknown fields and reports their names once, sorted', () => {
     const batch = validateBuckets(ideKind, [{ ...ok, zeta: 1, user_id: 'someone' }, { ...ok, zeta: 2 }], 'UTC');
     expect(batch.ignoredFields).toEqual(['user_id', 'zeta']);
-    expect(batch.rows).toHaveLength(2);
-    expect(batch.rows[0]).not.toHaveProperty('user_id');
+    expect(batch.accepted).toBe(2);
+    expect(batch.groups).toEqual([{ date: ok.date, hour: ok.hour, language: ok.language, project: '', editor: '', millis: 120_000, lines: 0 }]);
   });
 
   it('treats null optional fields as absent', () => {
-    const { rows } = validateBuckets(ideKind, [{ ...ok, project_name: null, ide_name: null, lines: null }], 'UTC');
-    expect(rows[0]).toMatchObject({ project: '', editor: '', lines: 0 });
+    const { groups } = validateBuckets(ideKind, [{ ...ok, project_name: null, ide_name: null, lines: null }], 'UTC');
+    expect(groups[0]).toMatchObject({ project: '', editor: '', lines: 0 });
   });
 
   it('rejects items that are not objects', () => {
@@ -92,7 +92,7 @@ describe('IDE bucket validation', () => {
   it("fills an absent date and hour from the user's timezone", () => {
     for (const tz of ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'UTC']) {
       const before = localDateHour(tz);
-      const [row] = validateBuckets(ideKind, [{ language: 'Go', time: 5 }], tz).rows;
+      const [row] = validateBuckets(ideKind, [{ language: 'Go', time: 5 }], tz).groups;
       const after = localDateHour(tz);
       expect([before, after]).toContainEqual({ date: row.date, hour: row.hour });
     }
@@ -125,14 +125,14 @@ describe('desktop bucket validation', () => {
       desktopKind,
       [base, { ...base, program_name: ' ', filename: 'C:\\Program Files\\Code\\Code.exe' }, { ...base, program_name: '', filename: '' }],
       'UTC',
-    ).rows.map((r) => r.app);
+    ).groups.map((r) => r.app);
     expect(apps).toEqual(['Visual Studio Code', 'Code.exe', 'unknown']);
   });
 });
 
 describe('grouping', () => {
   it('sums buckets with the same key and keeps different keys apart', () => {
-    const { rows } = validateBuckets(
+    const { groups, accepted } = validateBuckets(
       ideKind,
       [
         { ...ok, time: 10, lines: 1, project_name: 'a', ide_name: 'vim' },
@@ -143,14 +143,13 @@ describe('grouping', () => {
       ],
       'UTC',
     );
-    const groups = groupRows(ideKind, rows);
+    expect(accepted).toBe(5);
     expect(groups).toHaveLength(4);
     expect(groups[0]).toMatchObject({ project: 'a', editor: 'vim', hour: 10, millis: 30_000, lines: 3 });
-    expect(rows[0].millis).toBe(10_000); // grouping never mutates its input
   });
 
   it('keeps fractional seconds exact as integer milliseconds', () => {
-    const rows = validateBuckets(ideKind, Array.from({ length: 10 }, () => ({ ...ok, time: 0.1 })), 'UTC').rows;
-    expect(groupRows(ideKind, rows)[0].millis).toBe(1000);
+    const { groups } = validateBuckets(ideKind, Array.from({ length: 10 }, () => ({ ...ok, time: 0.1 })), 'UTC');
+    expect(groups[0].millis).toBe(1000);
   });
 });

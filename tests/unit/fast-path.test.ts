@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fastDesktopBucket, fastIdeBucket } from '../../lib/ingest/fast-path';
+import { desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../../lib/ingest/fast-path';
 import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
 
-// The fast guards must never accept what the schema refuses, nor return anything but what the
-// schema returns; and they must accept ordinary buckets, or they would be pointless.
+// The fast guards must never accept what the schema refuses, nor give another row than the
+// schema's output gives; and they must accept ordinary buckets, or they would be pointless.
 
 const tomorrow = maxAcceptedDate();
 const awkwardText = (max: number) =>
@@ -42,18 +42,18 @@ const desktopBuckets = bucket(
 
 describe('fast bucket guards', () => {
   it.each([
-    ['IDE', ideBuckets, fastIdeBucket, ideBucketSchema],
-    ['desktop', desktopBuckets, fastDesktopBucket, desktopBucketSchema],
-  ] as const)('%s: whatever the guard accepts, the schema accepts with the same result', (_, buckets, guard, schema) => {
+    ['IDE', ideBuckets, fastIdeRow, ideBucketSchema, ideRow],
+    ['desktop', desktopBuckets, fastDesktopRow, desktopBucketSchema, desktopRow],
+  ] as const)('%s: whatever the guard accepts, the schema accepts, giving the same row', (_, buckets, guard, schema, toRow) => {
     let accepted = 0;
     fc.assert(
       fc.property(buckets, (b) => {
-        const fast = guard(b);
+        const fast = guard(b, 'UTC');
         if (fast === null) return;
         accepted++;
         const parsed = schema.safeParse(b);
         expect(parsed.success).toBe(true);
-        expect(fast).toEqual(parsed.data);
+        expect(fast).toEqual((toRow as (input: unknown, timeZone: string) => unknown)(parsed.data, 'UTC'));
       }),
       { numRuns: 5000 },
     );
@@ -62,9 +62,9 @@ describe('fast bucket guards', () => {
 
   it('accepts the ordinary buckets plugins send', () => {
     const ide = { language: 'TypeScript', time: 42.5, lines: 10, date: '2026-01-05', hour: 9, project_name: ' codetally ', ide_name: 'vscode', filename: 'a.ts', path: '/src/a.ts' };
-    expect(fastIdeBucket(ide)).toEqual(ideBucketSchema.parse(ide));
-    expect(fastIdeBucket({ language: 'Go', time: 1 })).toEqual({ language: 'Go', time: 1 });
+    expect(fastIdeRow(ide, 'UTC')).toEqual({ date: '2026-01-05', hour: 9, language: 'TypeScript', project: 'codetally', editor: 'vscode', millis: 42_500, lines: 10 });
+    expect(fastIdeRow({ language: 'Go', time: 1 }, 'UTC')).toEqual(ideRow(ideBucketSchema.parse({ language: 'Go', time: 1 }), 'UTC'));
     const desk = { platform: 'Linux', time: 30, date: '2026-01-05', hour: 9, path: '', filename: 'code', program_name: 'Code' };
-    expect(fastDesktopBucket(desk)).toEqual(desktopBucketSchema.parse(desk));
+    expect(fastDesktopRow(desk)).toEqual({ date: '2026-01-05', hour: 9, platform: 'Linux', app: 'Code', millis: 30_000 });
   });
 });
