@@ -36,8 +36,11 @@ function tokenHashOf(request: Request): string {
 }
 
 /** Authenticates a Bearer token for a route needing `scope`: one lookup, revocation, scope, rate count. */
-export async function authenticateToken(request: Request, scope: Scope, rateLimited = false) {
-  const tokenHash = tokenHashOf(request);
+export function authenticateToken(request: Request, scope: Scope, rateLimited = false) {
+  return authenticateHash(tokenHashOf(request), scope, rateLimited);
+}
+
+async function authenticateHash(tokenHash: string, scope: Scope, rateLimited: boolean) {
   const db = await getDb();
   const found = await findPrincipal(db, tokenHash, rateLimited ? { scope, limit: config().SYNC_RATE_LIMIT_PER_MINUTE } : undefined);
   if (!found) throw unauthorized('The token is unknown or revoked.', 'invalid_token');
@@ -68,11 +71,12 @@ export function withToken<P = Record<string, never>>(
   return async (request: Request, route?: RouteContext<P>): Promise<Response> => {
     let extraHeaders: Record<string, string> = {};
     try {
+      const tokenHash = tokenHashOf(request);
       if (options.rateLimited) {
-        const admitted = await admittedFromMemory(request, scope, handler, route);
+        const admitted = await admittedFromMemory(tokenHash, request, scope, handler, route);
         if (admitted) return admitted;
       }
-      const { principal, rate, db } = await authenticateToken(request, scope, options.rateLimited);
+      const { principal, rate, db } = await authenticateHash(tokenHash, scope, options.rateLimited ?? false);
       if (rate) extraHeaders = rateLimitHeaders(rate);
       assertWithinLimit(rate);
       const params = ((await route?.params) ?? {}) as P;
@@ -91,12 +95,12 @@ export function withToken<P = Record<string, never>>(
  * (which then changed nothing). Null when the principal is not known or lacks the scope.
  */
 async function admittedFromMemory<P>(
+  tokenHash: string,
   request: Request,
   scope: Scope,
   handler: (ctx: TokenContext<P>) => Promise<Response>,
   route?: RouteContext<P>,
 ): Promise<Response | null> {
-  const tokenHash = tokenHashOf(request);
   const db = await getDb();
   const principal = await cachedPrincipal(db, tokenHash);
   if (!principal?.token.scopes.includes(scope)) return null;
@@ -109,7 +113,7 @@ async function admittedFromMemory<P>(
     response = errorResponse(err);
   }
   if (!admission.settled) {
-    const { rate } = await authenticateToken(request, scope, true);
+    const { rate } = await authenticateHash(tokenHash, scope, true);
     admission.rate = rate;
     assertWithinLimit(rate);
   }
