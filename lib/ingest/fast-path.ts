@@ -1,6 +1,6 @@
 import { isCalendarDate } from '../dates';
 import type { DesktopRow, IdeRow } from './buckets';
-import { localDateHour } from './local-time';
+import { localDateHour, type DateHour } from './local-time';
 import { MIN_DATE, maxAcceptedDate, type DesktopBucketInput, type IdeBucketInput } from './schemas';
 
 // The zod schemas are the authority on what a bucket may be, and they name every problem. They
@@ -15,26 +15,42 @@ const control = /[\u0000-\u001F\u007F]/;
 const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max && !control.test(v);
 const isSeconds = (v: unknown): v is number => typeof v === 'number' && v > 0 && v <= 3600;
 const isHour = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 23;
-// The buckets of a batch mostly share a date: the last one found valid (up to the same latest
-// date) is not checked again.
-let lastDay = { value: '', latest: '' };
-function isDay(v: unknown): v is string {
-  if (typeof v !== 'string') return false;
-  const latest = maxAcceptedDate();
-  if (v === lastDay.value && latest === lastDay.latest) return true;
-  if (!(isCalendarDate(v) && v >= MIN_DATE && v <= latest)) return false;
-  lastDay = { value: v, latest };
-  return true;
-}
 const absent = (v: unknown): v is null | undefined => v === undefined || v === null;
 /** Optional text that is absent or plainly valid. */
 const isOptionalText = (v: unknown, max: number) => absent(v) || isText(v, max);
 
 const toMillis = (seconds: number) => Math.round(seconds * 1000);
 
+/**
+ * What the buckets of one batch are read against: the user's timezone, and the clock, read once
+ * a batch (reading it costs more than checking a bucket): the latest date a bucket may carry,
+ * and the local date and hour given to buckets sent without them.
+ */
+export class BatchClock {
+  private readonly latest = maxAcceptedDate();
+  private lastDay?: string;
+  private local?: DateHour;
+
+  constructor(readonly timeZone: string) {}
+
+  /** The user's local date and hour when the batch is read. */
+  now(): DateHour {
+    return (this.local ??= localDateHour(this.timeZone));
+  }
+
+  /** A calendar date the batch may carry. Its buckets mostly share one: the last one found valid is not checked again. */
+  isDay(v: unknown): v is string {
+    if (typeof v !== 'string') return false;
+    if (v === this.lastDay) return true;
+    if (!(isCalendarDate(v) && v >= MIN_DATE && v <= this.latest)) return false;
+    this.lastDay = v;
+    return true;
+  }
+}
+
 /** The stored row of a valid IDE bucket (the schema's output, or a bucket the guard accepted). */
-export function ideRow(b: IdeBucketInput, timeZone: string): IdeRow {
-  const now = b.date == null || b.hour == null ? localDateHour(timeZone) : undefined;
+export function ideRow(b: IdeBucketInput, clock: BatchClock): IdeRow {
+  const now = b.date == null || b.hour == null ? clock.now() : undefined;
   return {
     date: b.date ?? now!.date,
     hour: b.hour ?? now!.hour,
@@ -57,13 +73,13 @@ export function desktopRow(b: DesktopBucketInput): DesktopRow {
   return { date: b.date, hour: b.hour, platform: b.platform, app, millis: toMillis(b.time) };
 }
 
-export function fastIdeRow(b: Record<string, unknown>, timeZone: string): IdeRow | null {
+export function fastIdeRow(b: Record<string, unknown>, clock: BatchClock): IdeRow | null {
   const { language, time, lines, date, hour, project_name: project, ide_name: ide } = b;
   if (!isText(language, 64) || !isSeconds(time)) return null;
   const trimmed = language.trim();
   if (trimmed.length === 0) return null;
   if (!absent(lines) && !(typeof lines === 'number' && lines >= 0 && lines <= 10_000_000)) return null;
-  if (!absent(date) && !isDay(date)) return null;
+  if (!absent(date) && !clock.isDay(date)) return null;
   if (!absent(hour) && !isHour(hour)) return null;
   if (!isOptionalText(b.path, 1024) || !isOptionalText(b.filename, 255)) return null;
   if (!isOptionalText(project, 200) || !isOptionalText(ide, 64)) return null;
@@ -77,12 +93,12 @@ export function fastIdeRow(b: Record<string, unknown>, timeZone: string): IdeRow
       project_name: (project as string | null | undefined)?.trim(),
       ide_name: (ide as string | null | undefined)?.trim(),
     },
-    timeZone,
+    clock,
   );
 }
 
-export function fastDesktopRow(b: Record<string, unknown>): DesktopRow | null {
-  if (!isText(b.platform, 64) || !isSeconds(b.time) || !isDay(b.date) || !isHour(b.hour)) return null;
+export function fastDesktopRow(b: Record<string, unknown>, clock: BatchClock): DesktopRow | null {
+  if (!isText(b.platform, 64) || !isSeconds(b.time) || !clock.isDay(b.date) || !isHour(b.hour)) return null;
   if (!isText(b.path, 1024) || !isText(b.filename, 255) || !isText(b.program_name, 200)) return null;
   const platform = b.platform.trim();
   if (platform.length === 0) return null;

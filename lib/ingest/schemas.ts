@@ -64,8 +64,8 @@ export const ideBucketSchema = z
       .max(10_000_000, { error: 'lines must be at most 10000000' })
       .nullish()
       .meta({ description: 'Line metric, summed per bucket and stored as an integer.' }),
-    date: day.nullish().meta({ description: "YYYY-MM-DD; absent: today in the user's timezone." }),
-    hour: hour.nullish().meta({ description: "0-23; absent: the current hour in the user's timezone." }),
+    date: day.nullish().meta({ description: "YYYY-MM-DD; absent: today in the user's timezone when the request is read (the same for every bucket of a request)." }),
+    hour: hour.nullish().meta({ description: "0-23; absent: the current hour in the user's timezone when the request is read (the same for every bucket of a request)." }),
     path: text('path', 1024).nullish().meta({ description: 'Validated, never stored.' }),
     project_name: text('project_name', 200, { trim: true }).nullish(),
     ide_name: text('ide_name', 64, { trim: true }).nullish().meta({ description: 'Name of the editor.' }),

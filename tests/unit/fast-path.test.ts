@@ -1,12 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../../lib/ingest/fast-path';
+import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../../lib/ingest/fast-path';
 import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
 
 // The fast guards must never accept what the schema refuses, nor give another row than the
 // schema's output gives; and they must accept ordinary buckets, or they would be pointless.
 
 const tomorrow = maxAcceptedDate();
+// One clock for every bucket, as for the buckets of one batch: the last valid date it remembers is tried on all of them.
+const clock = new BatchClock('UTC');
 const awkwardText = (max: number) =>
   fc.oneof(
     fc.string({ maxLength: 8 }),
@@ -48,23 +50,35 @@ describe('fast bucket guards', () => {
     let accepted = 0;
     fc.assert(
       fc.property(buckets, (b) => {
-        const fast = guard(b, 'UTC');
+        const fast = guard(b, clock);
         if (fast === null) return;
         accepted++;
         const parsed = schema.safeParse(b);
         expect(parsed.success).toBe(true);
-        expect(fast).toEqual((toRow as (input: unknown, timeZone: string) => unknown)(parsed.data, 'UTC'));
+        expect(fast).toEqual((toRow as (input: unknown, clock: BatchClock) => unknown)(parsed.data, clock));
       }),
       { numRuns: 5000 },
     );
     expect(accepted).toBeGreaterThan(0);
   });
 
+  it('refuses a missing, empty or malformed date before and after it saw a valid one', () => {
+    const fresh = new BatchClock('UTC');
+    const desk = { platform: 'Linux', time: 30, hour: 9, path: '', filename: 'code', program_name: 'Code' };
+    const refused = () => {
+      for (const date of ['', '2026-01-5', '2999-01-01']) expect(fastIdeRow({ language: 'Go', time: 1, date }, fresh)).toBeNull();
+      for (const date of [undefined, null, '', '2026-01-5', '2999-01-01']) expect(fastDesktopRow({ ...desk, date }, fresh)).toBeNull();
+    };
+    refused();
+    expect(fastDesktopRow({ ...desk, date: '2026-01-05' }, fresh)).not.toBeNull();
+    refused();
+  });
+
   it('accepts the ordinary buckets plugins send', () => {
     const ide = { language: 'TypeScript', time: 42.5, lines: 10, date: '2026-01-05', hour: 9, project_name: ' codetally ', ide_name: 'vscode', filename: 'a.ts', path: '/src/a.ts' };
-    expect(fastIdeRow(ide, 'UTC')).toEqual({ date: '2026-01-05', hour: 9, language: 'TypeScript', project: 'codetally', editor: 'vscode', millis: 42_500, lines: 10 });
-    expect(fastIdeRow({ language: 'Go', time: 1 }, 'UTC')).toEqual(ideRow(ideBucketSchema.parse({ language: 'Go', time: 1 }), 'UTC'));
+    expect(fastIdeRow(ide, clock)).toEqual({ date: '2026-01-05', hour: 9, language: 'TypeScript', project: 'codetally', editor: 'vscode', millis: 42_500, lines: 10 });
+    expect(fastIdeRow({ language: 'Go', time: 1 }, clock)).toEqual(ideRow(ideBucketSchema.parse({ language: 'Go', time: 1 }), clock));
     const desk = { platform: 'Linux', time: 30, date: '2026-01-05', hour: 9, path: '', filename: 'code', program_name: 'Code' };
-    expect(fastDesktopRow(desk)).toEqual({ date: '2026-01-05', hour: 9, platform: 'Linux', app: 'Code', millis: 30_000 });
+    expect(fastDesktopRow(desk, clock)).toEqual({ date: '2026-01-05', hour: 9, platform: 'Linux', app: 'Code', millis: 30_000 });
   });
 });
