@@ -77,6 +77,23 @@ export function writeResults(name: string, results: unknown): string {
   return file;
 }
 
+/** The processes of the local PostgreSQL server (postmaster and backends), or null when it is not local. */
+export async function localPostgres(): Promise<(() => string[]) | null> {
+  const sql = postgres(benchBaseUrl, { max: 1, onnotice: () => {} });
+  let dataDir: string;
+  try {
+    dataDir = (await sql`SHOW data_directory`)[0].data_directory as string;
+  } catch {
+    return null;
+  } finally {
+    await sql.end();
+  }
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return null;
+  const postmaster = fs.readFileSync(pidFile, 'utf8').split('\n')[0].trim();
+  return () => [postmaster, ...execFileSync('pgrep', ['-P', postmaster]).toString().split('\n').filter(Boolean)];
+}
+
 /**
  * Models the production layout on one machine: the database on its own core (as on its own
  * host), the service and the load generator on the other. Needs a local PostgreSQL and the
@@ -85,21 +102,50 @@ export function writeResults(name: string, results: unknown): string {
  */
 export async function pinDatabaseToOwnCore(): Promise<(() => void) | null> {
   if (os.cpus().length < 2) return null;
-  const sql = postgres(benchBaseUrl, { max: 1, onnotice: () => {} });
-  let dataDir: string;
-  try {
-    dataDir = (await sql`SHOW data_directory`)[0].data_directory as string;
-  } finally {
-    await sql.end();
-  }
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return null;
-  const postmaster = fs.readFileSync(pidFile, 'utf8').split('\n')[0].trim();
-  const family = () => [postmaster, ...execFileSync('pgrep', ['-P', postmaster]).toString().split('\n').filter(Boolean)];
-  if (!setAffinity('1', ...family()) || !setAffinity('0', process.pid)) return null;
+  const family = await localPostgres();
+  if (!family || !setAffinity('1', ...family()) || !setAffinity('0', process.pid)) return null;
   return () => {
     setAffinity(allCpus(), ...family());
     setAffinity(allCpus(), process.pid);
+  };
+}
+
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time (ms) each process has used so far, from /proc (Linux); empty where it cannot be read. */
+function cpuByPid(pids: (number | string)[]): Map<string, number> {
+  const used = new Map<string, number>();
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      used.set(String(pid), ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks); // utime + stime
+    } catch {
+      // gone, or no /proc here
+    }
+  }
+  return used;
+}
+
+/**
+ * Starts counting the CPU time of a group of processes (listed again at the end: database
+ * backends come and go). The returned function gives the milliseconds used since, or null where
+ * /proc cannot be read. A process that exits in between is not counted (pools keep theirs open).
+ */
+export function cpuMeter(pids: () => (number | string)[]): () => number | null {
+  const before = cpuByPid(pids());
+  return () => {
+    const after = cpuByPid(pids());
+    if (after.size === 0) return null;
+    let used = 0;
+    for (const [pid, ms] of after) used += ms - (before.get(pid) ?? 0);
+    return used;
   };
 }
 

@@ -7,7 +7,7 @@ import { createUser } from '../lib/accounts/users';
 import type { IdeRow } from '../lib/ingest/buckets';
 import { writeStatement } from '../lib/ingest/store';
 import { openDb, runPrepared } from '../lib/db/client';
-import { freshDatabase, machine, median, percentile, pinDatabaseToOwnCore, startServer, writeResults } from './common';
+import { cpuMeter, freshDatabase, localPostgres, machine, median, percentile, pinDatabaseToOwnCore, startServer, writeResults } from './common';
 
 const BATCH = 500;
 const CLIENTS = 16;
@@ -80,7 +80,7 @@ type Truncate = () => Promise<void>;
  * validation, no authentication, no idempotency record. A warm-up (connections opened,
  * statement prepared) precedes the measured phase, which starts from empty tables.
  */
-async function rawCeiling(url: string, userIds: string[], batches: Bucket[][], truncate: Truncate) {
+async function rawCeiling(url: string, userIds: string[], batches: Bucket[][], truncate: Truncate, database: Pids) {
   const client = postgres(url, { max: POOL, onnotice: () => {} });
   const rows = batches.map(storedRows);
   const drive = async (seconds: number) => {
@@ -101,11 +101,33 @@ async function rawCeiling(url: string, userIds: string[], batches: Bucket[][], t
   try {
     await drive(WARM_UP_S);
     await truncate();
-    const { latencies, seconds } = await drive(DURATION_S);
-    return summary(latencies, seconds);
+    return await metered({ database, client: () => [process.pid] }, async () => {
+      const { latencies, seconds } = await drive(DURATION_S);
+      return summary(latencies, seconds);
+    });
   } finally {
     await client.end();
   }
+}
+
+type Pids = () => (number | string)[];
+
+/**
+ * Runs a phase and adds the CPU time each group of processes spent on it per batch written
+ * (null where /proc cannot be read, or the database is not local). With every process on the
+ * same cores, these bound the ratio: (raw database + raw client) / (service's database + service
+ * + load generator).
+ */
+async function metered<T extends { batches: number }>(groups: Record<string, Pids>, run: () => Promise<T>) {
+  const meters = Object.entries(groups).map(([name, pids]) => [name, cpuMeter(pids)] as const);
+  const result = await run();
+  let cpu: Record<string, number> | null = {};
+  for (const [name, meter] of meters) {
+    const ms = meter();
+    if (ms === null || result.batches === 0) cpu = null;
+    else if (cpu) cpu[name] = Math.round((ms / result.batches) * 100) / 100;
+  }
+  return { ...result, cpu_ms_per_batch: cpu };
 }
 
 function summary(latencies: number[], seconds: number) {
@@ -151,6 +173,7 @@ async function saturated(serverUrl: string, next: RequestSource, seconds: number
   });
   return {
     requests: result.requests.total,
+    batches: result['2xx'],
     non_2xx: result.non2xx,
     errors: result.errors,
     buckets_per_s: Math.round((result['2xx'] * BATCH) / result.duration),
@@ -198,15 +221,31 @@ async function steady(serverUrl: string, next: RequestSource, bucketsPerS: numbe
 }
 
 /** Starts next start on a fresh process, warms it up under load, empties the tables, then runs `measure`. */
-async function withService<T>(url: string, next: RequestSource, truncate: Truncate, measure: (serverUrl: string) => Promise<T>): Promise<T> {
+async function withService<T>(url: string, next: RequestSource, truncate: Truncate, measure: (server: { url: string; pid: number }) => Promise<T>): Promise<T> {
   const server = await startServer(3900, { DATABASE_URL: `${url}?max=${POOL}`, SYNC_RATE_LIMIT_PER_MINUTE: RATE_LIMIT });
   try {
     await saturated(server.url, next, WARM_UP_S);
     await truncate();
-    return await measure(server.url);
+    return await measure(server);
   } finally {
     await server.stop();
   }
+}
+
+type Metered = { cpu_ms_per_batch: Record<string, number> | null };
+
+/** Median CPU per batch of each process group over the rounds, and the ratio they allow on shared cores. */
+function cpuMedians(raws: Metered[], services: Metered[]) {
+  const of = (runs: Metered[]) => {
+    if (runs.some((r) => !r.cpu_ms_per_batch)) return null;
+    const names = Object.keys(runs[0].cpu_ms_per_batch!);
+    return Object.fromEntries(names.map((n) => [n, median(runs.map((r) => r.cpu_ms_per_batch![n]))]));
+  };
+  const raw = of(raws);
+  const service = of(services);
+  if (!raw || !service) return null;
+  const bound = (raw.database + raw.client) / (service.database + service.service + service.load_generator);
+  return { raw, service, bound };
 }
 
 /** Runs both layouts and writes bench/results/ingest.json; returns the figures. */
@@ -229,17 +268,22 @@ export async function ingestBench() {
   };
 
   console.log(`ingest bench: ${CLIENTS} concurrent clients, ${BATCH}-bucket batches, ${DURATION_S} s per phase after ${WARM_UP_S} s of warm-up, pools of ${POOL} connections`);
-  const phases = async (layout: string) => {
+  const database: Pids = (await localPostgres()) ?? (() => []);
+  const phases = async (layout: string, sharedCores: boolean) => {
     const raws = [];
     const services = [];
     const paced = [];
     const userIds = users.map((u) => u.user.id);
     const next = requestMaker(users.map((u) => u.token), batches);
     for (let round = 0; round < ROUNDS; round++) {
-      raws.push(await rawCeiling(url, userIds, batches, truncate));
-      services.push(await withService(url, next, truncate, (serverUrl) => saturated(serverUrl, next, DURATION_S)));
+      raws.push(await rawCeiling(url, userIds, batches, truncate, database));
+      services.push(
+        await withService(url, next, truncate, (server) =>
+          metered({ database, service: () => [server.pid], load_generator: () => [process.pid] }, () => saturated(server.url, next, DURATION_S)),
+        ),
+      );
       const offered = raws[round].buckets_per_s * PACED_SHARE;
-      paced.push(await withService(url, next, truncate, (serverUrl) => steady(serverUrl, next, offered, DURATION_S)));
+      paced.push(await withService(url, next, truncate, (server) => steady(server.url, next, offered, DURATION_S)));
     }
     const medianOf = (runs: { buckets_per_s: number; p50_ms: number; p99_ms: number }[]) => ({
       buckets_per_s: median(runs.map((r) => r.buckets_per_s)),
@@ -255,17 +299,22 @@ export async function ingestBench() {
     console.log(`service (next start)   : ${svc.buckets_per_s} buckets/s  p50 ${svc.p50_ms} ms  p99 ${svc.p99_ms} ms   (rounds: ${services.map((r) => r.buckets_per_s).join(', ')}; p99: ${services.map((r) => r.p99_ms).join(', ')}; non-2xx ${services.reduce((a, r) => a + r.non_2xx, 0)}, errors ${services.reduce((a, r) => a + r.errors, 0)})`);
     console.log(`ratio service/raw      : ${(ratio * 100).toFixed(1)} %  (goal >= 70 %)`);
     console.log(`service at 70 % of raw : ${at.buckets_per_s} buckets/s served of ${median(paced.map((r) => r.offered_buckets_per_s))} offered, steadily  p50 ${at.p50_ms} ms  p99 ${at.p99_ms} ms  (goal p99 < 250 ms; rounds p99: ${paced.map((r) => r.p99_ms).join(', ')}; failed ${paced.reduce((a, r) => a + r.failed, 0)})`);
-    return { raw, service: svc, ratio, at_70_percent_of_raw: at, rounds: { raw: raws, service: services, at_70_percent_of_raw: paced } };
+    const cpu = cpuMedians(raws, services);
+    if (cpu) {
+      console.log(`CPU per batch (ms)     : raw: database ${cpu.raw.database}, script ${cpu.raw.client}; service: database ${cpu.service.database}, service ${cpu.service.service}, load generator ${cpu.service.load_generator}`);
+      if (sharedCores) console.log(`CPU-bound ratio        : ${(cpu.bound * 100).toFixed(1)} %  (what these CPU times allow when every process shares the same cores)`);
+    }
+    return { raw, service: svc, ratio, at_70_percent_of_raw: at, cpu_ms_per_batch: cpu, rounds: { raw: raws, service: services, at_70_percent_of_raw: paced } };
   };
 
   // 1. Everything shares every core: the database, the service and the load generator compete.
-  const shared = await phases('all processes share all cores');
+  const shared = await phases('all processes share all cores', true);
   // 2. The database on a core of its own, as on its own host in production.
   let pinned: Awaited<ReturnType<typeof phases>> | null = null;
   const unpin = await pinDatabaseToOwnCore();
   if (unpin) {
     try {
-      pinned = await phases('database on its own core; script or service and load generator on the other');
+      pinned = await phases('database on its own core; script or service and load generator on the other', false);
     } finally {
       unpin();
     }
