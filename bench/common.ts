@@ -133,12 +133,15 @@ function cpuByPid(pids: (number | string)[]): Map<string, number> {
   return used;
 }
 
+/** Lists the processes of a group, as they are when asked. */
+export type Pids = () => (number | string)[];
+
 /**
  * Starts counting the CPU time of a group of processes (listed again at the end: database
  * backends come and go). The returned function gives the milliseconds used since, or null where
  * /proc cannot be read. A process that exits in between is not counted (pools keep theirs open).
  */
-export function cpuMeter(pids: () => (number | string)[]): () => number | null {
+export function cpuMeter(pids: Pids): () => number | null {
   const before = cpuByPid(pids());
   return () => {
     const after = cpuByPid(pids());

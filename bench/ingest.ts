@@ -7,7 +7,7 @@ import { createUser } from '../lib/accounts/users';
 import type { IdeRow } from '../lib/ingest/buckets';
 import { writeStatement } from '../lib/ingest/store';
 import { openDb, runPrepared } from '../lib/db/client';
-import { cpuMeter, freshDatabase, localPostgres, machine, median, percentile, pinDatabaseToOwnCore, startServer, writeResults } from './common';
+import { cpuMeter, freshDatabase, localPostgres, machine, median, percentile, pinDatabaseToOwnCore, startServer, writeResults, type Pids } from './common';
 
 const BATCH = 500;
 const CLIENTS = 16;
@@ -109,8 +109,6 @@ async function rawCeiling(url: string, userIds: string[], batches: Bucket[][], t
     await client.end();
   }
 }
-
-type Pids = () => (number | string)[];
 
 /**
  * Runs a phase and adds the CPU time each group of processes spent on it per batch written
