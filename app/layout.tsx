@@ -1,12 +1,16 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
-import { currentUser } from '@/lib/web/session';
+import { currentUser, requestOrigin } from '@/lib/web/session';
 import './globals.css';
 
-export const metadata: Metadata = {
-  title: { default: 'Codetally — coding activity, privately', template: '%s · Codetally' },
-  description: 'Coding time from your editors and desktop, with privacy enforced by the server: charts, a leaderboard and README badges.',
-};
+export async function generateMetadata(): Promise<Metadata> {
+  return {
+    // Social images and canonical links are absolute: at the site's origin, never the listen address.
+    metadataBase: new URL(await requestOrigin()),
+    title: { default: 'Codetally — coding activity, privately', template: '%s · Codetally' },
+    description: 'Coding time from your editors and desktop, with privacy enforced by the server: charts, a leaderboard and README badges.',
+  };
+}
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { openDb } from '../lib/db/client';
 import { migrateDb } from '../lib/db/migrate';
-import { ensureBuild, nextBin } from '../scripts/build';
+import { ensureBuild, serveArgs } from '../scripts/build';
 
 export const benchBaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -28,11 +28,12 @@ export async function freshDatabase(name: string): Promise<string> {
   return url;
 }
 
-/** Builds if needed and starts `next start` on a port against the given database. */
+/** Builds if needed and starts the server (scripts/serve.ts) on a port against the given database. */
 export async function startServer(port: number, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   ensureBuild();
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, nextBin(), 'start', '-p', String(port)], {
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...serveArgs()], {
+    // A server on PostgreSQL needs the session key every process shares (any will do here).
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', AUTH_SECRET: 'bench-auth-secret-0123456789abcdefghij', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -8,10 +8,13 @@ import postgres from 'postgres';
 import { openDb, type Db } from '../lib/db/client';
 import { publicOwner } from '../lib/sharing/gate';
 import { hitmapChart, languageChart, timeChart, type ChartTarget } from '../lib/stats/charts';
-import { leaderboardPage, rebuildLeaderboard, type LeaderboardRange } from '../lib/stats/leaderboard';
+import { leaderboardPage } from '../lib/stats/leaderboard/pages';
+import type { LeaderboardRange } from '../lib/stats/leaderboard/query';
+import { rebuildLeaderboard } from '../lib/stats/leaderboard/snapshot';
 import { addDays } from '../lib/dates';
 import { refreshCommunity } from '../lib/stats/community';
 import { migrateDb } from '../lib/db/migrate';
+import { resetConfig } from '../lib/config';
 import { sql } from 'drizzle-orm';
 import { allCpus, databaseUrl, freshDatabase, machine, median, percentile, setAffinity, startServer, writeResults, benchBaseUrl } from './common';
 import { ingestBench } from './ingest';
@@ -114,7 +117,7 @@ async function main() {
   // one date, which is what a refresh does in steady state (writes mark today).
   const full = Date.now();
   await db.execute(sql`INSERT INTO community_dirty (date) SELECT DISTINCT date FROM user_days`);
-  const fullDates = await refreshCommunity(db);
+  const fullDates = await refreshCommunity(db, Infinity);
   results.community_refresh = { all_dates: fullDates, all_ms: Date.now() - full };
   const today = new Date().toISOString().slice(0, 10);
   (results.community_refresh as Record<string, unknown>).one_date = await timed(async () => {
@@ -150,6 +153,23 @@ async function main() {
     page_7d: await timed(() => leaderboardPage(db, { range: '7d', language: null, page: 1, limit: 50 }), 3),
     page_7d_language: await timed(() => leaderboardPage(db, { range: '7d', language: 'Go', page: 1, limit: 50 }), 3),
   };
+  // Pages of a fresh snapshot, as visitors ask for them: by one language or by total, both
+  // ranges, pages near the top and deep down; each question once (no page is cached yet).
+  process.env.LEADERBOARD_MAX_AGE = '3600';
+  resetConfig();
+  await db.execute(sql`VACUUM ANALYZE leaderboard_languages`).catch(() => undefined);
+  const questions = (['7d', '30d'] as const).flatMap((range) =>
+    [null, 'Go', 'Rust', 'Python', 'SQL', 'Markdown', 'Java', 'C', 'Cobol'].flatMap((language) => [1, 2, 40, 800].map((page) => ({ range, language, page, limit: 50 }))),
+  );
+  let q = 0;
+  results.leaderboard_pages = {
+    questions: questions.length,
+    by_language: await timed(() => leaderboardPage(db, questions.filter((x) => x.language)[q++ % 64]), 64),
+    by_total: await timed(() => leaderboardPage(db, questions.filter((x) => !x.language)[q++ % 8]), 8),
+  };
+  process.env.LEADERBOARD_MAX_AGE = '0';
+  resetConfig();
+  console.log('leaderboard page of a fresh snapshot (goal <= 100 ms p50):', JSON.stringify(results.leaderboard_pages));
   await handle.close();
   console.log('cold per-user chart, one year (goal <= 20 ms):', JSON.stringify(results.cold_user_year));
   console.log('cold site-wide aggregate (goal <= 100 ms):    ', JSON.stringify(results.cold_site_wide));

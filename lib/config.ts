@@ -28,6 +28,21 @@ export function poolSizeOf(databaseUrl: string): number | undefined {
 
 export const configSchema = z.object({
   PORT: intFrom(3000, 1),
+  // Where clients reach the site: absolute URLs (badge embeds, the social image, sign-in
+  // callbacks) are built from it. Unset: from the request's Host (or a trusted proxy's headers).
+  SITE_URL: optionalString.pipe(
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .transform((url) => new URL(url).origin)
+      .optional(),
+  ),
+  // How many reverse proxies stand in front of the server: their X-Forwarded-For/-Host/-Proto are
+  // believed. 0 (the default): those headers are ignored, whoever sent them.
+  TRUST_PROXY: optionalString
+    .transform((v) => (v === undefined || v === 'false' ? '0' : v === 'true' ? '1' : v))
+    .pipe(z.string().regex(/^\d{1,2}$/, 'must be true, false or the number of proxies in front (0-99)').transform(Number)),
+  // The longest a client may take to send one whole request (headers and body).
+  HTTP_REQUEST_TIMEOUT_SECONDS: intFrom(30, 1),
   DATABASE_URL: optionalString.pipe(
     z
       .string()
@@ -38,9 +53,14 @@ export const configSchema = z.object({
   DATA_DIR: optionalString.transform((v) => v ?? './.data'),
   ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   PUBLIC_MIN_USERS: intFrom(3, 1),
+  // The scale of the noise on every site-wide cell (lib/stats/community.ts); 0 turns noise and
+  // rounding off (for installs whose members all trust one another).
+  PUBLIC_NOISE_SECONDS: intFrom(900),
   PUBLIC_CACHE_SECONDS: intFrom(300),
   LEADERBOARD_MAX_AGE: intFrom(300),
   SYNC_RATE_LIMIT_PER_MINUTE: intFrom(120),
+  // Write requests a minute of one user over all their tokens; unset: twice the per-token limit.
+  SYNC_USER_RATE_LIMIT_PER_MINUTE: optionalString.pipe(z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).optional()),
   // Sign-in (Auth.js). Each provider is on when its variables are set.
   AUTH_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   AUTH_PASSWORD: z
@@ -55,6 +75,12 @@ export const configSchema = z.object({
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** The two write budgets (lib/http/rate-limit.ts); 0 turns one off. */
+export function writeLimits(cfg: Config = config()): { token: number; user: number } {
+  const token = cfg.SYNC_RATE_LIMIT_PER_MINUTE;
+  return { token, user: cfg.SYNC_USER_RATE_LIMIT_PER_MINUTE ?? 2 * token };
+}
 
 export class ConfigError extends Error {}
 

@@ -33,13 +33,16 @@ export function isoWeekStart(date: string): string {
 
 const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** YYYY-MM-DD naming a day that exists (arithmetic only: it runs for every uploaded bucket). */
+/**
+ * YYYY-MM-DD naming a day that exists, from 0001-01-01 (PostgreSQL has no year 0); arithmetic
+ * only: it runs for every uploaded bucket.
+ */
 export function isCalendarDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const year = Number(value.slice(0, 4));
   const month = Number(value.slice(5, 7));
   const day = Number(value.slice(8, 10));
-  if (month < 1 || month > 12 || day < 1) return false;
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
   const leap = month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return day <= daysInMonth[month - 1] + (leap ? 1 : 0);
 }

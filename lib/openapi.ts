@@ -1,30 +1,101 @@
 import { z } from 'zod';
 import { createdUserSchema, createUserSchema, userSchema } from './accounts/schemas';
 import { accountSchema, createTokenSchema, updateAccountSchema } from './accounts/me';
-import { tokenSchema, issuedTokenSchema } from './accounts/tokens';
-import { badgeSchema, createBadgeSchema } from './badges/schemas';
+import { issuedTokenSchema, tokenListSchema, tokenSchema } from './accounts/tokens';
+import { healthSchema } from './health';
+import { badgeListSchema, badgeQuerySchema, badgeSchema, createBadgeSchema, shieldsSchema } from './badges/schemas';
+import { queryParameters } from './http/query';
+import { leaderboardQuerySchema } from './stats/leaderboard/query';
 import { planListSchema } from './plans';
-import { chartParameters, hitmapChartSchema, leaderboardSchema, languageChartSchema, timeChartSchema, weeklyChartSchema } from './stats/schemas';
-import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ideBucketSchema, problemSchema } from './ingest/schemas';
+import { chartQueries, hitmapChartSchema, leaderboardSchema, languageChartSchema, timeChartSchema, weeklyChartSchema } from './stats/schemas';
+import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ideBucketSchema } from './ingest/schemas';
+import { errorCatalog, type ErrorCode } from './http/errors';
+import { problemSchema } from './http/problem';
 
 // openapi.json is generated from the same zod schemas that validate requests.
 
 type Operation = Record<string, unknown>;
 
+/** The id a schema was given with `.meta({ id })`: read per schema object, never by id. */
+const idOf = (schema: z.ZodType) => z.globalRegistry.get(schema)?.id;
+
 const ref = (schema: z.ZodType) => {
-  const id = z.globalRegistry.get(schema)?.id;
+  const id = idOf(schema);
   if (!id) throw new Error('every schema in openapi.json needs a meta id');
   return { $ref: `#/components/schemas/${id}` };
 };
 
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: ref(problemSchema) } },
-});
+/** Every schema with an id reachable from `roots` through their definitions (fields, items, options...). */
+function namedSchemas(roots: z.ZodType[]): z.ZodType[] {
+  const found = new Set<z.ZodType>();
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    if ('_zod' in value) {
+      if (idOf(value as z.ZodType)) found.add(value as z.ZodType);
+      visit((value as { _zod: { def: unknown } })._zod.def);
+    } else {
+      Object.values(value).forEach(visit);
+    }
+  };
+  roots.forEach(visit);
+  return [...found];
+}
+
+/**
+ * The schemas of the document, converted from a registry of their own. zod's global registry is
+ * process-wide and the build holds several copies of some modules, each registering its own
+ * schema under the same id: converting it would fail as soon as a second copy had loaded.
+ */
+function componentSchemas(roots: z.ZodType[]): Record<string, Record<string, unknown>> {
+  const registry = z.registry<{ id: string }>();
+  for (const schema of namedSchemas(roots)) registry.add(schema, { id: idOf(schema)! });
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, io: 'input', unrepresentable: 'any' }) as {
+    schemas: Record<string, Record<string, unknown>>;
+  };
+  for (const s of Object.values(schemas)) {
+    delete s.$schema;
+    delete s.$id;
+  }
+  return schemas;
+}
+
+/**
+ * An operation's problem answers, grouped under the status the catalog gives each code. A note
+ * says what the code means on this operation; an empty one takes the catalog's meaning.
+ */
+function problems(notes: Partial<Record<ErrorCode, string>>): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of Object.keys(notes) as ErrorCode[]) {
+    const { status } = errorCatalog[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => {
+      const description = codes.map((code) => `\`${code}\`: ${notes[code] || errorCatalog[code].meaning}`).join(' ');
+      const schema = { allOf: [ref(problemSchema), { properties: { code: { enum: codes } } }] };
+      return [String(status), { description, content: { 'application/problem+json': { schema } } }];
+    }),
+  );
+}
+
+/** What every route may answer: another method, and a database that does not answer. */
+const always = {
+  method_not_allowed: 'another method; `Allow` lists this route\'s.',
+  unavailable: 'the database did not answer in time; nothing was written; honour `Retry-After`.',
+  internal: '',
+};
+
+/** What every route that reads a JSON body may answer about it. */
+const jsonBody = { malformed_json: '', payload_too_large: 'the body is over 1 MiB.', unsupported_media_type: '' };
 
 const rateHeaders = {
-  RateLimit: { description: 'Remaining requests and seconds until the window resets: `"sync";r=<n>;t=<s>`.', schema: { type: 'string' } },
-  'RateLimit-Policy': { description: 'The write quota: `"sync";q=<per minute>;w=60`.', schema: { type: 'string' } },
+  RateLimit: { description: 'The budget that runs out first, its remaining requests and seconds until its window resets: `"sync";r=<n>;t=<s>` or `"sync-user";r=<n>;t=<s>`.', schema: { type: 'string' } },
+  'RateLimit-Policy': {
+    description: 'The write quotas, per token and per account: `"sync";q=<per minute>;w=60, "sync-user";q=<per minute>;w=60`.',
+    schema: { type: 'string' },
+  },
 };
 
 const idempotencyHeader = {
@@ -49,20 +120,29 @@ function writeOperation(summary: string, body: z.ZodType, status: '200' | '201',
         headers: { ...rateHeaders, 'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] } } },
         content: { 'application/json': { schema: ref(ackSchema) } },
       },
-      '400': problem('`malformed_json`: not JSON, not an object, or no `activities` array.'),
-      '401': problem('`unauthorized`: missing, malformed, unknown or revoked token (with `WWW-Authenticate: Bearer`).'),
-      '403': problem('`forbidden`: the token lacks the `sync` scope.'),
-      '409': problem('`idempotency_in_progress`: a request with the same key is still running; retry.'),
-      '413': problem('`payload_too_large`: body over 1 MiB or more than 1000 activities.'),
-      '415': problem('`unsupported_media_type`: the body is not `application/json`.'),
-      '422': problem('`invalid_payload` (nothing valid; `errors` lists each bucket\'s problems) or `idempotency_key_reused`.'),
-      '429': problem('`rate_limited`: over the per-token write rate; honour `Retry-After`.'),
-      '503': problem('`unavailable`: the database did not answer; nothing was written; honour `Retry-After`.'),
+      ...problems({
+        malformed_json: 'not JSON, not an object, or no `activities` array.',
+        unauthorized: 'missing, malformed, unknown or revoked token (with `WWW-Authenticate: Bearer`).',
+        forbidden: 'the token lacks the `sync` scope.',
+        idempotency_in_progress: 'a request with the same key is still running; retry.',
+        payload_too_large: 'body over 1 MiB or more than 1000 activities.',
+        unsupported_media_type: 'the body is not `application/json`.',
+        invalid_payload: 'nothing valid; `errors` lists each bucket\'s problems.',
+        idempotency_key_reused: '',
+        rate_limited: 'over the write rate of the token (`sync`) or of its account, all tokens together (`sync-user`); honour `Retry-After`.',
+        ...always,
+      }),
     },
   };
 }
 
-function publicGet(summary: string, description: string, body: z.ZodType, parameters: unknown[] = []): Operation {
+/** What a public read about a user may answer besides its figures. */
+const publicRead = {
+  invalid_query: 'a bad query parameter, named in `errors`.',
+  not_found: 'unknown user, or one whose profile is not public.',
+};
+
+function publicGet(summary: string, description: string, body: z.ZodType, parameters: unknown[] = [], notes: Partial<Record<ErrorCode, string>> = publicRead): Operation {
   return {
     summary,
     parameters,
@@ -70,16 +150,21 @@ function publicGet(summary: string, description: string, body: z.ZodType, parame
     responses: {
       '200': { description: 'OK', headers: { ETag: { schema: { type: 'string' } } }, content: { 'application/json': { schema: ref(body) } } },
       '304': { description: 'Not modified: the If-None-Match ETag still matches.' },
-      '400': problem('`invalid_query`: a bad query parameter, named in `errors`.'),
-      '404': problem('`not_found`: unknown user, or one whose profile is not public.'),
-      '503': problem('`unavailable`: the database did not answer.'),
+      ...problems({ ...notes, ...always }),
     },
   };
 }
 
 const ok = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema: ref(schema) } } });
+const svg = (description: string) => ({ description, content: { 'image/svg+xml': { schema: { type: 'string' } } } });
 
-function accountOperation(summary: string, description: string, responses: Record<string, unknown>, body?: z.ZodType): Operation {
+function accountOperation(
+  summary: string,
+  description: string,
+  responses: Record<string, unknown>,
+  notes: Partial<Record<ErrorCode, string>> = {},
+  body?: z.ZodType,
+): Operation {
   return {
     summary,
     description: `${description} With the dashboard session or a token with the \`account\` scope; answers are \`Cache-Control: private, no-store\`.`,
@@ -87,30 +172,38 @@ function accountOperation(summary: string, description: string, responses: Recor
     ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(body) } } } } : {}),
     responses: {
       ...responses,
-      '401': problem('`unauthorized`: no session and no token, or a bad token.'),
-      '403': problem('`forbidden`: the token lacks `account`, or a session change came from another site.'),
+      ...problems({
+        unauthorized: 'no session and no token, or a bad token.',
+        forbidden: 'the token lacks `account`, or a session change came from another site.',
+        ...always,
+        ...notes,
+      }),
     },
   };
 }
 
 const chartRules =
-  'With `user`: that user\'s figures if their profile is public (404 otherwise, the same as for an unknown user); unshared languages or editors come back as empty lists; "today" is the user\'s timezone. Without `user`: site-wide figures (UTC) over users in community statistics; entries resting on fewer than PUBLIC_MIN_USERS users are left out (over several dates an entry counts the users of its busiest date, a lower bound of its distinct users). No figure counts more than 3600 s for one user in one date-hour. 400 `invalid_query` names the bad parameter.';
+  'With `user`: that user\'s figures if their profile is public (404 otherwise, the same as for an unknown user, or for a reference that cannot be a handle or id); unshared languages or editors come back as empty lists; "today" is the user\'s timezone. Without `user`: site-wide figures (UTC) over users in community statistics, summed from cells (a date, or a date and a language, editor or hour): a cell counts only if at least PUBLIC_MIN_USERS users are behind it on that date, and what is published of it is its figure plus noise (Laplace, scale PUBLIC_NOISE_SECONDS, growing with each release of the cell), rounded to whole minutes and drawn once per release, so the same question always gets the same answer. A cell is released again at most once per PUBLIC_CACHE_SECONDS when its figure changed. `suppressed` is true when no day of the range may be shown. No figure counts more than 3600 s for one user in one date-hour. 400 `invalid_query` names the bad parameter; dates run from 0001-01-01.';
 
 const bucketRules =
-  'Buckets are validated one by one: valid ones are stored, invalid ones are reported in `rejected` (per-item `errors[].code`: `required`, `invalid_type`, `too_small`, `too_big`, `invalid_format`, `invalid_date`, `date_out_of_range`, `control_character`, `content_not_allowed`). A bucket carrying a field named content, body, text, diff, patch, clipboard, source, code or snippet (any case) is rejected: the service never receives file contents. `null` counts as absent for optional fields. The request is atomic.';
+  'Buckets are validated one by one: valid ones are stored, invalid ones are reported in `rejected` (per-item `errors[].code`: `required`, `invalid_type`, `too_small`, `too_big`, `invalid_format`, `invalid_date`, `date_out_of_range`, `control_character`, `unpaired_surrogate`, `format_character`, `content_not_allowed`). Text must be well-formed Unicode without control characters (C0, DEL, C1); names that are stored and shown (language, project_name, ide_name, platform, program_name, a desktop filename) also refuse invisible and text-direction characters (zero-width spaces, bidi overrides and isolates; ZWJ and ZWNJ are allowed). A bucket carrying a field named content, body, text, diff, patch, clipboard, source, code or snippet (any case) is rejected: the service never receives file contents. `null` counts as absent for optional fields. The request is atomic.';
+
+/** The schemas the document is built from; every named schema they reach is a component. */
+const documentRoots = (): z.ZodType[] => [
+  ideBatchSchema, desktopBatchSchema, ideBucketSchema, desktopBucketSchema, ackSchema,
+  problemSchema, createUserSchema, createdUserSchema, planListSchema, timeChartSchema,
+  languageChartSchema, hitmapChartSchema, weeklyChartSchema, leaderboardSchema, badgeSchema,
+  createBadgeSchema, accountSchema, updateAccountSchema, createTokenSchema, userSchema,
+  tokenSchema, issuedTokenSchema, tokenListSchema, badgeListSchema, shieldsSchema, healthSchema,
+];
+
+/** The zod schema of each component, by its id: tests check answers against them. */
+export function documentedSchemas(): Map<string, z.ZodType> {
+  return new Map(namedSchemas(documentRoots()).map((schema) => [idOf(schema)!, schema]));
+}
 
 export function openApiDocument(): Record<string, unknown> {
-  // Listing the schemas here registers them before the registry is read.
-  void [ideBucketSchema, desktopBucketSchema, createUserSchema, createdUserSchema, planListSchema, timeChartSchema, badgeSchema, createBadgeSchema, accountSchema, updateAccountSchema, createTokenSchema, userSchema, tokenSchema, issuedTokenSchema];
-  const { schemas } = z.toJSONSchema(z.globalRegistry, {
-    uri: (id) => `#/components/schemas/${id}`,
-    io: 'input',
-    unrepresentable: 'any',
-  }) as { schemas: Record<string, Record<string, unknown>> };
-  for (const s of Object.values(schemas)) {
-    delete s.$schema;
-    delete s.$id;
-  }
+  const schemas = componentSchemas(documentRoots());
 
   return {
     openapi: '3.1.0',
@@ -118,7 +211,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Codetally API',
       version: '1.0.0',
       description:
-        'Aggregated coding activity from editor plugins and a desktop agent, and public reads of what users chose to share. All paths are under /main/api/v1. Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code`; clients retry 5xx, 409 and 429 (honouring `Retry-After`) and network failures with back-off, and drop what another 4xx rejects. Write rate: `SYNC_RATE_LIMIT_PER_MINUTE` requests a minute per token (default 120) in fixed one-minute windows.',
+        'Aggregated coding activity from editor plugins and a desktop agent, and public reads of what users chose to share. All paths are under /main/api/v1. Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code`; clients retry 5xx, 409 and 429 (honouring `Retry-After`) and network failures with back-off, and drop what another 4xx rejects. Every route answers a method it does not take with 405 `method_not_allowed` and an `Allow` header, and `OPTIONS` with the methods it takes. Write rate: `SYNC_RATE_LIMIT_PER_MINUTE` requests a minute per token (default 120) and `SYNC_USER_RATE_LIMIT_PER_MINUTE` per account over all its tokens (default twice that), in fixed one-minute windows. A user holds at most 20 live tokens. A request must arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS (30).',
     },
     servers: [{ url: '/main/api/v1' }],
     components: {
@@ -160,14 +253,20 @@ export function openApiDocument(): Record<string, unknown> {
       '/admin/users': {
         post: {
           summary: 'Provision a user and a first token',
-          description: 'Answers 404 when ADMIN_TOKEN is not configured. Handles are unique regardless of case.',
+          description:
+            'Answers 404 when ADMIN_TOKEN is not configured. Handles are unique regardless of case. Wrong admin tokens are limited per client address (10 in 15 minutes), past which even the right one gets 429 with Retry-After.',
           security: [{ admin: [] }],
           requestBody: { required: true, content: { 'application/json': { schema: ref(createUserSchema) } } },
           responses: {
             '201': { description: 'The user and a token with scopes sync and badges, shown once.', content: { 'application/json': { schema: ref(createdUserSchema) } } },
-            '401': problem('Wrong admin token.'),
-            '404': problem('ADMIN_TOKEN is not set.'),
-            '422': problem('`invalid_payload`: a field is invalid or the handle is taken (`handle_taken`).'),
+            ...problems({
+              ...jsonBody,
+              unauthorized: 'wrong admin token.',
+              not_found: 'ADMIN_TOKEN is not set.',
+              rate_limited: 'too many wrong admin tokens from this address; honour `Retry-After`.',
+              invalid_payload: 'a field is invalid or the handle is taken (`handle_taken`).',
+              ...always,
+            }),
           },
         },
       },
@@ -176,7 +275,8 @@ export function openApiDocument(): Record<string, unknown> {
         patch: accountOperation(
           'Change my account',
           'Any of handle, display_name, timezone and the sharing settings; fields left out keep their value.',
-          { '200': ok(userSchema), '422': problem('`invalid_payload`, naming the field; `handle_taken`.') },
+          { '200': ok(userSchema) },
+          { ...jsonBody, invalid_payload: 'naming the field; `handle_taken`.' },
           updateAccountSchema,
         ),
         delete: accountOperation('Delete my account', 'Removes the user and every row of theirs (tokens, activity, rollups, badges, sign-in). A session cookie is cleared.', {
@@ -185,17 +285,18 @@ export function openApiDocument(): Record<string, unknown> {
       },
       '/me/export': {
         get: accountOperation('Export all my data', 'One JSON document (a download): account, tokens (never their values), badges, every IDE and desktop bucket.', {
-          '200': { description: 'JSON, `Content-Disposition: attachment`.' },
+          '200': { description: 'JSON, `Content-Disposition: attachment`.', content: { 'application/json': { schema: { type: 'object' } } } },
         }),
       },
       '/me/tokens': {
         get: accountOperation('List my tokens', 'Prefix, scopes, last use (written at most once a minute) and revocation; never the token.', {
-          '200': { description: '`{tokens: [Token]}`', content: { 'application/json': { schema: { type: 'object', properties: { tokens: { type: 'array', items: ref(tokenSchema) } } } } } },
+          '200': ok(tokenListSchema),
         }),
         post: accountOperation(
           'Create a token',
-          'The token is in the answer once and only its hash is kept. Scopes default to sync and badges (what a plugin needs).',
-          { '201': ok(issuedTokenSchema), '422': problem('`invalid_payload`, naming the field.') },
+          'The token is in the answer once and only its hash is kept. Scopes default to sync and badges (what a plugin needs). A user holds at most 20 live tokens (422 `too_many_tokens`: revoke one first).',
+          { '201': ok(issuedTokenSchema) },
+          { ...jsonBody, invalid_payload: 'naming the field; `too_many_tokens`.' },
           createTokenSchema,
         ),
       },
@@ -203,58 +304,55 @@ export function openApiDocument(): Record<string, unknown> {
         delete: {
           ...accountOperation('Revoke a token', 'By id (or its shown prefix). A revoked token answers 401 from then on.', {
             '204': { description: 'Revoked.' },
-            '404': problem('No live token of mine with that id.'),
-          }),
+          }, { not_found: 'no live token of mine with that id.' }),
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         },
       },
       '/get/public/time': {
-        get: publicGet('Time aggregates', `${chartRules} Default range 7d.`, timeChartSchema, chartParameters),
+        get: publicGet('Time aggregates', chartRules, timeChartSchema, queryParameters(chartQueries.time)),
       },
       '/get/public/language': {
-        get: publicGet('Language distribution', `${chartRules} Default range 7d.`, languageChartSchema, chartParameters),
+        get: publicGet('Language distribution', chartRules, languageChartSchema, queryParameters(chartQueries.language)),
       },
       '/get/public/hitmaps': {
-        get: publicGet('Activity hitmap', `${chartRules} Default range 365d; level 0-4 by the busiest day.`, hitmapChartSchema, chartParameters),
+        get: publicGet('Activity hitmap', `${chartRules} Level 0-4 by the busiest day.`, hitmapChartSchema, queryParameters(chartQueries.hitmaps)),
       },
       '/get/public/weekly': {
-        get: publicGet('Weekly trend', `${chartRules} ISO weeks starting Monday, oldest first; the last is the current week so far.`, weeklyChartSchema, [
-          chartParameters[0],
-          { name: 'weeks', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 104, default: 12 } },
-        ]),
+        get: publicGet('Weekly trend', `${chartRules} ISO weeks starting Monday, oldest first; the last is the current week so far.`, weeklyChartSchema, queryParameters(chartQueries.weekly)),
       },
       '/leaderboard/api/get/public': {
         get: {
           ...publicGet(
             'Leaderboard snapshot',
-            'Users who opted in, ranked by capped coding time over the range (7d or 30d, UTC dates), or by one language\'s time with `language` (then only users who share languages appear). Ties share a rank (1, 2, 2, 4). The snapshot may be up to LEADERBOARD_MAX_AGE seconds old; `generated_at` says when it was made. `languages` lists an entry\'s top languages only when its owner shares languages.',
+            'Users who opted in, ranked by capped coding time over the range (7d or 30d, UTC dates), or by one language\'s time with `language` (then only users who share languages appear). Ties share a rank (1, 2, 2, 4) and are listed in a fixed order (by user id) on every page. Ranks and totals are those of the snapshot, which may be up to LEADERBOARD_MAX_AGE seconds old; `generated_at` says when it was made. A user who leaves the leaderboard (or, for a language, stops sharing languages) is left out at once, and their place in the ranking stays empty until the next snapshot. `languages` lists an entry\'s top languages only when its owner shares languages.',
             leaderboardSchema,
-            [
-              { name: 'range', in: 'query', required: false, schema: { type: 'string', enum: ['7d', '30d'], default: '7d' } },
-              { name: 'language', in: 'query', required: false, schema: { type: 'string', maxLength: 64 } },
-              { name: 'page', in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 } },
-              { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
-            ],
+            queryParameters(leaderboardQuerySchema),
+            { invalid_query: publicRead.invalid_query },
           ),
         },
       },
       '/badges': {
         post: {
           summary: 'Create a badge',
-          description: 'Creating a badge is the owner\'s consent to publish exactly that figure (whatever the profile settings). Embed the returned `url` (or `markdown` / `html`); identifiers are never guessed. At most 50 badges per user.',
+          description:
+            'Creating a badge is the owner\'s consent to publish exactly that figure (whatever the profile settings): a token with the `badges` scope carries that consent for a total or a daily average, and for a language\'s figure only while its owner shares languages (403 `forbidden` with `languages_not_shared` otherwise: the owner makes such a badge from the dashboard). Embed the returned `url` (or `markdown` / `html`), built from SITE_URL or the Host the request used; identifiers are never guessed. At most 50 badges per user. Shared caches keep a badge at most a minute (plus a minute stale), so a deleted one disappears from them within two.',
           security: [{ bearer: ['badges'] }],
           requestBody: { required: true, content: { 'application/json': { schema: ref(createBadgeSchema) } } },
           responses: {
             '201': { description: 'The badge and its embed snippets.', content: { 'application/json': { schema: ref(badgeSchema) } } },
-            '401': problem('`unauthorized`.'),
-            '403': problem('`forbidden`: the token lacks the `badges` scope.'),
-            '422': problem('`invalid_payload`, naming the field.'),
+            ...problems({
+              ...jsonBody,
+              unauthorized: '',
+              forbidden: 'the token lacks the `badges` scope, or asks for a language badge of an owner who keeps languages private (`languages_not_shared`).',
+              invalid_payload: 'naming the field; `too_many_badges`.',
+              ...always,
+            }),
           },
         },
         get: {
           summary: 'List my badges',
           security: [{ bearer: ['badges'] }],
-          responses: { '200': { description: '`{badges: [Badge]}`' }, '401': problem('`unauthorized`.') },
+          responses: { '200': ok(badgeListSchema), ...problems({ unauthorized: '', forbidden: 'the token lacks the `badges` scope.', ...always }) },
         },
       },
       '/badges/{id}/refresh': {
@@ -262,7 +360,10 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'Recompute a badge and replace its cached image',
           security: [{ bearer: ['badges'] }],
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
-          responses: { '200': { description: 'The badge.', content: { 'application/json': { schema: ref(badgeSchema) } } }, '404': problem('Not one of my badges.') },
+          responses: {
+            '200': { description: 'The badge.', content: { 'application/json': { schema: ref(badgeSchema) } } },
+            ...problems({ unauthorized: '', forbidden: 'the token lacks the `badges` scope.', not_found: 'not one of my badges.', ...always }),
+          },
         },
       },
       '/badges/{id}': {
@@ -270,7 +371,10 @@ export function openApiDocument(): Record<string, unknown> {
           summary: 'Delete a badge; its URL answers 404 from then on',
           security: [{ bearer: ['badges'] }],
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
-          responses: { '204': { description: 'Deleted.' }, '404': problem('Not one of my badges.') },
+          responses: {
+            '204': { description: 'Deleted.' },
+            ...problems({ unauthorized: '', forbidden: 'the token lacks the `badges` scope.', not_found: 'not one of my badges.', ...always }),
+          },
         },
       },
       '/public/{site}/svg/{userUUID}': {
@@ -280,10 +384,14 @@ export function openApiDocument(): Record<string, unknown> {
           parameters: [
             { name: 'site', in: 'path', required: true, schema: { type: 'string' } },
             { name: 'userUUID', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
-            { name: 'badge', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
-            { name: 'style', in: 'query', required: false, schema: { type: 'string', enum: ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] } },
+            ...queryParameters(badgeQuerySchema),
           ],
-          responses: { '200': { description: 'image/svg+xml' }, '304': { description: 'Not modified.' }, '404': { description: 'image/svg+xml reading "badge not found".' } },
+          responses: {
+            '200': svg('The badge.'),
+            '304': { description: 'Not modified.' },
+            '404': svg('A small badge reading "badge not found".'),
+            ...problems({ method_not_allowed: '' }),
+          },
         },
       },
       '/public/{site}/shields/{userUUID}': {
@@ -293,9 +401,14 @@ export function openApiDocument(): Record<string, unknown> {
           parameters: [
             { name: 'site', in: 'path', required: true, schema: { type: 'string' } },
             { name: 'userUUID', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
-            { name: 'badge', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
+            ...queryParameters(badgeQuerySchema.pick({ badge: true })),
           ],
-          responses: { '200': { description: 'shields.io endpoint JSON' }, '404': { description: 'shields.io endpoint JSON with isError.' } },
+          responses: {
+            '200': ok(shieldsSchema),
+            '304': { description: 'Not modified.' },
+            '404': { ...ok(shieldsSchema), description: 'No such badge: `isError` is true.' },
+            ...problems({ method_not_allowed: '' }),
+          },
         },
       },
       '/get/list/plans': {
@@ -303,19 +416,35 @@ export function openApiDocument(): Record<string, unknown> {
           'Publicly listable plans for a pricing page',
           'In display order. `price.amount` in minor units (cents), `currency` ISO 4217, `interval` month, year or null (free). Checkout and payment confirmation are not public routes.',
           planListSchema,
+          [],
+          {},
         ),
       },
       '/health': {
         get: {
           summary: 'Health, including a database round trip',
           responses: {
-            '200': { description: '`{"status":"ok","db":"ok"}`' },
-            '503': { description: 'The database does not answer.' },
+            '200': ok(healthSchema),
+            '503': { ...ok(healthSchema), description: 'The database does not answer: `{"status":"degraded","db":"unavailable"}`.' },
+            ...problems({ method_not_allowed: '' }),
           },
         },
       },
-      '/ping': { get: { summary: 'Liveness without a database round trip', responses: { '200': { description: '`{"status":"ok"}`' } } } },
-      '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1' } } } },
+      '/ping': {
+        get: {
+          summary: 'Liveness without a database round trip',
+          responses: {
+            '200': { description: '`{"status":"ok"}`', content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } } } } } },
+            ...problems({ method_not_allowed: '' }),
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          summary: 'This document',
+          responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } }, ...problems({ method_not_allowed: '' }) },
+        },
+      },
     },
   };
 }

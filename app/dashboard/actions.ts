@@ -2,14 +2,15 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { createTokenSchema, deleteAccount, updateAccount, updateAccountSchema } from '@/lib/accounts/me';
+import { createTokenSchema, deleteAccount, getAccount, updateAccount, updateAccountSchema } from '@/lib/accounts/me';
+import { changePassword, changePasswordSchema } from '@/lib/accounts/sign-in';
 import { issueToken, revokeToken } from '@/lib/accounts/tokens';
 import { createBadgeSchema } from '@/lib/badges/schemas';
 import { createBadge, deleteBadge, refreshBadge } from '@/lib/badges/store';
 import { getDb } from '@/lib/db/client';
 import { authAction } from '@/lib/web/auth-actions';
 import { formError, parseForm, type FormState } from '@/lib/web/forms';
-import { requireUser } from '@/lib/web/session';
+import { requireUser, visitorAddress } from '@/lib/web/session';
 
 // The dashboard's forms. Next refuses server actions posted from another site; each one also
 // re-reads the session, validates with the API's own schema and calls the same lib function.
@@ -87,6 +88,23 @@ export async function refreshBadgeAction(form: FormData): Promise<void> {
 
 export async function deleteBadgeAction(form: FormData): Promise<void> {
   await onOwn(form, deleteBadge);
+}
+
+export async function changePasswordAction(_: FormState, form: FormData): Promise<FormState> {
+  const user = await requireUser();
+  const parsed = parseForm(changePasswordSchema, { current: String(form.get('current') ?? ''), password: String(form.get('password') ?? '') });
+  if ('state' in parsed) return parsed.state;
+  const db = await getDb();
+  try {
+    if (!(await changePassword(db, user.id, parsed.data, await visitorAddress()))) return { fieldErrors: { current: 'That is not your current password.' } };
+  } catch (err) {
+    return formError(err);
+  }
+  // Every session of the user ended, this one too: sign this browser in again with the new password.
+  const { email } = await getAccount(db, user.id);
+  await authAction('callback/credentials', { email: email!, password: parsed.data.password, callbackUrl: '/dashboard' });
+  revalidatePath('/dashboard');
+  return { ok: true, message: 'Password changed. Every other session is signed out.' };
 }
 
 export async function deleteAccountAction(_: FormState, form: FormData): Promise<FormState> {

@@ -3,21 +3,14 @@ import { DailyBars, LanguagePie, WeeklyTrend } from '../components/charts';
 import { DaysTable, Figures, Hitmap, NamedList, WeekdayHours } from '../components/figures';
 import { signOut } from '../signin/actions';
 import { deleteBadgeAction, refreshBadgeAction, revokeTokenAction } from './actions';
-import { BadgeMaker, CopyButton, DeleteAccount, SettingsForm, TokenCreator } from './widgets';
-import { getAccount } from '@/lib/accounts/me';
-import { listTokens } from '@/lib/accounts/tokens';
+import { BadgeMaker, CopyButton, DeleteAccount, PasswordForm, SettingsForm, TokenCreator } from './widgets';
 import { formatDuration } from '@/lib/badges/format';
-import { badgeDto, listBadges } from '@/lib/badges/store';
-import { getDb } from '@/lib/db/client';
-import { hitmapChart, languageChart, timeChart, weeklyChart } from '@/lib/stats/charts';
-import { ownApps, ownerTarget, ownProjects } from '@/lib/stats/own';
-import { requestOrigin, requireUser } from '@/lib/web/session';
+import { dashboardData, dashboardRange, dashboardRanges } from '@/lib/web/dashboard';
+import { requireUser } from '@/lib/web/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Dashboard', description: 'Your coding time, tokens, sharing settings and badges.', robots: { index: false } };
 
-const ranges = { '7d': 'Last 7 days', '30d': 'Last 30 days', '365d': 'Last 365 days' } as const;
-type Range = keyof typeof ranges;
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : 'never');
 
 /** A one-button form acting on one token or badge; works without JavaScript. */
@@ -35,21 +28,8 @@ function RowAction({ action, id, label, ariaLabel }: { action: (form: FormData) 
 export default async function Dashboard({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const user = await requireUser();
   const search = await searchParams;
-  const range: Range = search.range && search.range in ranges ? (search.range as Range) : '7d';
-  const db = await getDb();
-  const target = ownerTarget({ ...user, statsVersion: Number(user.statsVersion) });
-  const [account, time, language, hitmap, weekly, tokens, badgeRows] = await Promise.all([
-    getAccount(db, user.id),
-    timeChart(db, target, { name: range }),
-    languageChart(db, target, { name: range }),
-    hitmapChart(db, target, { name: '365d' }),
-    weeklyChart(db, target, 12),
-    listTokens(db, user.id),
-    listBadges(db, user.id),
-  ]);
-  const [projects, apps] = await Promise.all([ownProjects(db, user.id, time.range.from, time.range.to), ownApps(db, user.id, time.range.from, time.range.to)]);
-  const origin = await requestOrigin();
-  const badges = badgeRows.map((b) => badgeDto(b, origin));
+  const range = dashboardRange(search.range);
+  const { account, time, language, hitmap, weekly, tokens, projects, apps, origin, badges } = await dashboardData(user, range);
   const profile = `/u/${encodeURIComponent(account.handle)}`;
   return (
     <>
@@ -67,7 +47,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
 
       <h2 id="activity">Your activity</h2>
       <nav aria-label="Range" className="pager">
-        {Object.entries(ranges).map(([r, label]) =>
+        {Object.entries(dashboardRanges).map(([r, label]) =>
           r === range ? (
             <strong key={r} aria-current="page">
               {label}
@@ -172,6 +152,9 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
 
       <h2 id="badges">Badges</h2>
       <p>A badge shows one figure in a README, even while your profile is private: making it is your consent to publish that figure alone.</p>
+      <p className="muted">
+        After you delete a badge or make your profile private, copies kept by CDNs and GitHub&apos;s image proxy may still be shown for up to two minutes.
+      </p>
       <BadgeMaker languages={language.languages.map((l) => l.name)} />
       {badges.map((b) => (
         <section key={b.id} className="card" style={{ marginTop: '1rem' }} aria-label={`Badge ${b.label}`}>
@@ -189,6 +172,13 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
           </div>
         </section>
       ))}
+
+      {account.email && (
+        <>
+          <h2 id="password">Password</h2>
+          <PasswordForm />
+        </>
+      )}
 
       <h2 id="data">Your data</h2>
       <p>

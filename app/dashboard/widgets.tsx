@@ -2,7 +2,7 @@
 
 import { startTransition, useActionState, useMemo, useState } from 'react';
 import { Field, FormMessage } from '../components/form-bits';
-import { createBadgeAction, createToken, deleteAccountAction, saveSettings } from './actions';
+import { changePasswordAction, createBadgeAction, createToken, deleteAccountAction, saveSettings } from './actions';
 import { submitted, type FormState } from '@/lib/web/forms';
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
@@ -41,7 +41,7 @@ export function TokenCreator({ apiUrl }: { apiUrl: string }) {
             <input type="checkbox" name="scopes" value="sync" defaultChecked /> sync (send activity)
           </label>
           <label className="check">
-            <input type="checkbox" name="scopes" value="badges" defaultChecked /> badges
+            <input type="checkbox" name="scopes" value="badges" defaultChecked /> badges (publish your totals as README badges: whoever holds the token can read them that way)
           </label>
           <label className="check">
             <input type="checkbox" name="scopes" value="account" /> account (settings, export, delete)
@@ -83,7 +83,7 @@ const sentences: { flag: string; title: string; sentence: string }[] = [
   { flag: 'share_languages', title: 'Share languages', sentence: 'With a public profile, your language breakdown is shown too; on the leaderboard, your top languages.' },
   { flag: 'share_editors', title: 'Share editors', sentence: 'With a public profile, which editors you use is shown too.' },
   { flag: 'share_apps', title: 'Share desktop applications', sentence: 'Allows showing which desktop applications you use; no public page shows them today, and projects are never public.' },
-  { flag: 'leaderboard', title: 'Appear on the leaderboard', sentence: 'Your name, handle and coding time for the last 7 and 30 days are listed on the public leaderboard.' },
+  { flag: 'leaderboard', title: 'Appear on the leaderboard', sentence: 'Your name, handle and coding time for the last 7 and 30 days are listed on the public leaderboard (pages already served may show you for up to five minutes after you leave).' },
   { flag: 'community_stats', title: 'Count in community statistics', sentence: 'Your time adds, anonymously, to site-wide figures shown only when enough people are behind them.' },
 ];
 
@@ -209,6 +209,26 @@ export function DeleteAccount({ handle }: { handle: string }) {
       <p>
         <button type="submit" className="danger" disabled={pending}>
           Delete my account
+        </button>
+      </p>
+    </form>
+  );
+}
+
+export function PasswordForm() {
+  const [state, action, pending] = useActionState<FormState, FormData>(changePasswordAction, {});
+  return (
+    <form action={action} aria-label="Change my password" noValidate>
+      <Field name="current" label="Current password" state={state}>
+        {(p) => <input {...p} type="password" autoComplete="current-password" required />}
+      </Field>
+      <Field name="password" label="New password" state={state} hint="At least 10 characters. Every other session is signed out.">
+        {(p) => <input {...p} type="password" autoComplete="new-password" required minLength={10} />}
+      </Field>
+      <FormMessage state={state} />
+      <p>
+        <button type="submit" disabled={pending}>
+          Change password
         </button>
       </p>
     </form>

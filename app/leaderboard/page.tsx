@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import { formatDuration } from '@/lib/badges/format';
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/problem';
-import { leaderboardPage, parseLeaderboardQuery, type LeaderboardQuery } from '@/lib/stats/leaderboard';
+import { leaderboardPage } from '@/lib/stats/leaderboard/pages';
+import { parseLeaderboardQuery, type LeaderboardQuery } from '@/lib/stats/leaderboard/query';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = {

@@ -6,12 +6,13 @@ import { signInOptions } from '@/lib/auth/providers';
 import { getDb } from '@/lib/db/client';
 import { authAction } from '@/lib/web/auth-actions';
 import { formError, parseForm, safeCallback, type FormState } from '@/lib/web/forms';
+import { visitorAddress } from '@/lib/web/session';
 
-const failed = (location: string) => new URL(location, 'http://x').searchParams.has('error');
-
-async function passwordSignIn(email: string, password: string, callbackUrl: string): Promise<string | null> {
-  const location = await authAction('callback/credentials', { email, password, callbackUrl });
-  return failed(location) ? null : location;
+/** Where Auth.js sends the browser after a password sign-in, or why it did not sign in. */
+async function passwordSignIn(email: string, password: string, callbackUrl: string): Promise<string | 'refused' | 'limited'> {
+  const location = new URL(await authAction('callback/credentials', { email, password, callbackUrl }), 'http://x');
+  if (location.searchParams.get('code') === 'rate_limited') return 'limited';
+  return location.searchParams.has('error') ? 'refused' : location.pathname + location.search;
 }
 
 export async function signInWithPassword(_: FormState, form: FormData): Promise<FormState> {
@@ -22,7 +23,8 @@ export async function signInWithPassword(_: FormState, form: FormData): Promise<
     return { fieldErrors: { ...(!email && { email: 'Enter your email.' }), ...(!password && { password: 'Enter your password.' }) }, values };
   }
   const location = await passwordSignIn(email, password, safeCallback(form.get('callbackUrl')));
-  if (!location) return { message: 'That email and password do not match an account.', values };
+  if (location === 'limited') return { message: 'Too many sign-in attempts for this account or from your address. Try again in 15 minutes.', values };
+  if (location === 'refused') return { message: 'That email and password do not match an account.', values };
   redirect(location);
 }
 
@@ -44,12 +46,12 @@ export async function signUpWithPassword(_: FormState, form: FormData): Promise<
   const parsed = parseForm(signUpSchema, input);
   if ('state' in parsed) return { ...parsed.state, values };
   try {
-    await signUp(await getDb(), parsed.data);
+    await signUp(await getDb(), parsed.data, await visitorAddress());
   } catch (err) {
     return formError(err, values);
   }
-  const location = await passwordSignIn(parsed.data.email, parsed.data.password, '/dashboard?welcome=1');
-  redirect(location ?? '/signin');
+  // The same answer whether the email was new or already had an account: sign in next.
+  redirect('/signin?signedUp=1&callbackUrl=%2Fdashboard%3Fwelcome%3D1');
 }
 
 export async function signOut(): Promise<void> {

@@ -17,6 +17,11 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
   return (
     <>
       <h1>Sign in</h1>
+      {search.signedUp && (
+        <p className="notice" role="status">
+          Your account is ready, unless that email already had one: either way, sign in with the email and its password.
+        </p>
+      )}
       {search.error && <p className="form-error">Sign-in did not work ({search.error}). Try again.</p>}
       {options.oauth.length > 0 && (
         <form action={signInWithProvider}>

@@ -2,12 +2,14 @@ import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
+import { isUniqueViolation } from '../db/errors';
 import { authAccounts, badges, desktopActivity, ideActivity, passwordLogins, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { pluginScopes } from '../auth/tokens';
-import { handleSchema, scopeSchema, settingsSchema, timezoneSchema, userSchema, type UserDto } from './schemas';
+import { displayNameSchema, handleSchema, scopeSchema, settingsSchema, timezoneSchema, tokenNameSchema, userSchema, type UserDto } from './schemas';
 import { listTokens } from './tokens';
 import { markUserDates } from '../stats/community';
+import { leaderboardSettingsChanged } from '../stats/leaderboard/snapshot';
 import { handleTaken, settingColumns, userDto } from './users';
 
 // The signed-in user's own account: read, change, export, delete. Used by the /me routes and
@@ -16,12 +18,7 @@ import { handleTaken, settingColumns, userDto } from './users';
 export const updateAccountSchema = z
   .object({
     handle: handleSchema.optional(),
-    display_name: z
-      .string({ error: 'display_name must be a string' })
-      .trim()
-      .min(1, { error: 'display_name must not be empty' })
-      .max(100, { error: 'display_name must be at most 100 characters' })
-      .optional(),
+    display_name: displayNameSchema.optional(),
     timezone: timezoneSchema.optional(),
     settings: settingsSchema.partial().optional(),
   })
@@ -30,11 +27,7 @@ export type UpdateAccountInput = z.infer<typeof updateAccountSchema>;
 
 export const createTokenSchema = z
   .object({
-    name: z
-      .string({ error: 'name must be a string' })
-      .trim()
-      .min(1, { error: 'name must not be empty' })
-      .max(100, { error: 'name must be at most 100 characters' }),
+    name: tokenNameSchema,
     scopes: z
       .array(scopeSchema, { error: 'scopes must be a list of sync, badges, account' })
       .min(1, { error: 'scopes must name at least one scope' })
@@ -53,7 +46,7 @@ export type AccountDto = z.infer<typeof accountSchema>;
 
 export async function getAccount(db: Db, userId: string): Promise<AccountDto> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
-  if (!user) throw new ApiError(404, 'not_found', 'This account no longer exists.');
+  if (!user) throw new ApiError('not_found', 'This account no longer exists.');
   const [login] = await db.select({ email: passwordLogins.email }).from(passwordLogins).where(eq(passwordLogins.userId, userId));
   const linked = await db.select({ provider: authAccounts.provider }).from(authAccounts).where(eq(authAccounts.userId, userId));
   return { ...userDto(user), email: login?.email ?? null, sign_in_providers: linked.map((l) => l.provider).sort() };
@@ -71,16 +64,16 @@ export async function updateAccount(db: Db, userId: string, input: UpdateAccount
   try {
     const [row] = await db.transaction(async (tx) => {
       if (s.community_stats !== undefined) await markUserDates(tx, userId); // site-wide figures gain or lose this user
+      await leaderboardSettingsChanged(tx, userId, s);
       return Object.keys(set).length === 0
         ? tx.select().from(users).where(eq(users.id, userId))
         : tx.update(users).set(set).where(eq(users.id, userId)).returning();
     });
-    if (!row) throw new ApiError(404, 'not_found', 'This account no longer exists.');
+    if (!row) throw new ApiError('not_found', 'This account no longer exists.');
     await usersChanged(db, [userId]); // public pages of every process show the new settings at once
     return userDto(row);
   } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause ?? (err as { code?: string });
-    if (cause.code === '23505') throw handleTaken(input.handle);
+    if (isUniqueViolation(err)) throw handleTaken(input.handle);
     throw err;
   }
 }

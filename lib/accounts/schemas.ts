@@ -1,16 +1,31 @@
 import { z } from 'zod';
-import { isTimeZone } from '../ingest/local-time';
+import { isTimeZone } from '../local-time';
 import { scopes } from '../auth/tokens';
-import { isUuid } from '../ids';
-
+import { handlePattern, isUuid } from '../ids';
+import { checkedText } from '../text';
 
 export const handleSchema = z
   .string({ error: 'handle must be a string' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,38}$/, {
+  .regex(handlePattern, {
     error: 'handle must be 1-39 letters, digits, "-" or "_", starting with a letter or digit',
   })
   .refine((v) => !isUuid(v), { error: 'handle must not look like a UUID' })
   .meta({ description: 'Unique, case-insensitive; used in public URLs.' });
+
+/** A name people read (display names, token names): trimmed, 1-100 characters, nothing invisible. */
+function nameSchema(field: string) {
+  return checkedText(
+    z
+      .string({ error: `${field} must be a string` })
+      .trim()
+      .min(1, { error: `${field} must not be empty` })
+      .max(100, { error: `${field} must be at most 100 characters` }),
+    field,
+  );
+}
+
+export const displayNameSchema = nameSchema('display_name').meta({ description: 'Shown on public pages; 1-100 characters.' });
+export const tokenNameSchema = nameSchema('name');
 
 export const timezoneSchema = z
   .string({ error: 'timezone must be a string' })
@@ -39,18 +54,30 @@ export const defaultSettings: Settings = {
   community_stats: true,
 };
 
+
+export const scopeSchema = z.enum(scopes);
+
 export const createUserSchema = z
   .object({
     handle: handleSchema,
-    display_name: z.string().trim().min(1).max(100).optional(),
+    display_name: displayNameSchema.optional(),
     timezone: timezoneSchema.optional(),
     settings: settingsSchema.partial().optional(),
+    token: z
+      .object({
+        scopes: z
+          .array(scopeSchema, { error: 'token.scopes must be a list of sync, badges, account' })
+          .min(1, { error: 'token.scopes must name at least one scope' })
+          .optional()
+          .meta({ description: 'Defaults to sync and badges: what an editor plugin needs.' }),
+      })
+      .optional()
+      .meta({ description: 'The first token of the user.' }),
   })
   .meta({ id: 'CreateUser' });
 
 export type CreateUserInput = z.infer<typeof createUserSchema>;
 
-export const scopeSchema = z.enum(scopes);
 
 export const userSchema = z
   .object({

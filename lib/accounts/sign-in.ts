@@ -4,8 +4,10 @@ import type { Db } from '../db/client';
 import { authAccounts, passwordLogins, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { hashPassword, verifyPassword } from '../auth/password';
-import { insertUser } from './users';
-import { handleSchema, timezoneSchema } from './schemas';
+import { attemptPolicies, limitedAttempt, takeAttempt, type Counter } from '../auth/attempts';
+import { endSessions } from '../auth/sessions';
+import { findUserByHandle, handleTaken, insertUser } from './users';
+import { displayNameSchema, handleSchema, timezoneSchema } from './schemas';
 
 // Accounts behind sign-in: email + password logins and links to outside providers. A user made
 // by signing up starts with everything private.
@@ -29,28 +31,77 @@ export const signUpSchema = z.object({
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
-const emailTaken = () =>
-  new ApiError(422, 'invalid_payload', 'That email already has an account.', {
-    errors: [{ path: 'email', code: 'email_taken', message: 'an account with this email exists: sign in instead' }],
-  });
-
-/** Creates a private user with an email + password login; returns the user id. */
-export async function signUp(db: Db, input: SignUpInput): Promise<string> {
+/**
+ * Creates a private user with an email + password login; returns the user id, or null when the
+ * email already has an account. The caller answers both the same way (nobody learns from
+ * signing up whether an email is registered), and both cost one password hash. A taken handle
+ * is said (422): handles are public anyway, and it is checked before the email, whatever the email.
+ * Sign-ups are limited per client address.
+ */
+export async function signUp(db: Db, input: SignUpInput, clientAddress: string): Promise<string | null> {
+  await takeAttempt(db, [{ policy: attemptPolicies.signUp, subject: clientAddress }]);
   const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
-    const [existing] = await tx.select({ id: passwordLogins.userId }).from(passwordLogins).where(sql`lower(${passwordLogins.email}) = lower(${input.email})`);
-    if (existing) throw emailTaken();
-    const user = await insertUser(tx, { handle: input.handle, timezone: input.timezone });
-    const [login] = await tx.insert(passwordLogins).values({ userId: user.id, email: input.email, passwordHash }).onConflictDoNothing().returning();
-    if (!login) throw emailTaken();
-    return user.id;
-  });
+  if (await findUserByHandle(db, input.handle)) throw handleTaken(input.handle);
+  return db
+    .transaction(async (tx) => {
+      const [existing] = await tx.select({ id: passwordLogins.userId }).from(passwordLogins).where(sql`lower(${passwordLogins.email}) = lower(${input.email})`);
+      if (existing) return null;
+      const user = await insertUser(tx, { handle: input.handle, timezone: input.timezone });
+      const [login] = await tx.insert(passwordLogins).values({ userId: user.id, email: input.email, passwordHash }).onConflictDoNothing().returning();
+      if (!login) tx.rollback(); // the same email signed up at the same moment: no user either
+      return user.id;
+    })
+    .catch((err) => {
+      if (err instanceof TransactionRollbackError) return null;
+      throw err;
+    });
 }
 
-/** The user id for this email and password, or null; unknown emails take as long as wrong passwords. */
-export async function checkPassword(db: Db, email: string, password: string): Promise<string | null> {
-  const [login] = await db.select().from(passwordLogins).where(sql`lower(${passwordLogins.email}) = lower(${email.trim()})`);
-  return (await verifyPassword(password, login?.passwordHash)) && login ? login.userId : null;
+export const changePasswordSchema = z.object({
+  current: z.string({ error: 'current must be a string' }).min(1, { error: 'Enter your current password.' }),
+  password: passwordSchema,
+});
+
+/**
+ * Replaces the password of the user's email + password login after checking the current one,
+ * and ends every session of the user (lib/auth/sessions.ts). False when the current password is
+ * wrong; guesses count as sign-in guesses do.
+ */
+export async function changePassword(db: Db, userId: string, input: z.infer<typeof changePasswordSchema>, clientAddress: string): Promise<boolean> {
+  const [login] = await db.select().from(passwordLogins).where(eq(passwordLogins.userId, userId));
+  if (!login) throw new ApiError('not_found', 'This account signs in through an outside provider: it has no password.');
+  const current = () => verifyPassword(input.current, login.passwordHash);
+  if (!(await limitedAttempt(db, passwordCounters(login.email, clientAddress), current))) return false;
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    await tx.update(passwordLogins).set({ passwordHash }).where(eq(passwordLogins.userId, userId));
+    await endSessions(tx, userId);
+  });
+  return true;
+}
+
+/** The counters a password guess for this account, from this client address, takes from. */
+export const passwordCounters = (email: string, clientAddress: string): Counter[] => [
+  { policy: attemptPolicies.account, subject: email },
+  { policy: attemptPolicies.address, subject: clientAddress },
+];
+
+/**
+ * The user id for this email and password, or null; unknown emails take as long as wrong
+ * passwords. Guesses are limited per account and per client address (lib/auth/attempts.ts):
+ * past the limit this throws TooManyAttempts without checking the password.
+ */
+export async function checkPassword(db: Db, email: string, password: string, clientAddress: string): Promise<string | null> {
+  const address = emailSchema.safeParse(email);
+  let userId: string | null = null;
+  await limitedAttempt(db, passwordCounters(address.success ? address.data : email, clientAddress), async () => {
+    const [login] = address.success
+      ? await db.select().from(passwordLogins).where(sql`lower(${passwordLogins.email}) = lower(${address.data})`)
+      : [];
+    userId = (await verifyPassword(password, login?.passwordHash)) && login ? login.userId : null;
+    return userId !== null;
+  });
+  return userId;
 }
 
 /** A handle made from what a provider says the person is called, free and valid. */
@@ -81,7 +132,8 @@ export async function userForProviderAccount(
   const wish = [profile.login, profile.preferred_username, typeof profile.email === 'string' ? profile.email.split('@')[0] : undefined].find(
     (v): v is string => typeof v === 'string' && v.length > 0,
   );
-  const displayName = typeof profile.name === 'string' && profile.name.trim() ? profile.name.trim().slice(0, 100) : undefined;
+  const named = displayNameSchema.safeParse(typeof profile.name === 'string' ? profile.name.slice(0, 100) : undefined);
+  const displayName = named.success ? named.data : undefined;
   const created = await db.transaction(async (tx) => {
     const user = await insertUser(tx, { handle: await freeHandle(tx, wish ?? 'coder'), display_name: displayName });
     const [linked] = await tx.insert(authAccounts).values({ provider, providerAccountId, userId: user.id }).onConflictDoNothing().returning();

@@ -1,6 +1,7 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { apiTokens } from '../db/schema';
+import { apiTokens, users } from '../db/schema';
+import { ApiError } from '../http/problem';
 import { z } from 'zod';
 import { generateToken, scopes, type Scope } from '../auth/tokens';
 import { isUuid } from '../ids';
@@ -22,6 +23,8 @@ export const issuedTokenSchema = z
   .object({ token: z.string().meta({ description: 'The token itself: shown this once, never again.' }), info: tokenSchema })
   .meta({ id: 'IssuedToken' });
 
+export const tokenListSchema = z.object({ tokens: z.array(tokenSchema) }).meta({ id: 'TokenList' });
+
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
 function tokenDto(t: typeof apiTokens.$inferSelect): TokenDto {
@@ -36,17 +39,34 @@ function tokenDto(t: typeof apiTokens.$inferSelect): TokenDto {
   };
 }
 
-/** Issues a token; the raw value is returned once and only its hash is stored. */
+/** Live tokens a user may hold: every token has its own write budget, so their number is bounded. */
+export const MAX_LIVE_TOKENS = 20;
+
+/**
+ * Issues a token; the raw value is returned once and only its hash is stored. 422 when the user
+ * already holds MAX_LIVE_TOKENS live tokens (counted under the user's row lock, so concurrent
+ * requests cannot pass the bound together).
+ */
 export async function issueToken(
   db: Db,
   userId: string,
   opts: { name: string; scopes: Scope[] },
 ): Promise<{ token: string; info: TokenDto }> {
   const { token, prefix, hash } = generateToken();
-  const [row] = await db
-    .insert(apiTokens)
-    .values({ userId, name: opts.name, prefix, hash, scopes: [...new Set(opts.scopes)] })
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    const [{ live }] = await tx
+      .select({ live: count() })
+      .from(apiTokens)
+      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
+    if (live >= MAX_LIVE_TOKENS) {
+      throw new ApiError('invalid_payload', `A user may hold at most ${MAX_LIVE_TOKENS} live tokens.`, {
+        errors: [{ path: '', code: 'too_many_tokens', message: `revoke a token first: at most ${MAX_LIVE_TOKENS}` }],
+      });
+    }
+    const [created] = await tx.insert(apiTokens).values({ userId, name: opts.name, prefix, hash, scopes: [...new Set(opts.scopes)] }).returning();
+    return created;
+  });
   return { token, info: tokenDto(row) };
 }
 

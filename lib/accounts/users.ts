@@ -40,7 +40,7 @@ export function settingColumns(s: Partial<Settings>) {
 }
 
 export const handleTaken = (handle: string | undefined) =>
-  new ApiError(422, 'invalid_payload', `The handle "${handle}" is taken.`, {
+  new ApiError('invalid_payload', `The handle "${handle}" is taken.`, {
     errors: [{ path: 'handle', code: 'handle_taken', message: 'handle is already taken (handles are case-insensitive)' }],
   });
 
@@ -61,11 +61,11 @@ export async function insertUser(db: Db, input: CreateUserInput): Promise<UserDt
   return userDto(created);
 }
 
-/** Creates a user and a first plugin token (sync + badges) in one transaction. */
+/** Creates a user and a first token (by default a plugin's: sync + badges) in one transaction. */
 export async function createUser(db: Db, input: CreateUserInput): Promise<{ user: UserDto; token: string }> {
   return db.transaction(async (tx) => {
     const user = await insertUser(tx, input);
-    const { token } = await issueToken(tx, user.id, { name: 'first token', scopes: pluginScopes });
+    const { token } = await issueToken(tx, user.id, { name: 'first token', scopes: input.token?.scopes ?? pluginScopes });
     return { user, token };
   });
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { createUserSchema, handleSchema, scopeSchema } from '../accounts/schemas';
+import { createUserSchema, handleSchema, scopeSchema, tokenNameSchema } from '../accounts/schemas';
 import { issueToken, listTokens, revokeToken } from '../accounts/tokens';
 import { createUser, findUserByHandle, userDto } from '../accounts/users';
 import { pluginScopes } from '../auth/tokens';
 import type { Db } from '../db/client';
+import { checkedText } from '../text';
 
 // Operator commands, run by the CLI directly on the database or, when the embedded database is
 // owned by a running server, by that server on the CLI's behalf (see control.ts).
@@ -13,10 +14,10 @@ export const commandSchema = z.discriminatedUnion('command', [
   z.object({
     command: z.literal('issue-token'),
     handle: handleSchema,
-    name: z.string().trim().min(1).max(100).default('cli token'),
+    name: tokenNameSchema.default('cli token'),
     scopes: z.array(scopeSchema).min(1).default(pluginScopes),
   }),
-  z.object({ command: z.literal('revoke-token'), handle: handleSchema, token: z.string().min(1) }),
+  z.object({ command: z.literal('revoke-token'), handle: handleSchema, token: checkedText(z.string().min(1).max(100), 'token') }),
   z.object({ command: z.literal('list-tokens'), handle: handleSchema }),
 ]);
 

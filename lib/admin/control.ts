@@ -16,8 +16,10 @@ export function controlSocketPath(dataDir = config().DATA_DIR): string {
 export type ControlAnswer = { ok: true; result: unknown } | { ok: false; error: string };
 
 export async function startControlSocket(): Promise<void> {
+  // Opening the database first takes its lock: a second server on the same directory stops
+  // there, before it could take over the first one's socket.
+  await getDb();
   const socketPath = controlSocketPath();
-  fs.mkdirSync(path.dirname(socketPath), { recursive: true, mode: 0o700 });
   fs.rmSync(socketPath, { force: true });
   const server = net.createServer((conn) => {
     let buffer = '';

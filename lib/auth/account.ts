@@ -1,4 +1,5 @@
 import { getDb, type Db } from '../db/client';
+import { siteOrigin } from '../http/origin';
 import { ApiError, errorResponse } from '../http/problem';
 import { authenticateToken, unauthorized, withHeaders, type RouteContext } from './bearer';
 import { sessionUser } from './session';
@@ -19,22 +20,15 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Cookies ride along on cross-site requests, so a session-authenticated change must show it
- * started on this site: Sec-Fetch-Site: same-origin, or an Origin equal to the host asked.
+ * started on this site: Sec-Fetch-Site: same-origin, or an Origin equal to the site's origin.
  */
 export function assertSameSite(request: Request): void {
   if (safeMethods.has(request.method)) return;
   const site = request.headers.get('sec-fetch-site');
   if (site === 'same-origin') return;
   const origin = request.headers.get('origin');
-  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
-  if (site === null && origin && host) {
-    try {
-      if (new URL(origin).host === host) return;
-    } catch {
-      // an unparsable Origin is not this site
-    }
-  }
-  throw new ApiError(403, 'forbidden', 'Cross-site request refused: change your account from the dashboard or with a token.');
+  if (site === null && origin && URL.canParse(origin) && new URL(origin).host === new URL(siteOrigin(request.headers)).host) return;
+  throw new ApiError('forbidden', 'Cross-site request refused: change your account from the dashboard or with a token.');
 }
 
 export function withAccount<P = Record<string, never>>(handler: (ctx: AccountContext<P>) => Promise<Response>) {

@@ -1,5 +1,5 @@
 import { ApiError } from '../http/problem';
-import { assertWithinLimit, rateLimitState, type RateLimitState } from '../http/rate-limit';
+import { assertWithinLimit, rateLimitState, type CountedRow, type RateLimitState, type WriteLimits } from '../http/rate-limit';
 import { forgetPrincipal } from './principal';
 
 // A rate-limited write whose token's principal this process already knows skips the lookup:
@@ -8,7 +8,7 @@ import { forgetPrincipal } from './principal';
 // writes nothing is checked and counted by the wrapper afterwards, as a first request is.
 
 export const unauthorized = (detail: string, error?: string) =>
-  new ApiError(401, 'unauthorized', detail, {
+  new ApiError('unauthorized', detail, {
     headers: { 'www-authenticate': error ? `Bearer realm="codetally", error="${error}"` : 'Bearer realm="codetally"' },
   });
 
@@ -16,15 +16,13 @@ export const unauthorized = (detail: string, error?: string) =>
 export interface Admit {
   tokenId: string;
   timeZone: string;
-  /** Writes a minute; 0: nothing is counted. */
-  limit: number;
+  /** Writes a minute, per token and per user; 0: not counted. */
+  limits: WriteLimits;
 }
 
-/** What the write statement found: the user's timezone (null: the token is revoked) and the count. */
-export interface AdmitResult {
+/** What the write statement found: the user's timezone (null: the token is revoked) and the counts. */
+export interface AdmitResult extends CountedRow {
   timeZone: string | null;
-  count: number | null;
-  reset: number | null;
 }
 
 export class Admission {
@@ -53,7 +51,7 @@ export class Admission {
       forgetPrincipal(this.tokenHash);
       throw unauthorized('The token is unknown or revoked.', 'invalid_token');
     }
-    if (found.count !== null) this.rate = rateLimitState(this.admit.limit, found.count, Number(found.reset));
+    this.rate = rateLimitState(this.admit.limits, found);
     assertWithinLimit(this.rate);
     return null;
   }

@@ -1,18 +1,36 @@
 import { Auth, skipCSRFCheck, type AuthConfig } from '@auth/core';
+import { CredentialsSignin } from '@auth/core/errors';
 import Credentials from '@auth/core/providers/credentials';
 import GitHub from '@auth/core/providers/github';
 import type { Provider } from '@auth/core/providers';
 import { config } from '../config';
 import { getDb } from '../db/client';
+import { problemResponse } from '../http/problem';
+import { clientAddress, siteOrigin } from '../http/origin';
+import { decodedSegment } from '../http/url';
+import { attemptPolicies, TooManyAttempts } from './attempts';
 import { checkPassword, userForProviderAccount } from '../accounts/sign-in';
 import { signInOptions } from './providers';
 import { authSecret } from './secret';
+import { endSessions, sessionVersion } from './sessions';
 
 // Sign-in is Auth.js (@auth/core) under /auth: GitHub and a generic OpenID Connect provider when
 // configured, and email + password. Sessions are Auth.js's encrypted JWT cookie holding only the
-// user id; every request looks the user up again, so a deleted account has no session.
+// user id and the user's session version (lib/auth/sessions.ts); every request looks the user up
+// again, so a deleted account or a session that was ended has no session.
 
 export const authBasePath = '/auth';
+
+/** Auth.js's answer to a guess past the limit: its redirect carries `code=rate_limited`. */
+class SignInLimited extends CredentialsSignin {
+  override code = 'rate_limited';
+}
+
+/** Whether an Auth.js answer is a sign-in refused for too many attempts. */
+export function signInLimited(response: Response): boolean {
+  const location = response.headers.get('location');
+  return !!location && URL.canParse(location, 'http://x') && new URL(location, 'http://x').searchParams.get('code') === 'rate_limited';
+}
 export const sessionMaxAgeSeconds = 30 * 24 * 3600;
 
 function providers(): Provider[] {
@@ -29,10 +47,15 @@ function providers(): Provider[] {
     list.push(
       Credentials({
         credentials: { email: {}, password: {} },
-        async authorize(input) {
+        async authorize(input, request) {
           if (typeof input.email !== 'string' || typeof input.password !== 'string') return null;
-          const id = await checkPassword(await getDb(), input.email, input.password);
-          return id ? { id } : null;
+          try {
+            const id = await checkPassword(await getDb(), input.email, input.password, clientAddress(request.headers));
+            return id ? { id } : null;
+          } catch (err) {
+            if (err instanceof TooManyAttempts) throw new SignInLimited();
+            throw err;
+          }
         },
       }),
     );
@@ -44,7 +67,7 @@ export async function authConfig(): Promise<AuthConfig> {
   const db = await getDb();
   return {
     basePath: authBasePath,
-    secret: await authSecret(db),
+    secret: authSecret(),
     trustHost: true,
     providers: providers(),
     session: { strategy: 'jwt', maxAge: sessionMaxAgeSeconds },
@@ -52,33 +75,83 @@ export async function authConfig(): Promise<AuthConfig> {
     // A wrong password is an answer, not a server error; everything else is logged.
     logger: { error: (err) => (err.name === 'CredentialsSignin' ? undefined : console.error('[auth]', err)) },
     callbacks: {
-      // The token carries the user id and nothing else (no name, email or picture).
+      // The token carries the user id and session version, nothing else (no name, email or picture).
       async jwt({ token, user, account, profile }) {
-        if (!account || !user) return { sub: token.sub };
-        const id =
-          account.type === 'credentials'
-            ? user.id
-            : await userForProviderAccount(db, account.provider, account.providerAccountId, profile ?? {});
-        return { sub: id };
+        if (account && user) {
+          const id =
+            account.type === 'credentials'
+              ? user.id!
+              : await userForProviderAccount(db, account.provider, account.providerAccountId, profile ?? {});
+          return { sub: id, sv: await sessionVersion(db, id) };
+        }
+        // A session read or renewed (/auth/session): only while it has not been ended.
+        const current = typeof token.sub === 'string' ? await sessionVersion(db, token.sub) : null;
+        return current !== null && token.sv === current ? { sub: token.sub, sv: current } : null;
+      },
+    },
+    events: {
+      // Signing out ends every session of the user, copied cookies included.
+      async signOut(message) {
+        const sub = 'token' in message ? message.token?.sub : undefined;
+        if (typeof sub === 'string') await endSessions(db, sub);
       },
     },
   };
 }
 
-/** Handles Auth.js's own routes (provider callbacks, session, sign-out). */
+/** A place to return to that Auth.js accepts: a path, or an http(s) URL. */
+function validCallback(value: string, origin: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value, value.startsWith('/') ? origin : undefined).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const callbackCookies = new Set(['authjs.callback-url', '__Secure-authjs.callback-url']);
+
+/**
+ * Handles Auth.js's own routes (provider callbacks, session, sign-out), at the site's origin:
+ * Auth.js builds its callback URLs from the request's, which Next gives with the listen address.
+ * A return address Auth.js would not accept (in the query or its cookie) is dropped first:
+ * Auth.js answers it with a 500 "server configuration" error, and it is the client's mistake.
+ */
 export async function handleAuth(request: Request): Promise<Response> {
-  return Auth(request, await authConfig());
+  const { pathname, search } = new URL(request.url);
+  const origin = siteOrigin(request.headers);
+  const url = new URL(pathname + search, origin);
+  const callback = url.searchParams.get('callbackUrl');
+  if (callback !== null && !validCallback(callback, origin)) url.searchParams.delete('callbackUrl');
+  const headers = new Headers(request.headers);
+  const cookies = (headers.get('cookie') ?? '').split(';').filter((part) => {
+    const at = part.indexOf('=');
+    return !(at > 0 && callbackCookies.has(part.slice(0, at).trim()) && !validCallback(decodedSegment(part.slice(at + 1).trim()) ?? '', origin));
+  });
+  headers.set('cookie', cookies.join(';'));
+  const atSite = new Request(url, {
+    method: request.method,
+    headers,
+    body: request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer(),
+  });
+  const response = await Auth(atSite, await authConfig());
+  // A direct post of credentials past the limit: 429, as the API answers it.
+  if (signInLimited(response)) return problemResponse(new TooManyAttempts(attemptPolicies.account.windowSeconds));
+  return response;
 }
 
 /**
  * Runs one Auth.js action for a server action (which Next already guards against cross-site
  * posts, hence no second CSRF token): returns Auth.js's answer, whose cookies the caller keeps.
  */
-export async function runAuthAction(origin: string, action: string, form: Record<string, string>, cookie: string): Promise<Response> {
-  const request = new Request(`${origin}${authBasePath}/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
-    body: new URLSearchParams(form),
-  });
+export async function runAuthAction(
+  origin: string,
+  action: string,
+  form: Record<string, string>,
+  from: { cookie: string; forwardedFor?: string | null },
+): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', cookie: from.cookie };
+  // The visitor's address, as the page's request carried it: sign-in attempts are counted per address.
+  if (from.forwardedFor) headers['x-forwarded-for'] = from.forwardedFor;
+  const request = new Request(`${origin}${authBasePath}/${action}`, { method: 'POST', headers, body: new URLSearchParams(form) });
   return Auth(request, { ...(await authConfig()), skipCSRFCheck });
 }

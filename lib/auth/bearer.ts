@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { writeLimits } from '../config';
 import { getDb, type Db } from '../db/client';
 import { ApiError, errorResponse } from '../http/problem';
 import { assertWithinLimit, rateLimitHeaders } from '../http/rate-limit';
@@ -42,10 +42,10 @@ export function authenticateToken(request: Request, scope: Scope, rateLimited = 
 
 async function authenticateHash(tokenHash: string, scope: Scope, rateLimited: boolean) {
   const db = await getDb();
-  const found = await findPrincipal(db, tokenHash, rateLimited ? { scope, limit: config().SYNC_RATE_LIMIT_PER_MINUTE } : undefined);
+  const found = await findPrincipal(db, tokenHash, rateLimited ? { scope, limits: writeLimits() } : undefined);
   if (!found) throw unauthorized('The token is unknown or revoked.', 'invalid_token');
   if (!found.principal.token.scopes.includes(scope)) {
-    throw new ApiError(403, 'forbidden', `This route needs a token with the "${scope}" scope.`);
+    throw new ApiError('forbidden', `This route needs a token with the "${scope}" scope.`);
   }
   return { ...found, db };
 }
@@ -104,7 +104,7 @@ async function admittedFromMemory<P>(
   const db = await getDb();
   const principal = await cachedPrincipal(db, tokenHash);
   if (!principal?.token.scopes.includes(scope)) return null;
-  const admission = new Admission(tokenHash, { tokenId: principal.token.id, timeZone: principal.user.timezone, limit: config().SYNC_RATE_LIMIT_PER_MINUTE });
+  const admission = new Admission(tokenHash, { tokenId: principal.token.id, timeZone: principal.user.timezone, limits: writeLimits() });
   let response: Response;
   try {
     const params = ((await route?.params) ?? {}) as P;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { preparedRows, type Db } from '../db/client';
-import { countRequestSql, rateLimitState, type RateLimitState } from '../http/rate-limit';
+import { countedColumns, countWriteCtes, rateLimitState, type CountedRow, type RateLimitState, type WriteLimits } from '../http/rate-limit';
 import type { Scope } from './tokens';
 
 export interface Principal {
@@ -37,32 +37,29 @@ interface PrincipalRow {
   user_id: string;
   handle: string;
   timezone: string;
-  count: number | null;
-  reset: number | null;
 }
 
 /**
  * The live (not revoked) token with this hash and its user, or null. With `count`, the same
- * statement also counts the request against the token's write rate (when the token has the
- * scope), so authenticating a write costs one round trip.
+ * statement also counts the request against the write budgets of the token and its user (when
+ * the token has the scope), so authenticating a write costs one round trip.
  */
 export async function findPrincipal(
   db: Db,
   tokenHash: string,
-  count?: { scope: Scope; limit: number },
+  count?: { scope: Scope; limits: WriteLimits },
 ): Promise<{ principal: Principal; rate?: RateLimitState } | null> {
-  const counting = count && count.limit > 0;
   const token = sql`
     SELECT t.id AS token_id, t.scopes, t.last_used_at, u.id AS user_id, u.handle, u.timezone
     FROM api_tokens t JOIN users u ON u.id = t.user_id
     WHERE t.hash = ${tokenHash} AND t.revoked_at IS NULL`;
-  const [row] = await preparedRows<PrincipalRow>(
+  const [row] = await preparedRows<PrincipalRow & Partial<CountedRow>>(
     db,
-    counting
+    count
       ? sql`WITH token AS (${token}),
-              counted AS (${countRequestSql(sql`SELECT token_id FROM token WHERE ${count.scope} = ANY(scopes)`)})
-            SELECT token.*, counted.count, counted.reset FROM token LEFT JOIN counted ON true`
-      : sql`SELECT *, NULL::int AS count, NULL::int AS reset FROM (${token}) AS token`,
+              ${countWriteCtes(sql`SELECT token_id, user_id FROM token WHERE ${count.scope} = ANY(scopes)`, count.limits)}
+            SELECT token.*, ${countedColumns} FROM token`
+      : sql`SELECT * FROM (${token}) AS token`,
   );
   if (!row) {
     cached.delete(tokenHash);
@@ -78,7 +75,7 @@ export async function findPrincipal(
   cached.set(tokenHash, { principal, lastUsedAt: row.last_used_at });
   return {
     principal,
-    rate: counting && row.count !== null ? rateLimitState(count.limit, row.count, Number(row.reset)) : undefined,
+    rate: count && rateLimitState(count.limits, row as CountedRow),
   };
 }
 

@@ -1,15 +1,21 @@
+import type { z } from 'zod';
 import { getDb } from '../db/client';
-import { publicJson, publicResponse, type PublicCachePolicy } from '../http/cache';
-import { localDateHour } from '../ingest/local-time';
+import { publicJson, publicResponse, type PublicCachePolicy } from '../http/public';
+import { localDateHour } from '../local-time';
 import { publishedBadge } from '../sharing/gate';
-import { SharedCache } from '../stats/cache';
+import { ProcessCache } from '../process-cache';
+import { parseQuery } from '../http/query';
+import { badgeQuerySchema, shieldsSchema } from './schemas';
 import { badgeFace, notFoundFace, renderSvg, styleOf, type BadgeFace } from './render';
 
 // The public badge routes: an SVG image, or the same figure as shields.io endpoint JSON.
 
-const faces = new SharedCache<BadgeFace>();
+const faces = new ProcessCache<BadgeFace>();
 const FACE_TTL_MS = 10 * 60_000;
-const badgeCache: PublicCachePolicy = { maxAge: 300, sMaxAge: 300, staleWhileRevalidate: 86_400 };
+// A badge can be deleted (or its figure change) at any moment: shared caches (CDNs, GitHub's image
+// proxy) keep it at most a minute, plus a minute stale while they ask again (an ETag makes that
+// cheap). The dashboard says so where a badge is deleted.
+const badgeCache: PublicCachePolicy = { maxAge: 60, sMaxAge: 60, staleWhileRevalidate: 60 };
 const missingCache: PublicCachePolicy = { maxAge: 60, sMaxAge: 60, staleWhileRevalidate: 60 };
 const svgType = 'image/svg+xml; charset=utf-8';
 
@@ -26,16 +32,18 @@ async function lookup(ownerId: string, badgeId: string | null): Promise<{ face: 
   return { face: await faces.get(key, FACE_TTL_MS, () => badgeFace(db, published)), style: badge.style };
 }
 
+const queryOf = (request: Request) => parseQuery(badgeQuerySchema, new URL(request.url).searchParams);
+
 export async function badgeSvg(request: Request, ownerId: string): Promise<Response> {
-  const params = new URL(request.url).searchParams;
-  const found = await lookup(ownerId, params.get('badge'));
+  const { badge, style } = queryOf(request);
+  const found = await lookup(ownerId, badge ?? null);
   if (!found) return publicResponse(request, renderSvg(notFoundFace, 'flat'), svgType, missingCache, 404);
-  return publicResponse(request, renderSvg(found.face, styleOf(params.get('style'), found.style)), svgType, badgeCache);
+  return publicResponse(request, renderSvg(found.face, styleOf(style ?? null, found.style)), svgType, badgeCache);
 }
 
 export async function badgeShields(request: Request, ownerId: string): Promise<Response> {
-  const face = (await lookup(ownerId, new URL(request.url).searchParams.get('badge')))?.face;
-  const body = face
+  const face = (await lookup(ownerId, queryOf(request).badge ?? null))?.face;
+  const body: z.input<typeof shieldsSchema> = face
     ? { schemaVersion: 1, label: face.label, message: face.message, color: face.color, cacheSeconds: badgeCache.sMaxAge }
     : { schemaVersion: 1, ...notFoundFace, isError: true, cacheSeconds: missingCache.sMaxAge };
   if (face) return publicJson(request, body, badgeCache);

@@ -1,7 +1,7 @@
 import { makeBadge } from 'badge-maker';
 import type { Db } from '../db/client';
 import { eachDay } from '../dates';
-import { localDateHour } from '../ingest/local-time';
+import { localDateHour } from '../local-time';
 import type { PublishedBadge } from '../sharing/gate';
 import { dayTotals, dimensionTotals, earliestDate } from '../stats/queries';
 import { resolveRange, type RangeName } from '../stats/range';

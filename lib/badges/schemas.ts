@@ -1,11 +1,20 @@
 import { z } from 'zod';
+import { checkedText } from '../text';
 
 export const badgeStyles = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] as const;
 export type BadgeStyle = (typeof badgeStyles)[number];
 export const badgeMetrics = ['total', 'daily_average', 'language'] as const;
 export const badgeRanges = ['7d', '30d', '365d', 'all'] as const;
 
-const noControl = /^[^\u0000-\u001F\u007F]*$/;
+/**
+ * The query of a badge's image. Never refused, since an embed must not break: an unknown style
+ * is ignored, and a badge id that is not one of the user's is simply not found.
+ */
+export const badgeQuerySchema = z.object({
+  badge: z.string().optional().meta({ format: 'uuid', description: "Which of the user's badges; without it, their first." }),
+  style: z.enum(badgeStyles).optional().catch(undefined).meta({ description: "Draws the badge in this style instead of its own; an unknown one is ignored." }),
+});
+
 // shields.io named colours, or a hex colour with or without '#'.
 const namedColors = ['brightgreen', 'green', 'yellowgreen', 'yellow', 'orange', 'red', 'blue', 'lightgrey', 'grey', 'gray', 'lightgray', 'success', 'important', 'critical', 'informational', 'inactive', 'blueviolet'];
 
@@ -13,8 +22,8 @@ export const createBadgeSchema = z
   .object({
     metric: z.enum(badgeMetrics),
     range: z.enum(badgeRanges),
-    language: z.string().trim().min(1).max(64).regex(noControl).optional(),
-    label: z.string().trim().min(1).max(64).regex(noControl).optional(),
+    language: checkedText(z.string().trim().min(1).max(64), 'language').optional(),
+    label: checkedText(z.string().trim().min(1).max(64), 'label').optional(),
     color: z
       .string()
       .trim()
@@ -49,5 +58,19 @@ export const badgeSchema = z
     refreshed_at: z.string(),
   })
   .meta({ id: 'Badge' });
+
+export const badgeListSchema = z.object({ badges: z.array(badgeSchema) }).meta({ id: 'BadgeList' });
+
+/** A badge as shields.io endpoint JSON (https://shields.io/badges/endpoint-badge). */
+export const shieldsSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    label: z.string(),
+    message: z.string(),
+    color: z.string(),
+    isError: z.literal(true).optional().meta({ description: 'Only when there is no such badge (404).' }),
+    cacheSeconds: z.number().int(),
+  })
+  .meta({ id: 'ShieldsEndpoint' });
 
 export type BadgeDto = z.infer<typeof badgeSchema>;

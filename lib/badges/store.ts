@@ -38,7 +38,7 @@ export function badgeDto(row: BadgeRow, origin: string): BadgeDto {
 export async function createBadge(db: Db, userId: string, input: CreateBadgeInput): Promise<BadgeRow> {
   const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(badges).where(eq(badges.userId, userId));
   if (n >= MAX_BADGES_PER_USER) {
-    throw new ApiError(422, 'invalid_payload', `A user may have at most ${MAX_BADGES_PER_USER} badges.`, {
+    throw new ApiError('invalid_payload', `A user may have at most ${MAX_BADGES_PER_USER} badges.`, {
       errors: [{ path: '', code: 'too_many_badges', message: `delete a badge first: at most ${MAX_BADGES_PER_USER}` }],
     });
   }
@@ -63,7 +63,7 @@ export async function listBadges(db: Db, userId: string): Promise<BadgeRow[]> {
   return db.select().from(badges).where(eq(badges.userId, userId)).orderBy(asc(badges.createdAt), asc(badges.id));
 }
 
-const noSuchBadge = () => new ApiError(404, 'not_found', 'No such badge.');
+const noSuchBadge = () => new ApiError('not_found', 'No such badge.');
 
 /** Marks a badge refreshed: its cached images are replaced on their next request. */
 export async function refreshBadge(db: Db, userId: string, id: string): Promise<BadgeRow> {

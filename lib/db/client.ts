@@ -6,6 +6,8 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { config, poolSizeOf } from '../config';
 import { embeddedChanges, postgresChanges, registerChanges, type UserChanges } from './changes';
+import { lockDataDir } from './embedded-lock';
+import { guardQueryErrors, queryFailed } from './errors';
 import * as schema from './schema';
 
 /** The database, or a transaction on it: every query takes one of these first. */
@@ -25,19 +27,26 @@ export interface DbTarget {
 }
 
 /**
+ * What a statement of the service may take on PostgreSQL: a slow or locked database makes a
+ * request answer 503 (and the client retry) instead of hanging. Migrations run without them.
+ */
+export const statementLimits = { statement_timeout: 15_000, lock_timeout: 5_000, idle_in_transaction_session_timeout: 60_000 } as const;
+
+/**
  * Opens the embedded database (no URL) or a PostgreSQL pool, behind the same drizzle schema.
  * The pool holds `poolSize` connections unless the URL says otherwise (`?max=N`).
  */
-export async function openDb(target: DbTarget, poolSize = 10): Promise<DbHandle> {
+export async function openDb(target: DbTarget, poolSize = 10, options: { limits?: boolean } = {}): Promise<DbHandle> {
   if (target.databaseUrl) {
     const client = postgres(target.databaseUrl, {
       max: poolSizeOf(target.databaseUrl) ?? poolSize,
       connect_timeout: 5,
       idle_timeout: 60,
       onnotice: () => {},
-      connection: { application_name: 'codetally' },
+      connection: { application_name: 'codetally', ...(options.limits === false ? {} : statementLimits) },
     });
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
+    guardQueryErrors(db);
     Object.defineProperty(db, PREPARED, { value: (query: SQL) => runPrepared(client, query) });
     return withChanges({
       db,
@@ -46,12 +55,21 @@ export async function openDb(target: DbTarget, poolSize = 10): Promise<DbHandle>
       close: () => client.end({ timeout: 5 }),
     });
   }
-  const client = await PGlite.create({ dataDir: target.dataDir });
+  const release = lockDataDir(target.dataDir);
+  const client = await PGlite.create({ dataDir: target.dataDir }).catch((err) => {
+    release();
+    throw err;
+  });
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  guardQueryErrors(db);
   return withChanges({
-    db: drizzlePglite(client, { schema }) as unknown as Db,
+    db,
     kind: 'pglite',
     changes: embeddedChanges(),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      release();
+    },
   });
 }
 
@@ -120,7 +138,11 @@ const dialect = new PgDialect();
 /** Runs a statement on postgres.js as a prepared statement (for the benchmark's raw ceiling too). */
 export async function runPrepared<T>(client: postgres.Sql, query: SQL): Promise<T[]> {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  return (await client.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as T[];
+  try {
+    return (await client.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as T[];
+  } catch (err) {
+    throw queryFailed(err, text);
+  }
 }
 
 /**

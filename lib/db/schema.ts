@@ -32,6 +32,8 @@ export const users = pgTable(
     communityStats: boolean('community_stats').notNull().default(true),
     /** Bumped by every write of the user's activity: per-user read caches key on it. */
     statsVersion: bigint('stats_version', { mode: 'number' }).notNull().default(0),
+    /** Every sign-in session carries the value it was made with; bumping it ends them all. */
+    sessionVersion: integer('session_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('users_handle_lower_idx').on(sql`lower(${t.handle})`)],
@@ -106,7 +108,8 @@ export const idempotencyKeys = pgTable(
     /** SHA-256 of route and body: the same key with another request is a reuse. */
     requestHash: text('request_hash').notNull(),
     status: integer('status').notNull(),
-    response: jsonb('response').notNull(),
+    /** The first answer's body as sent (text, not jsonb: a replay must send the same bytes). */
+    response: text('response').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
@@ -117,6 +120,26 @@ export const rateLimits = pgTable('rate_limits', {
   tokenId: uuid('token_id')
     .primaryKey()
     .references(() => apiTokens.id, { onDelete: 'cascade' }),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});
+
+/** One fixed one-minute window per user, over all the user's tokens. */
+export const userRateLimits = pgTable('user_rate_limits', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});
+
+/**
+ * Attempts at guessing a secret (password sign-in, the admin token) and sign-ups, counted per
+ * account and per client address in fixed windows, shared by every server process. The key is
+ * a hash: no email or address is kept.
+ */
+export const authAttempts = pgTable('auth_attempts', {
+  key: text('key').primaryKey(),
   windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
   count: integer('count').notNull(),
 });
@@ -228,8 +251,29 @@ export const leaderboardEntries = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     totalMillis: bigint('total_millis', { mode: 'number' }).notNull(),
     statsVersion: bigint('stats_version', { mode: 'number' }).notNull().default(0),
+    /** Whether the user is on the leaderboard: set by each rebuild and at once when they join or leave. */
+    listed: boolean('listed').notNull().default(false),
   },
-  (t) => [primaryKey({ columns: [t.range, t.userId] })],
+  (t) => [primaryKey({ columns: [t.range, t.userId] }), index('leaderboard_entries_rank_idx').on(t.range, t.totalMillis.desc(), t.userId).where(sql`listed`)],
+);
+
+/**
+ * The snapshot's per-language totals (capped) of the users on the leaderboard who share
+ * languages: what the leaderboard ranked by one language reads, in order from one index. Kept
+ * up to date by the same rebuild as leaderboard_entries; a user who stops sharing or leaves the
+ * leaderboard loses their rows at once (lib/stats/leaderboard.ts).
+ */
+export const leaderboardLanguages = pgTable(
+  'leaderboard_languages',
+  {
+    range: text('range').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    language: text('language').notNull(),
+    millis: doublePrecision('millis').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.range, t.userId, t.language] }), index('leaderboard_languages_rank_idx').on(t.range, t.language, t.millis.desc(), t.userId)],
 );
 
 /** A badge publishes exactly one figure of its owner: creating it is the owner's consent. */
@@ -288,9 +332,11 @@ export const serverSecrets = pgTable('server_secrets', {
 });
 
 // Site-wide rollups over the users who take part in community statistics, one row per date
-// (and language, editor or hour), each figure capped per user-hour like every other. `users` is
-// the number of distinct users behind the row. They are recomputed for the dates marked in
-// community_dirty, so a write only appends a mark and never waits on a site-wide row.
+// (and language, editor or hour): a cell. Each figure is capped per user-hour like every other;
+// `users` is the number of distinct users behind the cell. They are recomputed for the dates
+// marked in community_dirty, so a write only appends a mark and never waits on a site-wide row.
+// What the public reads is `released`: the cell's figure with noise and rounding, drawn once per
+// release (lib/stats/community.ts), never `millis` itself.
 
 /** Dates whose site-wide rollups must be recomputed: appended by writes and settings changes. */
 export const communityDirty = pgTable('community_dirty', {
@@ -298,10 +344,22 @@ export const communityDirty = pgTable('community_dirty', {
   date: date('date').notNull(),
 });
 
-export const communityDays = pgTable('community_days', {
-  date: date('date').primaryKey(),
+/** What every community table holds besides its key: the true figure and its released form. */
+const communityCell = () => ({
   millis: doublePrecision('millis').notNull(),
   users: integer('users').notNull(),
+  /** The figure as published: millis plus noise, rounded to the minute; null until first released. */
+  released: doublePrecision('released'),
+  /** How many times the cell was released: the noise of each release is drawn afresh and grows with it. */
+  release: integer('release').notNull().default(0),
+  releasedAt: timestamp('released_at', { withTimezone: true }),
+  /** The figure changed since its last release, which was too recent to release it again. */
+  pending: boolean('pending').notNull().default(false),
+});
+
+export const communityDays = pgTable('community_days', {
+  date: date('date').primaryKey(),
+  ...communityCell(),
 });
 
 export const communityDayLanguages = pgTable(
@@ -309,8 +367,7 @@ export const communityDayLanguages = pgTable(
   {
     date: date('date').notNull(),
     language: text('language').notNull(),
-    millis: doublePrecision('millis').notNull(),
-    users: integer('users').notNull(),
+    ...communityCell(),
   },
   (t) => [primaryKey({ columns: [t.date, t.language] })],
 );
@@ -320,8 +377,7 @@ export const communityDayEditors = pgTable(
   {
     date: date('date').notNull(),
     editor: text('editor').notNull(),
-    millis: doublePrecision('millis').notNull(),
-    users: integer('users').notNull(),
+    ...communityCell(),
   },
   (t) => [primaryKey({ columns: [t.date, t.editor] })],
 );
@@ -331,8 +387,7 @@ export const communityHours = pgTable(
   {
     date: date('date').notNull(),
     hour: smallint('hour').notNull(),
-    millis: doublePrecision('millis').notNull(),
-    users: integer('users').notNull(),
+    ...communityCell(),
   },
   (t) => [primaryKey({ columns: [t.date, t.hour] })],
 );

@@ -9,7 +9,7 @@ function isJsonMediaType(contentType: string | null): boolean {
 }
 
 const tooLarge = () =>
-  new ApiError(413, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`);
+  new ApiError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`);
 
 /**
  * Reads a JSON body, counting bytes as they arrive: a body over the limit is refused as soon as
@@ -17,7 +17,7 @@ const tooLarge = () =>
  */
 export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Promise<{ value: unknown; raw: Uint8Array }> {
   if (!isJsonMediaType(request.headers.get('content-type'))) {
-    throw new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+    throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
   }
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) throw tooLarge();
@@ -28,7 +28,7 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
     const reader = request.body.getReader();
     for (;;) {
       const { done, value } = await reader.read().catch(() => {
-        throw new ApiError(400, 'malformed_json', 'The body could not be read to its end.');
+        throw new ApiError('malformed_json', 'The body could not be read to its end.');
       });
       if (done) break;
       size += value.byteLength;
@@ -44,17 +44,19 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
   } catch {
-    throw new ApiError(400, 'malformed_json', 'The body is not valid UTF-8.');
+    throw new ApiError('malformed_json', 'The body is not valid UTF-8.');
   }
   try {
     return { value: JSON.parse(text), raw };
   } catch (err) {
-    throw new ApiError(400, 'malformed_json', `The body is not valid JSON: ${(err as Error).message}`);
+    throw new ApiError('malformed_json', `The body is not valid JSON: ${(err as Error).message}`);
   }
 }
 
+export const jsonContentType = 'application/json; charset=utf-8';
+
 export function json(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
   const headers = new Headers(init.headers);
-  headers.set('content-type', 'application/json; charset=utf-8');
+  headers.set('content-type', jsonContentType);
   return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
 }

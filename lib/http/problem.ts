@@ -1,52 +1,55 @@
 // One error type for every answer that is not 2xx, and one mapper to RFC 9457 problem+json.
+import { z } from 'zod';
+import { isDatabaseUnavailable, isTransientConflict } from '../db/errors';
+import { errorCatalog, errorCodes, type ErrorCode } from './errors';
 
-export interface FieldError {
-  index?: number;
-  path: string;
-  code: string;
-  message: string;
-}
+/** One problem of one field: `code` is zod's issue code or one of the catalog's field codes. */
+export const fieldErrorSchema = z.object({
+  index: z.number().int().optional(),
+  path: z.string(),
+  code: z.string(),
+  message: z.string(),
+});
 
-const titles: Record<string, string> = {
-  malformed_json: 'Malformed JSON',
-  invalid_query: 'Invalid query',
-  unauthorized: 'Unauthorized',
-  forbidden: 'Forbidden',
-  not_found: 'Not found',
-  method_not_allowed: 'Method not allowed',
-  idempotency_in_progress: 'Idempotent request in progress',
-  payload_too_large: 'Payload too large',
-  unsupported_media_type: 'Unsupported media type',
-  invalid_payload: 'Invalid payload',
-  idempotency_key_reused: 'Idempotency key reused',
-  rate_limited: 'Too many requests',
-  internal: 'Internal server error',
-  unavailable: 'Service unavailable',
-};
+export type FieldError = z.infer<typeof fieldErrorSchema>;
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    code: z.enum(errorCodes),
+    detail: z.string(),
+    errors: z.array(fieldErrorSchema).optional(),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details; `type` links to the code on /docs/errors.' });
 
 export const errorDocsBase = '/docs/errors';
 
+/** An answer that is not 2xx: its status comes from the catalog entry of its code. */
 export class ApiError extends Error {
+  readonly status: number;
   constructor(
-    readonly status: number,
-    readonly code: keyof typeof titles,
+    readonly code: ErrorCode,
     readonly detail: string,
     readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
   ) {
     super(detail);
+    this.status = errorCatalog[code].status;
   }
 }
 
 /** 400 invalid_query naming the parameter and the rule it broke. */
 export function invalidQuery(param: string, rule: string): ApiError {
   const message = `${param}: ${rule}`;
-  return new ApiError(400, 'invalid_query', message, { errors: [{ path: param, code: 'invalid_query', message }] });
+  return new ApiError('invalid_query', message, { errors: [{ path: param, code: 'invalid_query', message }] });
 }
 
-export function problemBody(status: number, code: string, detail: string, errors?: FieldError[]) {
+export function problemBody(code: ErrorCode, detail: string, errors?: FieldError[]) {
+  const { status, title } = errorCatalog[code];
   return {
     type: `${errorDocsBase}#${code}`,
-    title: titles[code] ?? 'Error',
+    title,
     status,
     code,
     detail,
@@ -58,75 +61,31 @@ export function problemResponse(err: ApiError): Response {
   const headers = new Headers(err.extra.headers);
   headers.set('content-type', 'application/problem+json');
   headers.set('cache-control', 'no-store');
-  return new Response(JSON.stringify(problemBody(err.status, err.code, err.detail, err.extra.errors)), {
+  return new Response(JSON.stringify(problemBody(err.code, err.detail, err.extra.errors)), {
     status: err.status,
     headers,
   });
-}
-
-// PostgreSQL connection-exception classes and shutdown codes, and the socket-level failures
-// postgres.js reports: all mean "the database did not answer", never "the request was wrong".
-const unavailableSqlStates = /^(08|57P0[1-3]|53300)/;
-const unavailableErrnos = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  'CONNECT_TIMEOUT',
-]);
-
-// A statement PostgreSQL rolled back to let a conflicting one through (deadlock, serialization
-// failure, lock not available): nothing was written and the same request may simply be sent again.
-const transientSqlStates = /^(40001|40P01|55P03)$/;
-
-/** Whether any cause of `err` carries a code that `matches`. */
-function hasCode(err: unknown, matches: (code: string) => boolean): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
-    if (typeof e.code === 'string' && matches(e.code)) return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}
-
-export function isDatabaseUnavailable(err: unknown): boolean {
-  return hasCode(err, (code) => unavailableErrnos.has(code) || unavailableSqlStates.test(code));
-}
-
-export function isTransientConflict(err: unknown): boolean {
-  return hasCode(err, (code) => transientSqlStates.test(code));
-}
-
-/** The innermost cause: the driver's own words, without the query and its parameters. */
-function rootMessage(err: unknown): string {
-  let e = err as { message?: string; cause?: unknown } | undefined;
-  for (let depth = 0; e?.cause && depth < 5; depth++) e = e.cause as typeof e;
-  return e?.message ?? String(err);
 }
 
 /** Turns anything thrown by a handler into an answer; unknown errors are logged, never echoed. */
 export function errorResponse(err: unknown): Response {
   if (err instanceof ApiError) return problemResponse(err);
   if (isDatabaseUnavailable(err)) {
-    console.error('[codetally] database unavailable:', rootMessage(err));
+    console.error('[codetally] database unavailable:', (err as Error)?.message ?? String(err));
     return problemResponse(
-      new ApiError(503, 'unavailable', 'The database is not answering; nothing was written. Retry later.', {
+      new ApiError('unavailable', 'The database is not answering; nothing was written. Retry later.', {
         headers: { 'retry-after': '5' },
       }),
     );
   }
   if (isTransientConflict(err)) {
-    console.warn('[codetally] statement rolled back by a conflict:', rootMessage(err));
+    console.warn('[codetally] statement rolled back by a conflict:', (err as Error)?.message ?? String(err));
     return problemResponse(
-      new ApiError(503, 'unavailable', 'A conflicting operation held the data; nothing was written. Retry.', {
+      new ApiError('unavailable', 'A conflicting operation held the data; nothing was written. Retry.', {
         headers: { 'retry-after': '1' },
       }),
     );
   }
   console.error('[codetally] unhandled error:', err);
-  return problemResponse(new ApiError(500, 'internal', 'Something went wrong on our side. Retry later.'));
+  return problemResponse(new ApiError('internal', 'Something went wrong on our side. Retry later.'));
 }

@@ -1,45 +1,118 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { rateLimits, userRateLimits } from '../db/schema';
 import { ApiError } from './problem';
 
+// The write rate: two budgets in fixed one-minute windows, one per token (the contract's
+// SYNC_RATE_LIMIT_PER_MINUTE) and one per user (SYNC_USER_RATE_LIMIT_PER_MINUTE), so that making
+// more tokens does not multiply what one account may write. A write needs room in both.
+
+/** The two write budgets a request is counted against; 0 turns one off. */
+export interface WriteLimits {
+  token: number;
+  user: number;
+}
+
+/** What one budget's counter said: its limit, the count with this request, seconds to reset. */
+export interface Counted {
+  limit: number;
+  count: number;
+  reset: number;
+}
+
 export interface RateLimitState {
+  /** The budget that runs out first: "sync" (per token) or "sync-user". */
+  policy: 'sync' | 'sync-user';
   limit: number;
   remaining: number;
   resetSeconds: number;
   exceeded: boolean;
+  /** Both budgets, for RateLimit-Policy. */
+  limits: WriteLimits;
 }
 
 /**
- * Counts one request against a token's fixed one-minute window and returns (count, reset).
- * The counter lives in the database, so every server process on the same PostgreSQL shares
- * it; the row lock on the token's counter makes concurrent increments exact. `tokens` is a
- * query yielding the token_id to count (none: nothing is counted).
+ * Counts one request against a counter's fixed one-minute window and returns (count, reset).
+ * The counters live in the database, so every server process on the same PostgreSQL shares
+ * them; the row lock on a counter makes concurrent increments exact. `ids` is a query yielding
+ * the id to count (none: nothing is counted).
  */
-export function countRequestSql(tokens: SQL): SQL {
+function countSql(counters: typeof rateLimits | typeof userRateLimits, key: 'token_id' | 'user_id', ids: SQL): SQL {
+  const id = sql.identifier(key);
   return sql`
-    INSERT INTO rate_limits AS r (token_id, window_start, count)
-    SELECT token_id, date_trunc('minute', now()), 1 FROM (${tokens}) AS counted
-    ON CONFLICT (token_id) DO UPDATE SET
+    INSERT INTO ${counters} AS r (${id}, window_start, count)
+    SELECT ${id}, date_trunc('minute', now()), 1 FROM (${ids}) AS counted
+    ON CONFLICT (${id}) DO UPDATE SET
       count = CASE WHEN r.window_start = excluded.window_start THEN r.count + 1 ELSE 1 END,
       window_start = excluded.window_start
     RETURNING count,
       greatest(1, ceil(extract(epoch FROM window_start + interval '1 minute' - now())))::int AS reset`;
 }
 
-export function rateLimitState(limit: number, count: number, reset: number): RateLimitState {
-  return { limit, remaining: Math.max(0, limit - count), resetSeconds: reset, exceeded: count > limit };
+/** The token's counter (`tokens` yields token_id). */
+export const countTokenRequestSql = (tokens: SQL) => countSql(rateLimits, 'token_id', tokens);
+
+/** The user's counter (`users` yields user_id). */
+export const countUserRequestSql = (users: SQL) => countSql(userRateLimits, 'user_id', users);
+
+/**
+ * CTEs `token_counted` and `user_counted` (count, reset; no row when a budget is off) counting
+ * one request of the token and user that `who` yields (columns token_id, user_id).
+ */
+export function countWriteCtes(who: SQL, limits: WriteLimits): SQL {
+  const none = sql`SELECT NULL::int AS count, NULL::int AS reset WHERE false`;
+  return sql`
+    token_counted AS (${limits.token > 0 ? countTokenRequestSql(sql`SELECT token_id FROM (${who}) AS w`) : none}),
+    user_counted AS (${limits.user > 0 ? countUserRequestSql(sql`SELECT user_id FROM (${who}) AS w`) : none})`;
 }
 
-/** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) for one policy named "sync". */
+/** Columns token_count, token_reset, user_count, user_reset (after countWriteCtes). */
+export const countedColumns = sql`
+  (SELECT count FROM token_counted) AS token_count, (SELECT reset FROM token_counted) AS token_reset,
+  (SELECT count FROM user_counted) AS user_count, (SELECT reset FROM user_counted) AS user_reset`;
+
+/** A row holding countedColumns. */
+export interface CountedRow {
+  token_count: number | null;
+  token_reset: number | null;
+  user_count: number | null;
+  user_reset: number | null;
+}
+
+/** The state of the budget that runs out first; exceeded when either is. Undefined when nothing was counted. */
+export function rateLimitState(limits: WriteLimits, row: CountedRow): RateLimitState | undefined {
+  const budgets = [
+    row.token_count === null ? null : { policy: 'sync' as const, limit: limits.token, count: row.token_count, reset: Number(row.token_reset) },
+    row.user_count === null ? null : { policy: 'sync-user' as const, limit: limits.user, count: row.user_count, reset: Number(row.user_reset) },
+  ].filter((b) => b !== null);
+  if (budgets.length === 0) return undefined;
+  const states = budgets.map((b) => ({
+    policy: b.policy,
+    limit: b.limit,
+    remaining: Math.max(0, b.limit - b.count),
+    resetSeconds: b.reset,
+    exceeded: b.count > b.limit,
+    limits,
+  }));
+  // The exceeded one first (the one to wait for longest), else the one with the least room.
+  return states.sort((a, b) => Number(b.exceeded) - Number(a.exceeded) || (a.exceeded ? b.resetSeconds - a.resetSeconds : a.remaining - b.remaining))[0];
+}
+
+/** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers): both policies, and the tighter one's room. */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  const policies = [
+    state.limits.token > 0 ? `"sync";q=${state.limits.token};w=60` : null,
+    state.limits.user > 0 ? `"sync-user";q=${state.limits.user};w=60` : null,
+  ].filter(Boolean);
   return {
-    'ratelimit-policy': `"sync";q=${state.limit};w=60`,
-    ratelimit: `"sync";r=${state.remaining};t=${state.resetSeconds}`,
+    'ratelimit-policy': policies.join(', '),
+    ratelimit: `"${state.policy}";r=${state.remaining};t=${state.resetSeconds}`,
   };
 }
 
 export function assertWithinLimit(state: RateLimitState | undefined): void {
   if (!state?.exceeded) return;
-  throw new ApiError(429, 'rate_limited', `More than ${state.limit} write requests a minute with this token. Retry after ${state.resetSeconds} s.`, {
+  const whose = state.policy === 'sync' ? 'with this token' : 'for this account (all its tokens together)';
+  throw new ApiError('rate_limited', `More than ${state.limit} write requests a minute ${whose}. Retry after ${state.resetSeconds} s.`, {
     headers: { 'retry-after': String(state.resetSeconds), ...rateLimitHeaders(state) },
   });
 }

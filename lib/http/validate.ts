@@ -9,7 +9,7 @@ export function issueCode(issue: z.core.$ZodIssue): string {
 /** Parses a JSON body against a schema; every problem is named by field and rule (422). */
 export function parseBody<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiError(400, 'malformed_json', 'The body must be a JSON object.');
+    throw new ApiError('malformed_json', 'The body must be a JSON object.');
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
@@ -18,5 +18,5 @@ export function parseBody<T extends z.ZodType>(schema: T, value: unknown): z.inf
     code: issueCode(i),
     message: `${i.path.join('.') || 'body'}: ${i.message}`,
   }));
-  throw new ApiError(422, 'invalid_payload', 'The request body is not valid.', { errors });
+  throw new ApiError('invalid_payload', 'The request body is not valid.', { errors });
 }

@@ -1,7 +1,8 @@
 import { isCalendarDate } from '../dates';
 import type { DesktopRow, IdeRow } from './buckets';
-import { localDateHour, type DateHour } from './local-time';
+import { localDateHour, type DateHour } from '../local-time';
 import { MIN_DATE, maxAcceptedDate, type DesktopBucketInput, type IdeBucketInput } from './schemas';
+import { nameProblem, textProblem } from '../text';
 
 // The zod schemas are the authority on what a bucket may be, and they name every problem. They
 // are also ~1.5 µs a bucket, a fifth of a batch's CPU in the service. These guards accept only
@@ -10,14 +11,14 @@ import { MIN_DATE, maxAcceptedDate, type DesktopBucketInput, type IdeBucketInput
 // is too long before trimming) goes to the schema. tests/unit/fast-path.test.ts checks with
 // random buckets that a guard never accepts what the schema refuses and never gives another row.
 
-const control = /[\u0000-\u001F\u007F]/;
-
-const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max && !control.test(v);
+const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max && textProblem(v) === null;
+const isName = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max && nameProblem(v) === null;
 const isSeconds = (v: unknown): v is number => typeof v === 'number' && v > 0 && v <= 3600;
 const isHour = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 23;
 const absent = (v: unknown): v is null | undefined => v === undefined || v === null;
-/** Optional text that is absent or plainly valid. */
+/** Optional text (or name) that is absent or plainly valid. */
 const isOptionalText = (v: unknown, max: number) => absent(v) || isText(v, max);
+const isOptionalName = (v: unknown, max: number) => absent(v) || isName(v, max);
 
 const toMillis = (seconds: number) => Math.round(seconds * 1000);
 
@@ -75,14 +76,14 @@ export function desktopRow(b: DesktopBucketInput): DesktopRow {
 
 export function fastIdeRow(b: Record<string, unknown>, clock: BatchClock): IdeRow | null {
   const { language, time, lines, date, hour, project_name: project, ide_name: ide } = b;
-  if (!isText(language, 64) || !isSeconds(time)) return null;
+  if (!isName(language, 64) || !isSeconds(time)) return null;
   const trimmed = language.trim();
   if (trimmed.length === 0) return null;
   if (!absent(lines) && !(typeof lines === 'number' && lines >= 0 && lines <= 10_000_000)) return null;
   if (!absent(date) && !clock.isDay(date)) return null;
   if (!absent(hour) && !isHour(hour)) return null;
   if (!isOptionalText(b.path, 1024) || !isOptionalText(b.filename, 255)) return null;
-  if (!isOptionalText(project, 200) || !isOptionalText(ide, 64)) return null;
+  if (!isOptionalName(project, 200) || !isOptionalName(ide, 64)) return null;
   return ideRow(
     {
       language: trimmed,
@@ -98,8 +99,8 @@ export function fastIdeRow(b: Record<string, unknown>, clock: BatchClock): IdeRo
 }
 
 export function fastDesktopRow(b: Record<string, unknown>, clock: BatchClock): DesktopRow | null {
-  if (!isText(b.platform, 64) || !isSeconds(b.time) || !clock.isDay(b.date) || !isHour(b.hour)) return null;
-  if (!isText(b.path, 1024) || !isText(b.filename, 255) || !isText(b.program_name, 200)) return null;
+  if (!isName(b.platform, 64) || !isSeconds(b.time) || !clock.isDay(b.date) || !isHour(b.hour)) return null;
+  if (!isText(b.path, 1024) || !isName(b.filename, 255) || !isName(b.program_name, 200)) return null;
   const platform = b.platform.trim();
   if (platform.length === 0) return null;
   return desktopRow({ platform, time: b.time, date: b.date, hour: b.hour, path: b.path, filename: b.filename, program_name: b.program_name });

@@ -14,7 +14,8 @@ export interface IdempotencyKey {
 
 export interface StoredAnswer {
   status: number;
-  body: unknown;
+  /** The first answer's body, byte for byte. */
+  body: string;
 }
 
 /** Reads the optional Idempotency-Key header of a write. */
@@ -22,7 +23,7 @@ export function idempotencyKeyOf(request: Request, route: string, rawBody: Uint8
   const key = request.headers.get('idempotency-key');
   if (key === null) return undefined;
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-    throw new ApiError(422, 'invalid_payload', 'The Idempotency-Key header must be 1-255 characters.', {
+    throw new ApiError('invalid_payload', 'The Idempotency-Key header must be 1-255 characters.', {
       errors: [{ path: 'Idempotency-Key', code: 'too_big', message: 'Idempotency-Key must be 1-255 characters' }],
     });
   }
@@ -31,7 +32,7 @@ export function idempotencyKeyOf(request: Request, route: string, rawBody: Uint8
 }
 
 export const inProgress = () =>
-  new ApiError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still running. Retry shortly.', {
+  new ApiError('idempotency_in_progress', 'A request with this Idempotency-Key is still running. Retry shortly.', {
     headers: { 'retry-after': '1' },
   });
 
@@ -40,7 +41,7 @@ export const inProgress = () =>
  * request with the same key is refused. Null when the key has no live record.
  */
 export async function replayOf(db: Db, userId: string, k: IdempotencyKey): Promise<StoredAnswer | null> {
-  const [stored] = await rows<{ request_hash: string; status: number; response: unknown }>(
+  const [stored] = await rows<{ request_hash: string; status: number; response: string }>(
     db,
     sql`SELECT request_hash, status, response FROM idempotency_keys
         WHERE user_id = ${userId} AND key = ${k.key}
@@ -48,10 +49,9 @@ export async function replayOf(db: Db, userId: string, k: IdempotencyKey): Promi
   );
   if (!stored) return null;
   if (stored.request_hash !== k.requestHash) {
-    throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours.');
+    throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours.');
   }
-  const body = typeof stored.response === 'string' ? JSON.parse(stored.response) : stored.response;
-  return { status: stored.status, body };
+  return { status: stored.status, body: stored.response };
 }
 
 let lastPurge = 0;

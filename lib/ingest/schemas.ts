@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { fieldErrorSchema } from '../http/problem';
 import { isCalendarDate } from '../dates';
+import { checkedText, nameProblem, textProblem } from '../text';
 
 // The request schemas of the write routes: they validate every bucket and generate openapi.json.
-
-const controlCharacters = /[\u0000-\u001F\u007F]/;
 
 export const MIN_DATE = '2000-01-01';
 export const MAX_ACTIVITIES = 1000;
@@ -18,17 +18,16 @@ export function maxAcceptedDate(now = Date.now()): string {
   return latest.date;
 }
 
-/** A string field: trimmed where the rule says so, bounded, free of control characters. */
-function text(field: string, max: number, opts: { min?: number; trim?: boolean } = {}) {
+/**
+ * A string field: trimmed where the rule says so, bounded, well-formed and free of control
+ * characters; a name that is stored and shown is also free of invisible and text-direction
+ * characters (lib/text.ts).
+ */
+function text(field: string, max: number, opts: { min?: number; trim?: boolean; name?: boolean } = {}) {
   let s = z.string({ error: `${field} must be a string` });
   if (opts.trim) s = s.trim();
   if (opts.min) s = s.min(opts.min, { error: `${field} must not be empty` });
-  return s
-    .max(max, { error: `${field} must be at most ${max} characters` })
-    .refine((v) => !controlCharacters.test(v), {
-      error: `${field} must not contain control characters`,
-      params: { code: 'control_character' },
-    });
+  return checkedText(s.max(max, { error: `${field} must be at most ${max} characters` }), field, opts.name ? nameProblem : textProblem);
 }
 
 const seconds = z
@@ -56,7 +55,7 @@ const hour = z
 
 export const ideBucketSchema = z
   .object({
-    language: text('language', 64, { min: 1, trim: true }).meta({ description: 'Language or grammar identifier.' }),
+    language: text('language', 64, { min: 1, trim: true, name: true }).meta({ description: 'Language or grammar identifier.' }),
     time: seconds,
     lines: z
       .number({ error: 'lines must be a number' })
@@ -67,21 +66,21 @@ export const ideBucketSchema = z
     date: day.nullish().meta({ description: "YYYY-MM-DD; absent: today in the user's timezone when the request is read (the same for every bucket of a request)." }),
     hour: hour.nullish().meta({ description: "0-23; absent: the current hour in the user's timezone when the request is read (the same for every bucket of a request)." }),
     path: text('path', 1024).nullish().meta({ description: 'Validated, never stored.' }),
-    project_name: text('project_name', 200, { trim: true }).nullish(),
-    ide_name: text('ide_name', 64, { trim: true }).nullish().meta({ description: 'Name of the editor.' }),
+    project_name: text('project_name', 200, { trim: true, name: true }).nullish(),
+    ide_name: text('ide_name', 64, { trim: true, name: true }).nullish().meta({ description: 'Name of the editor.' }),
     filename: text('filename', 255).nullish().meta({ description: 'Basename of the file; validated, never stored.' }),
   })
   .meta({ id: 'IdeBucket', description: 'One bucket of coding time. Fields not listed are ignored and never stored.' });
 
 export const desktopBucketSchema = z
   .object({
-    platform: text('platform', 64, { min: 1, trim: true }).meta({ description: 'Operating-system family as the OS reports it.' }),
+    platform: text('platform', 64, { min: 1, trim: true, name: true }).meta({ description: 'Operating-system family as the OS reports it.' }),
     time: seconds,
     date: day,
     hour,
     path: text('path', 1024).meta({ description: 'Executable path (may be empty); validated, never stored.' }),
-    filename: text('filename', 255).meta({ description: 'Basename of the executable (may be empty).' }),
-    program_name: text('program_name', 200).meta({ description: 'Application identity (may be empty).' }),
+    filename: text('filename', 255, { name: true }).meta({ description: 'Basename of the executable (may be empty).' }),
+    program_name: text('program_name', 200, { name: true }).meta({ description: 'Application identity (may be empty).' }),
   })
   .meta({
     id: 'DesktopBucket',
@@ -98,12 +97,6 @@ export const desktopBatchSchema = z
   .object({ activities: z.array(desktopBucketSchema).min(1).max(MAX_ACTIVITIES) })
   .meta({ id: 'DesktopBatch' });
 
-const fieldErrorSchema = z.object({
-  index: z.number().int().optional(),
-  path: z.string(),
-  code: z.string(),
-  message: z.string(),
-});
 
 export const ackSchema = z
   .object({
@@ -115,14 +108,3 @@ export const ackSchema = z
   .meta({ id: 'SyncAck' });
 
 export type Ack = z.infer<typeof ackSchema>;
-
-export const problemSchema = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    code: z.string(),
-    detail: z.string(),
-    errors: z.array(fieldErrorSchema).optional(),
-  })
-  .meta({ id: 'Problem', description: 'RFC 9457 problem details.' });

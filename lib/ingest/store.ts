@@ -1,8 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { HOUR_CAP_MILLIS } from '../activity';
 import { preparedRows, type Db } from '../db/client';
 import type { DesktopRow, IdeRow } from './buckets';
 import type { Admit, AdmitResult } from '../auth/admission';
-import { countRequestSql } from '../http/rate-limit';
+import { countedColumns, countWriteCtes } from '../http/rate-limit';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
 
 // A write is one statement, so it is atomic without a round trip for BEGIN or COMMIT. The rows
@@ -11,8 +12,6 @@ import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
 // lock shared rows in the same order and cannot deadlock) and are added to what is stored. The
 // same statement adds them to the rollups the public reads use, so the two always agree.
 // Callers pass rows already grouped: one statement may touch a row only once.
-
-export const HOUR_CAP_MILLIS = 3_600_000;
 
 /** CTEs that store IDE rows and update the rollups; `guard` may veto the whole batch. */
 function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
@@ -87,7 +86,8 @@ const writes = { ide: ideWrites, desktop: desktopWrites } as const;
 
 export interface Claim extends IdempotencyKey {
   status: number;
-  answer: unknown;
+  /** The answer's body exactly as sent, so that a replay sends the same bytes. */
+  body: string;
 }
 
 /** written: stored; busy: the key's first request is still running; taken: the key was used before. */
@@ -116,7 +116,13 @@ export async function writeRows(
   admit?: Admit,
 ): Promise<{ outcome: WriteOutcome; admitted?: AdmitResult }> {
   const [row] = await preparedRows<WriteResultRow>(db, writeStatement(kind, userId, rows, claim, admit));
-  const admitted = admit && { timeZone: row.timeZone, count: row.count, reset: row.reset };
+  const admitted = admit && {
+    timeZone: row.timeZone,
+    token_count: row.token_count,
+    token_reset: row.token_reset,
+    user_count: row.user_count,
+    user_reset: row.user_reset,
+  };
   if (!claim) return { outcome: 'written', admitted };
   if (!row.locked) return { outcome: 'busy', admitted };
   return { outcome: row.claimed ? 'written' : 'taken', admitted };
@@ -125,19 +131,22 @@ export async function writeRows(
 /**
  * The token check and rate count of a write whose principal came from memory (lib/auth/admission.ts):
  * `admitted` holds a row when the token is live, the timezone the one the batch was read with and
- * the count within the limit.
+ * the counts within the token's and the user's budgets.
  */
 function admitCtes(admit: Admit): SQL {
-  const token = sql`
+  const { token: tokenLimit, user: userLimit } = admit.limits;
+  const within = [
+    tokenLimit > 0 ? sql`(SELECT count FROM token_counted) <= ${tokenLimit}` : null,
+    userLimit > 0 ? sql`(SELECT count FROM user_counted) <= ${userLimit}` : null,
+  ].filter((c) => c !== null);
+  return sql`
     token AS (
-      SELECT t.id AS token_id, u.timezone FROM api_tokens t JOIN users u ON u.id = t.user_id
+      SELECT t.id AS token_id, t.user_id, u.timezone FROM api_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.id = ${admit.tokenId}::uuid AND t.revoked_at IS NULL
     ),
-    current AS (SELECT token_id FROM token WHERE timezone = ${admit.timeZone})`;
-  if (admit.limit <= 0) return sql`${token}, counted AS (SELECT NULL::int AS count, NULL::int AS reset), admitted AS (SELECT 1 FROM current)`;
-  return sql`${token},
-    counted AS (${countRequestSql(sql`SELECT token_id FROM current`)}),
-    admitted AS (SELECT 1 FROM counted WHERE count <= ${admit.limit})`;
+    current AS (SELECT token_id, user_id FROM token WHERE timezone = ${admit.timeZone}),
+    ${countWriteCtes(sql`SELECT token_id, user_id FROM current`, admit.limits)},
+    admitted AS (SELECT 1 FROM current ${within.length ? sql`WHERE ${sql.join(within, sql` AND `)}` : sql``})`;
 }
 
 /** The idempotency claim: taken only under the key's lock, and only when `gate` (if any) holds a row. */
@@ -148,7 +157,7 @@ function claimCtes(userId: string, claim: Claim, gate: SQL | null): SQL {
       ${gate ? sql`WHERE EXISTS (SELECT 1 FROM ${gate})` : sql``}
     ), claim AS (
       INSERT INTO idempotency_keys AS k (user_id, key, request_hash, status, response)
-      SELECT ${userId}::uuid, ${claim.key}, ${claim.requestHash}, ${claim.status}, ${JSON.stringify(claim.answer)}::text::jsonb
+      SELECT ${userId}::uuid, ${claim.key}, ${claim.requestHash}, ${claim.status}, ${claim.body}
       FROM lock WHERE lock.ok
       ON CONFLICT (user_id, key) DO UPDATE
         SET request_hash = excluded.request_hash, status = excluded.status, response = excluded.response, created_at = now()
@@ -175,7 +184,7 @@ export function writeStatement(kind: 'ide' | 'desktop', userId: string, rows: Id
     ? sql`(SELECT ok FROM lock) AS locked, EXISTS (SELECT 1 FROM claim) AS claimed`
     : sql`NULL::boolean AS locked, NULL::boolean AS claimed`;
   const admitted = admit
-    ? sql`(SELECT timezone FROM token) AS "timeZone", (SELECT count FROM counted) AS count, (SELECT reset FROM counted) AS reset`
-    : sql`NULL::text AS "timeZone", NULL::int AS count, NULL::int AS reset`;
+    ? sql`(SELECT timezone FROM token) AS "timeZone", ${countedColumns}`
+    : sql`NULL::text AS "timeZone", NULL::int AS token_count, NULL::int AS token_reset, NULL::int AS user_count, NULL::int AS user_reset`;
   return sql`WITH ${sql.join(parts, sql`, `)} SELECT ${claimed}, ${admitted}`;
 }

@@ -2,7 +2,7 @@ import type { Admission } from '../auth/admission';
 import type { TokenContext } from '../auth/bearer';
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
-import { json, readJsonBody } from '../http/body';
+import { jsonContentType, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
 import { desktopKind, ideKind, validateBuckets, type BucketKind, type DesktopRow, type IdeRow } from './buckets';
 import { idempotencyKeyOf, inProgress, purgeExpiredKeys, replayOf, type IdempotencyKey } from './idempotency';
@@ -21,7 +21,8 @@ export interface WriteRequest {
 
 export interface WriteResult {
   status: number;
-  body: Ack;
+  /** The acknowledgement as sent (a replay sends the first answer's bytes again). */
+  body: string;
   replayed: boolean;
 }
 
@@ -42,17 +43,18 @@ export async function ingest<Input, Row>(db: Db, kind: BucketKind<Input, Row>, r
     };
     const replay = async (): Promise<WriteResult | null> => {
       const stored = req.idempotency && (await replayOf(db, req.userId, req.idempotency));
-      return stored ? { status: stored.status, body: stored.body as Ack, replayed: true } : null;
+      return stored ? { ...stored, replayed: true } : null;
     };
 
     if (groups.length === 0) {
       const earlier = await replay();
       if (earlier) return earlier;
-      throw new ApiError(422, 'invalid_payload', 'No activity in the batch was valid.', {
+      throw new ApiError('invalid_payload', 'No activity in the batch was valid.', {
         errors: batch.rejected.flatMap((r) => r.errors.map((e) => ({ index: r.index, ...e }))),
       });
     }
-    const claim = req.idempotency && { ...req.idempotency, status: req.successStatus, answer: ack };
+    const body = JSON.stringify(ack);
+    const claim = req.idempotency && { ...req.idempotency, status: req.successStatus, body };
     const { admission } = req;
     const { outcome, admitted } = await writeRows(db, kind.name, req.userId, groups, claim, admission?.admit);
     if (admission && admitted) {
@@ -68,7 +70,7 @@ export async function ingest<Input, Row>(db: Db, kind: BucketKind<Input, Row>, r
     // 'taken' with no live record: it expired between the two statements, so a retry will write.
     if (outcome === 'taken') return (await replay()) ?? Promise.reject(inProgress());
     if (kind.name === 'ide') await announceWrite(db, req.userId);
-    return { status: req.successStatus, body: ack, replayed: false };
+    return { status: req.successStatus, body, replayed: false };
   }
 }
 
@@ -83,13 +85,13 @@ async function announceWrite(db: Db, userId: string): Promise<void> {
 function batchItems(value: unknown): unknown[] {
   const activities = (value as { activities?: unknown } | null)?.activities;
   if (typeof value !== 'object' || value === null || Array.isArray(value) || !Array.isArray(activities)) {
-    throw new ApiError(400, 'malformed_json', 'The body must be a JSON object with an "activities" array.');
+    throw new ApiError('malformed_json', 'The body must be a JSON object with an "activities" array.');
   }
   if (activities.length > MAX_ACTIVITIES) {
-    throw new ApiError(413, 'payload_too_large', `A batch holds at most ${MAX_ACTIVITIES} activities; this one has ${activities.length}.`);
+    throw new ApiError('payload_too_large', `A batch holds at most ${MAX_ACTIVITIES} activities; this one has ${activities.length}.`);
   }
   if (activities.length === 0) {
-    throw new ApiError(422, 'invalid_payload', 'The batch holds no activity.', {
+    throw new ApiError('invalid_payload', 'The batch holds no activity.', {
       errors: [{ path: 'activities', code: 'too_small', message: `activities must hold 1 to ${MAX_ACTIVITIES} buckets` }],
     });
   }
@@ -98,7 +100,7 @@ function batchItems(value: unknown): unknown[] {
 
 function singleItem(value: unknown): unknown[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiError(400, 'malformed_json', 'The body must be one activity as a JSON object.');
+    throw new ApiError('malformed_json', 'The body must be one activity as a JSON object.');
   }
   return [value];
 }
@@ -118,9 +120,9 @@ export function writeHandler(kindName: 'ide' | 'desktop', shape: 'batch' | 'sing
       successStatus: shape === 'batch' ? 200 : 201,
       admission,
     });
-    return json(result.body, {
+    return new Response(result.body, {
       status: result.status,
-      headers: result.replayed ? { 'idempotent-replayed': 'true' } : {},
+      headers: { 'content-type': jsonContentType, ...(result.replayed ? { 'idempotent-replayed': 'true' } : {}) },
     });
   };
 }

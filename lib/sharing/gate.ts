@@ -3,7 +3,7 @@ import { config } from '../config';
 import { rows, type Db } from '../db/client';
 import { ApiError } from '../http/problem';
 import { badges, users } from '../db/schema';
-import { isUuid } from '../ids';
+import { isHandle, isUuid } from '../ids';
 import { ownerCacheOf } from './owner-cache';
 
 // The one place that decides what a public surface may show. Every public route, badge, the
@@ -25,7 +25,7 @@ export interface PublicOwner {
   statsVersion: number;
 }
 
-export const notPublic = () => new ApiError(404, 'not_found', 'No public profile with that handle or id.');
+export const notPublic = () => new ApiError('not_found', 'No public profile with that handle or id.');
 
 interface OwnerRow {
   id: string;
@@ -54,6 +54,8 @@ export function knownPublicOwner(db: Db, ref: string): PublicOwner | undefined {
 }
 
 async function readOwner(db: Db, ref: string): Promise<PublicOwner> {
+  // What can be no handle and no id names nobody: answered without asking the database.
+  if (!isUuid(ref) && !isHandle(ref)) throw notPublic();
   const match = isUuid(ref) ? sql`id = ${ref}::uuid` : sql`lower(handle) = lower(${ref})`;
   const [row] = await rows<OwnerRow>(
     db,
@@ -93,6 +95,24 @@ export const sharesLanguages = (u: SQL) => sql`${u}.share_languages`;
 /** The public identity of a user row, field by field. */
 export function publicUserOf(row: { id: string; handle: string; display_name: string }): PublicUser {
   return { id: row.id, handle: row.handle, display_name: row.display_name };
+}
+
+/**
+ * What a token with the `badges` scope may publish. The scope is its owner's consent, given once
+ * to a program, to publish a badge's figure: the overall ones (total and daily average), which
+ * are what a badge is for. A language's figure is published with a token only while the owner
+ * shares languages: otherwise a token (a plugin's, on some machine) could read the languages its
+ * owner keeps private by making badges and deleting them. The owner, signed in to the
+ * dashboard, may make any badge. 403 otherwise.
+ */
+export async function assertTokenMayPublish(db: Db, userId: string, badge: { metric: string }): Promise<void> {
+  if (badge.metric !== 'language') return;
+  const [owner] = await db.select({ shares: users.shareLanguages }).from(users).where(eq(users.id, userId));
+  if (!owner?.shares) {
+    throw new ApiError('forbidden', 'A language badge made with a token needs "share languages" on; or make it from the dashboard.', {
+      errors: [{ path: 'metric', code: 'languages_not_shared', message: 'turn on share_languages, or create this badge from the dashboard' }],
+    });
+  }
 }
 
 export interface PublishedBadge {

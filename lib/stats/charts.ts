@@ -1,8 +1,8 @@
 import type { Db } from '../db/client';
 import { addDays, eachDay, isoWeekStart } from '../dates';
-import { localDateHour } from '../ingest/local-time';
-import { enoughUsers, minUsers, type PublicOwner, type PublicUser } from '../sharing/gate';
-import { communityUsersInRange, dayTotals, dimensionTotals, earliestDate, weekdayHours, type NamedFigure, type Scope } from './queries';
+import { localDateHour } from '../local-time';
+import { enoughUsers, type PublicOwner, type PublicUser } from '../sharing/gate';
+import { communityDaysShown, dayTotals, dimensionTotals, earliestDate, weekdayHours, type NamedFigure, type Scope } from './queries';
 import { resolveRange, type RangeQuery, type ResolvedRange } from './range';
 
 // The bodies of the public chart routes, built field by field from the read queries and the
@@ -36,7 +36,7 @@ export function todayFor(target: ChartTarget, now = new Date()): string {
 async function common(db: Db, target: ChartTarget, query: RangeQuery, today: string): Promise<Common> {
   const earliest = query.name === 'all' ? await earliestDate(db, scopeOf(target)) : undefined;
   const range = resolveRange(query, today, earliest);
-  const suppressed = target.scope === 'global' && (await communityUsersInRange(db, range.from, range.to)) < minUsers();
+  const suppressed = target.scope === 'global' && !(await communityDaysShown(db, range.from, range.to));
   return { scope: target.scope, user: target.scope === 'user' ? target.owner.user : null, range, suppressed };
 }
 

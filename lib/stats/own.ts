@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
-import { HOUR_CAP_MILLIS } from '../ingest/store';
+import { HOUR_CAP_MILLIS } from '../activity';
 import type { PublicOwner } from '../sharing/gate';
 import type { ChartTarget, NamedSeconds } from './charts';
 
@@ -48,7 +48,7 @@ export async function ownApps(db: Db, userId: string, from: string, to: string):
       sql`WITH hours AS (
             SELECT date, hour, app, millis, sum(millis) OVER (PARTITION BY date, hour) AS hour_millis
             FROM desktop_activity WHERE user_id = ${userId}::uuid AND date BETWEEN ${from} AND ${to})
-          SELECT app AS name, sum(millis * least(1, ${HOUR_CAP_MILLIS}::float8 / hour_millis))::float8 AS millis
+          SELECT app AS name, sum(millis * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(hour_millis, 0)))::float8 AS millis
           FROM hours GROUP BY app`,
     ),
   );

@@ -1,53 +1,40 @@
+import type { z } from 'zod';
 import { config } from '../config';
 import { getDb, openedDb, type Db } from '../db/client';
-import { publicSerialized, serialize, type PublicCachePolicy, type Serialized } from '../http/cache';
-import { invalidQuery } from '../http/problem';
+import { publicSerialized, serialize, type PublicCachePolicy, type Serialized } from '../http/public';
+import { parseQuery } from '../http/query';
 import { knownPublicOwner, publicOwner } from '../sharing/gate';
-import { SharedCache } from './cache';
+import { ProcessCache } from '../process-cache';
 import { refreshCommunity } from './community';
 import { hitmapChart, languageChart, timeChart, todayFor, weeklyChart, type ChartTarget } from './charts';
-import { parseRangeQuery, type RangeName } from './range';
+import { chartQueries } from './schemas';
 
 // The four public chart routes: who is asked about (the gate), which range, one cached
 // computation per distinct question.
 
 export type ChartName = 'time' | 'language' | 'hitmaps' | 'weekly';
 
-const defaultRange: Record<Exclude<ChartName, 'weekly'>, RangeName> = { time: '7d', language: '7d', hitmaps: '365d' };
-const cache = new SharedCache<Serialized>();
+type ChartQuery = z.output<(typeof chartQueries)[ChartName]>;
+const cache = new ProcessCache<Serialized>();
 /** A per-user answer is keyed by the user's data version, so it can live until evicted. */
 const userEntryMs = 10 * 60_000;
 
-function weeksParam(params: URLSearchParams): number {
-  const raw = params.get('weeks');
-  if (raw === null) return 12;
-  const weeks = Number(raw);
-  if (!/^\d+$/.test(raw) || weeks < 1 || weeks > 104) {
-    throw invalidQuery('weeks', 'must be a whole number from 1 to 104');
-  }
-  return weeks;
-}
-
-async function target(params: URLSearchParams): Promise<ChartTarget> {
-  const ref = params.get('user');
-  if (ref === null) return { scope: 'global' };
-  if (ref.trim() === '') {
-    throw invalidQuery('user', 'give a handle or a UUID, or leave it out for site-wide figures');
-  }
-  return { scope: 'user', owner: await publicOwner(await getDb(), ref) };
+async function target(ref: string | undefined): Promise<ChartTarget> {
+  return ref === undefined ? { scope: 'global' } : { scope: 'user', owner: await publicOwner(await getDb(), ref) };
 }
 
 export function chartCachePolicy(t: ChartTarget): PublicCachePolicy {
-  // Per-user answers change with every upload; site-wide ones may lag by PUBLIC_CACHE_SECONDS.
-  if (t.scope === 'user') return { maxAge: 0, sMaxAge: 60, staleWhileRevalidate: 300 };
+  // Per-user answers change with every upload and stop when the profile turns private: shared
+  // caches keep them at most a minute, plus a minute stale. Site-wide ones may lag by PUBLIC_CACHE_SECONDS.
+  if (t.scope === 'user') return { maxAge: 0, sMaxAge: 60, staleWhileRevalidate: 60 };
   const seconds = config().PUBLIC_CACHE_SECONDS;
   return { maxAge: Math.min(60, seconds), sMaxAge: seconds, staleWhileRevalidate: Math.max(seconds, 60) };
 }
 
 /** What the cache needs for one chart question: its key, how long an answer lives, how to compute it. */
-function cacheEntry(db: Db, chart: ChartName, t: ChartTarget, params: URLSearchParams) {
+function cacheEntry(db: Db, chart: ChartName, t: ChartTarget, query: ChartQuery) {
   const today = todayFor(t);
-  const question = chart === 'weekly' ? { weeks: weeksParam(params) } : parseRangeQuery(params, defaultRange[chart]);
+  const question = 'weeks' in query ? { weeks: query.weeks } : query.range;
   const build = (): Promise<unknown> => {
     if ('weeks' in question) return weeklyChart(db, t, question.weeks, today);
     if (chart === 'time') return timeChart(db, t, question, today);
@@ -79,8 +66,9 @@ interface ChartAnswer {
  * the public pages read the same answer, so both go through the gate and the cache alike.
  */
 export async function publicChart(chart: ChartName, params: URLSearchParams): Promise<ChartAnswer> {
-  const t = await target(params);
-  const { key, ttl, compute } = cacheEntry(await getDb(), chart, t, params);
+  const query = parseQuery(chartQueries[chart], params);
+  const t = await target(query.user);
+  const { key, ttl, compute } = cacheEntry(await getDb(), chart, t, query);
   return { serialized: await cache.get(key, ttl, compute), target: t };
 }
 
@@ -92,11 +80,11 @@ export async function publicChart(chart: ChartName, params: URLSearchParams): Pr
 function readyChart(chart: ChartName, params: URLSearchParams): ChartAnswer | undefined {
   const db = openedDb();
   if (!db) return undefined;
-  const ref = params.get('user');
-  const owner = ref === null ? undefined : knownPublicOwner(db, ref);
-  if (ref !== null && !owner) return undefined;
+  const query = parseQuery(chartQueries[chart], params);
+  const owner = query.user === undefined ? undefined : knownPublicOwner(db, query.user);
+  if (query.user !== undefined && !owner) return undefined;
   const t: ChartTarget = owner ? { scope: 'user', owner } : { scope: 'global' };
-  const { key, ttl, compute } = cacheEntry(db, chart, t, params);
+  const { key, ttl, compute } = cacheEntry(db, chart, t, query);
   const serialized = cache.peek(key, ttl, compute);
   return serialized && { serialized, target: t };
 }

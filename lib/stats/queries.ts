@@ -1,13 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
-import { HOUR_CAP_MILLIS } from '../ingest/store';
+import { communityDayEditors, communityDayLanguages, communityDays, communityHours } from '../db/schema';
+import { HOUR_CAP_MILLIS } from '../activity';
+import { minUsers } from '../sharing/gate';
 
-// The read path: aggregates over the rollups, every hour capped at 3600 s. Each query returns,
-// with every figure, how many distinct users it rests on, so the sharing gate can hold back
-// site-wide entries that rest on too few. One user's figures come from the per-user rollups;
-// site-wide ones from the community rollups (lib/stats/community.ts), one row per date, where a
-// figure over several dates rests on at least as many users as its busiest date: that maximum
-// is the count the gate uses, a lower bound, so it can only hold back more, never less.
+// The read path: aggregates over the rollups, every hour capped at 3600 s. One user's figures
+// come from the per-user rollups; site-wide ones from the community rollups
+// (lib/stats/community.ts): only the released figures of cells (a date, or a date and a
+// language, editor or hour) that rest on at least PUBLIC_MIN_USERS users on that date, so that
+// no date on which few people coded counts, whatever other dates a range holds. Each query
+// returns, with every figure, how many distinct users it rests on (site-wide: the most behind
+// one of its cells), for the sharing gate.
 
 /** One user's data, or every user who takes part in community statistics. */
 export type Scope = { userId: string } | 'community';
@@ -20,23 +23,29 @@ export interface DayFigure {
   users: number;
 }
 
+/** The community cells a site-wide figure may use: released, and resting on enough users that date. */
+const publishedCells = (c: SQL = sql`c`) => sql`${c}.users >= ${minUsers()} AND ${c}.released IS NOT NULL`;
+
 /** Capped coding time per date. */
 export async function dayTotals(db: Db, scope: Scope, from: string, to: string): Promise<DayFigure[]> {
   const found = await rows<DayFigure>(
     db,
     scope === 'community'
-      ? sql`SELECT to_char(date, 'YYYY-MM-DD') AS date, millis, users FROM community_days
-            WHERE date BETWEEN ${from} AND ${to} ORDER BY date`
+      ? sql`SELECT to_char(date, 'YYYY-MM-DD') AS date, released AS millis, users FROM ${communityDays} c
+            WHERE date BETWEEN ${from} AND ${to} AND ${publishedCells()} ORDER BY date`
       : sql`SELECT to_char(date, 'YYYY-MM-DD') AS date, millis::float8 AS millis, 1 AS users
             FROM user_days WHERE ${ofUser(sql`user_id`, scope)} AND date BETWEEN ${from} AND ${to} ORDER BY date`,
   );
   return found.map((r) => ({ ...r, millis: Number(r.millis) }));
 }
 
-/** How many community members had time in the range, at least (the busiest date's count). */
-export async function communityUsersInRange(db: Db, from: string, to: string): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, sql`SELECT coalesce(max(users), 0)::int AS n FROM community_days WHERE date BETWEEN ${from} AND ${to}`);
-  return row.n;
+/** Whether any site-wide day in the range may be shown (one that enough community members coded on). */
+export async function communityDaysShown(db: Db, from: string, to: string): Promise<boolean> {
+  const [row] = await rows<{ shown: boolean }>(
+    db,
+    sql`SELECT EXISTS (SELECT 1 FROM ${communityDays} c WHERE date BETWEEN ${from} AND ${to} AND ${publishedCells()}) AS shown`,
+  );
+  return row.shown;
 }
 
 export interface NamedFigure {
@@ -51,11 +60,14 @@ const dimensions = {
   language: { table: sql`user_day_languages`, column: sql`language` },
   editor: { table: sql`user_day_editors`, column: sql`editor` },
 } as const;
+const communityTables = { language: communityDayLanguages, editor: communityDayEditors } as const;
 export type Dimension = keyof typeof dimensions;
 
-/** A date filter: an inclusive range, or the dates a query names. */
-export type Dates = { from: string; to: string } | { in: SQL };
-const onDates = (column: SQL, dates: Dates) => ('in' in dates ? sql`${column} IN (${dates.in})` : sql`${column} BETWEEN ${dates.from} AND ${dates.to}`);
+/** A date filter: an inclusive range, or a list of dates (an array parameter: its length guides the planner). */
+export type Dates = { from: string; to: string } | { anyOf: string[] };
+/** `column` within the dates. */
+export const onDates = (column: SQL, dates: Dates) =>
+  'anyOf' in dates ? sql`${column} = ANY(${`{${dates.anyOf.join(',')}}`}::date[])` : sql`${column} BETWEEN ${dates.from} AND ${dates.to}`;
 
 /**
  * Capped time per user, date and language (or editor), as a query with columns user_id, date,
@@ -96,8 +108,8 @@ export async function dimensionTotals(
   const found = await rows<NamedFigure>(
     db,
     scope === 'community'
-      ? sql`SELECT ${period} AS period, c.${column} AS name, sum(c.millis)::float8 AS millis, max(c.users)::int AS users
-            FROM ${sql.raw(`community_day_${dimension}s`)} c WHERE c.date BETWEEN ${from} AND ${to}
+      ? sql`SELECT ${period} AS period, c.${column} AS name, sum(c.released)::float8 AS millis, max(c.users)::int AS users
+            FROM ${communityTables[dimension]} c WHERE c.date BETWEEN ${from} AND ${to} AND ${publishedCells()}
             GROUP BY 1, 2`
       : sql`SELECT ${period} AS period, c.name, sum(c.millis)::float8 AS millis, 1 AS users
             FROM (${cappedPerUserDay(dimension, (col) => ofUser(col, scope), { from, to })}) AS c
@@ -119,8 +131,8 @@ export async function weekdayHours(db: Db, scope: Scope, from: string, to: strin
   const found = await rows<HourCell>(
     db,
     scope === 'community'
-      ? sql`SELECT ${weekday} AS weekday, hour::int AS hour, sum(millis)::float8 AS millis, max(users)::int AS users
-            FROM community_hours WHERE date BETWEEN ${from} AND ${to} GROUP BY 1, 2`
+      ? sql`SELECT ${weekday} AS weekday, hour::int AS hour, sum(released)::float8 AS millis, max(users)::int AS users
+            FROM ${communityHours} c WHERE date BETWEEN ${from} AND ${to} AND ${publishedCells()} GROUP BY 1, 2`
       : sql`SELECT ${weekday} AS weekday, hour::int AS hour, sum(least(millis, ${HOUR_CAP_MILLIS}))::float8 AS millis, 1 AS users
             FROM user_hours WHERE ${ofUser(sql`user_id`, scope)} AND date BETWEEN ${from} AND ${to} GROUP BY 1, 2`,
   );
@@ -132,7 +144,7 @@ export async function earliestDate(db: Db, scope: Scope): Promise<string | undef
   const [row] = await rows<{ d: string | null }>(
     db,
     scope === 'community'
-      ? sql`SELECT to_char(min(date), 'YYYY-MM-DD') AS d FROM community_days`
+      ? sql`SELECT to_char(min(date), 'YYYY-MM-DD') AS d FROM ${communityDays} c WHERE ${publishedCells()}`
       : sql`SELECT to_char(min(date), 'YYYY-MM-DD') AS d FROM user_days WHERE ${ofUser(sql`user_id`, scope)}`,
   );
   return row.d ?? undefined;

@@ -1,7 +1,8 @@
-import { invalidQuery } from '../http/problem';
+import { z } from 'zod';
 import { addDays, daysBetween, isCalendarDate } from '../dates';
 
-// The `range` / `from` / `to` query parameters of the public chart routes.
+// The `range` / `from` / `to` query parameters of the public chart routes, as zod fields: they
+// parse the request and describe the parameters in openapi.json.
 
 export const rangeNames = ['today', '7d', '30d', '90d', '365d', 'all'] as const;
 export type RangeName = (typeof rangeNames)[number];
@@ -15,24 +16,35 @@ export interface ResolvedRange {
   to: string;
 }
 
-/** Reads range or from/to; every problem names the parameter and the rule (400 invalid_query). */
-export function parseRangeQuery(params: URLSearchParams, fallback: RangeName, allowed: readonly RangeName[] = rangeNames): RangeQuery {
-  const range = params.get('range');
-  const from = params.get('from');
-  const to = params.get('to');
-  if (from !== null || to !== null) {
-    if (range !== null) throw invalidQuery('range', 'give either range or from and to, not both');
-    if (from === null || to === null) throw invalidQuery(from === null ? 'from' : 'to', 'from and to go together');
-    for (const [param, value] of [['from', from], ['to', to]] as const) {
-      if (!isCalendarDate(value)) throw invalidQuery(param, 'must be a real date YYYY-MM-DD');
-    }
-    if (to < from) throw invalidQuery('to', 'must not be before from');
-    if (daysBetween(from, to) + 1 > MAX_CUSTOM_SPAN_DAYS) throw invalidQuery('to', `the span may be at most ${MAX_CUSTOM_SPAN_DAYS} days`);
-    return { name: 'custom', from, to };
-  }
-  const name = (range ?? fallback) as RangeName;
-  if (!allowed.includes(name)) throw invalidQuery('range', `must be one of ${allowed.join(', ')}`);
-  return { name };
+const calendarDate = z.string().refine(isCalendarDate, 'must be a real date YYYY-MM-DD').meta({ format: 'date' });
+
+/** The three fields; `fallback` is the named range when none is given. */
+export function rangeFields(fallback: RangeName) {
+  return {
+    range: z
+      .enum(rangeNames, `must be one of ${rangeNames.join(', ')}`)
+      .optional()
+      .meta({ description: `A named range ending today (the owner's today, or UTC site-wide); default ${fallback}.` }),
+    from: calendarDate.optional().meta({ description: `With to: an inclusive span of at most ${MAX_CUSTOM_SPAN_DAYS} days, instead of range.` }),
+    to: calendarDate.optional(),
+  };
+}
+
+type RangeInput = { range?: RangeName; from?: string; to?: string };
+
+/** The rules between the three fields, each naming the parameter it blames. */
+export function checkRange(q: RangeInput, ctx: z.RefinementCtx): void {
+  const fail = (param: keyof RangeInput, message: string) => ctx.addIssue({ code: 'custom', path: [param], message });
+  if (q.from === undefined && q.to === undefined) return;
+  if (q.range !== undefined) return fail('range', 'give either range or from and to, not both');
+  if (q.from === undefined || q.to === undefined) return fail(q.from === undefined ? 'from' : 'to', 'from and to go together');
+  if (q.to < q.from) return fail('to', 'must not be before from');
+  if (daysBetween(q.from, q.to) + 1 > MAX_CUSTOM_SPAN_DAYS) fail('to', `the span may be at most ${MAX_CUSTOM_SPAN_DAYS} days`);
+}
+
+/** The question the checked fields ask. */
+export function rangeQuery(q: RangeInput, fallback: RangeName): RangeQuery {
+  return q.from !== undefined && q.to !== undefined ? { name: 'custom', from: q.from, to: q.to } : { name: q.range ?? fallback };
 }
 
 /**

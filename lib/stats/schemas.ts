@@ -1,7 +1,28 @@
 import { z } from 'zod';
-import { rangeNames } from './range';
+import { wholeNumber } from '../http/query';
+import { checkRange, rangeFields, rangeQuery, type RangeName } from './range';
 
-// The shapes of the public chart answers, for openapi.json.
+// The public charts' query parameters (parsed with parseQuery) and the shapes of their answers.
+
+const user = z
+  .string()
+  .refine((v) => v.trim() !== '', 'give a handle or a UUID, or leave it out for site-wide figures')
+  .optional()
+  .meta({ description: "A user's handle or UUID. Omitted: site-wide figures over users who take part in community statistics." });
+
+function rangedChartQuery(fallback: RangeName) {
+  return z
+    .object({ user, ...rangeFields(fallback) })
+    .superRefine(checkRange)
+    .transform((q) => ({ user: q.user, range: rangeQuery(q, fallback) }));
+}
+
+export const chartQueries = {
+  time: rangedChartQuery('7d'),
+  language: rangedChartQuery('7d'),
+  hitmaps: rangedChartQuery('365d'),
+  weekly: z.object({ user, weeks: wholeNumber(1, 104, 12).meta({ description: 'How many ISO weeks, the current one last.' }) }),
+};
 
 const publicUser = z.object({ id: z.uuid(), handle: z.string(), display_name: z.string() }).meta({ id: 'PublicUser' });
 
@@ -45,12 +66,6 @@ export const weeklyChartSchema = z
   })
   .meta({ id: 'WeeklyChart' });
 
-export const chartParameters = [
-  { name: 'user', in: 'query', required: false, schema: { type: 'string' }, description: "A user's handle or UUID. Omitted: site-wide figures over users who take part in community statistics." },
-  { name: 'range', in: 'query', required: false, schema: { type: 'string', enum: [...rangeNames] } },
-  { name: 'from', in: 'query', required: false, schema: { type: 'string', format: 'date' }, description: 'With to: an inclusive span of at most 366 days.' },
-  { name: 'to', in: 'query', required: false, schema: { type: 'string', format: 'date' } },
-];
 
 export const leaderboardSchema = z
   .object({

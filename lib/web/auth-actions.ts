@@ -30,7 +30,8 @@ async function keepCookies(response: Response): Promise<void> {
 
 /** Runs an Auth.js action (sign-in, sign-out) and returns where Auth.js sends the browser. */
 export async function authAction(action: string, form: Record<string, string>): Promise<string> {
-  const response = await runAuthAction(await requestOrigin(), action, form, (await headers()).get('cookie') ?? '');
+  const h = await headers();
+  const response = await runAuthAction(await requestOrigin(), action, form, { cookie: h.get('cookie') ?? '', forwardedFor: h.get('x-forwarded-for') });
   await keepCookies(response);
   return response.headers.get('location') ?? '/';
 }

@@ -1,6 +1,7 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { sessionUser, type SessionUser } from '../auth/session';
+import { clientAddress, siteOrigin } from '../http/origin';
 
 // The signed-in user of the page being rendered (server components and server actions).
 
@@ -15,10 +16,12 @@ export async function requireUser(back = '/dashboard'): Promise<SessionUser> {
   return user;
 }
 
-/** The origin the visitor used (behind a proxy: its forwarded host and protocol). */
+/** The address of the visitor whose request is being answered (lib/http/origin.ts). */
+export async function visitorAddress(): Promise<string> {
+  return clientAddress(await headers());
+}
+
+/** The origin visitors reach the site at (lib/http/origin.ts). */
 export async function requestOrigin(): Promise<string> {
-  const h = await headers();
-  const host = h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost:3000';
-  const proto = h.get('x-forwarded-proto') ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
-  return `${proto}://${host}`;
+  return siteOrigin(await headers());
 }

@@ -28,8 +28,8 @@ function me(handler: Handler, method: string, path: string, opts: { token?: stri
 /** Signs up with email + password and signs in through Auth.js: the session cookie a browser would hold. */
 async function signedIn(handle: string) {
   const email = `${handle}@example.test`;
-  const id = await signUp(await getDb(), { handle, email, password: 'correct horse battery' });
-  const res = await runAuthAction(origin, 'callback/credentials', { email, password: 'correct horse battery', callbackUrl: '/dashboard' }, '');
+  const id = await signUp(await getDb(), { handle, email, password: 'correct horse battery' }, testAddress);
+  const res = await runAuthAction(origin, 'callback/credentials', { email, password: 'correct horse battery', callbackUrl: '/dashboard' }, { cookie: '' });
   const cookie = res.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])
@@ -39,6 +39,8 @@ async function signedIn(handle: string) {
 }
 
 const uniq = () => Math.random().toString(36).slice(2, 8);
+/** Each test file signs up from an address of its own: sign-ups are limited per address. */
+const testAddress = `198.51.100.${Math.floor(Math.random() * 250)}-${uniq()}`;
 
 beforeAll(async () => {
   // Email + password is on by default only with the embedded database; these tests use it on both.
@@ -108,12 +110,12 @@ describe('account routes (/me)', () => {
 
   it('refuses a wrong password and an unknown email alike', async () => {
     const handle = `pw_${uniq()}`;
-    await signUp(await getDb(), { handle, email: `${handle}@example.test`, password: 'correct horse battery' });
+    await signUp(await getDb(), { handle, email: `${handle}@example.test`, password: 'correct horse battery' }, testAddress);
     for (const [email, password] of [
       [`${handle}@example.test`, 'wrong horse battery'],
       [`nobody_${handle}@example.test`, 'correct horse battery'],
     ]) {
-      const res = await runAuthAction(origin, 'callback/credentials', { email, password, callbackUrl: '/dashboard' }, '');
+      const res = await runAuthAction(origin, 'callback/credentials', { email, password, callbackUrl: '/dashboard' }, { cookie: '' });
       expect(res.headers.getSetCookie().some((c) => c.startsWith('authjs.session-token='))).toBe(false);
       expect(res.headers.get('location')).toMatch(/error=CredentialsSignin/);
     }
@@ -193,7 +195,7 @@ describe('outside sign-in providers', () => {
     process.env.AUTH_GITHUB_SECRET = 'gh-client-secret';
     resetConfig();
     try {
-      const res = await runAuthAction(origin, 'signin/github', { callbackUrl: '/dashboard' }, '');
+      const res = await runAuthAction(origin, 'signin/github', { callbackUrl: '/dashboard' }, { cookie: '' });
       const location = new URL(res.headers.get('location')!);
       expect(location.origin + location.pathname).toBe('https://github.com/login/oauth/authorize');
       expect(location.searchParams.get('client_id')).toBe('gh-client-id');
@@ -204,7 +206,7 @@ describe('outside sign-in providers', () => {
       delete process.env.AUTH_GITHUB_SECRET;
       resetConfig();
     }
-    const off = await runAuthAction(origin, 'signin/github', { callbackUrl: '/dashboard' }, '');
+    const off = await runAuthAction(origin, 'signin/github', { callbackUrl: '/dashboard' }, { cookie: '' });
     expect(off.headers.get('location') ?? '').not.toContain('github.com');
   });
 

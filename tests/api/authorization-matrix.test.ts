@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resetConfig } from '@/lib/config';
 import { GET as leaderboard } from '@/app/main/api/v1/leaderboard/api/get/public/route';
 import { POST as createBadge } from '@/app/main/api/v1/badges/route';
 import { GET as svgRoute } from '@/app/main/api/v1/public/[site]/svg/[userUUID]/route';
@@ -64,10 +65,26 @@ describe.each(Object.entries(owners))('owner %s', (_, settings) => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('20 mins');
   });
+
+  it('badge token: publishes (and so sees) a language\'s figure only while the owner shares languages', async () => {
+    const { user, token } = await owner(settings);
+    const res = await call(createBadge, '/badges', { token, body: { metric: 'language', range: '7d', language: 'Elixir' } });
+    expect(res.status).toBe(s.share_languages ? 201 : 403);
+    if (!s.share_languages) {
+      expect((await res.json()).errors[0].code).toBe('languages_not_shared');
+      return;
+    }
+    const badge = await res.json();
+    const svg = await svgRoute(new Request(badge.url), { params: Promise.resolve({ site: 'github', userUUID: user.id }) });
+    expect(await svg.text()).toContain('20 mins');
+  });
 });
 
 describe('site-wide figures and community_stats', () => {
   it('count members and never a user who opted out', async () => {
+    // Exact figures: noise and rounding off (tests/api/community-privacy.test.ts covers them).
+    process.env.PUBLIC_NOISE_SECONDS = '0';
+    resetConfig();
     const day = '2026-07-01';
     const post = async (u: { token: string }, time: number) =>
       call(postBatch, '/sync/activities', { token: u.token, body: { activities: [{ language: 'Go', time, hour: 8, date: day }] } });

@@ -20,8 +20,8 @@ function fetchEmbed(url: string, headers: Record<string, string> = {}) {
   return route(new Request(url, { headers }), { params: Promise.resolve({ site, userUUID: owner }) });
 }
 
-async function coder(activities: { language: string; time: number; hour: number }[]) {
-  const u = await newUser(); // private profile: a badge is consent enough
+async function coder(activities: { language: string; time: number; hour: number }[], settings: Record<string, boolean> = {}) {
+  const u = await newUser({ settings }); // private profile: a badge is consent enough
   const body = { activities: activities.map((a) => ({ ...a, date: today })) };
   expect((await call(postBatch, '/sync/activities', { token: u.token, body })).status).toBe(200);
   return u;
@@ -29,7 +29,8 @@ async function coder(activities: { language: string; time: number; hour: number 
 
 describe('badges', () => {
   it('creates a badge whose URL shows exactly its figure, as SVG and as shields JSON', async () => {
-    const { user, token } = await coder([{ language: 'Go', time: 3600, hour: 1 }, { language: 'Go', time: 1800, hour: 2 }, { language: 'SQL', time: 600, hour: 3 }]);
+    // A private profile that shares languages (a language badge made with a token needs that).
+    const { user, token } = await coder([{ language: 'Go', time: 3600, hour: 1 }, { language: 'Go', time: 1800, hour: 2 }, { language: 'SQL', time: 600, hour: 3 }], { share_languages: true });
     const res = await create(token, { metric: 'total', range: '7d' });
     expect(res.status).toBe(201);
     const badge = await res.json();
@@ -46,7 +47,9 @@ describe('badges', () => {
     expect(text).toContain('1 hr 40 mins');
 
     const shields = await (await fetchEmbed(badge.shields_url)).json();
-    expect(shields).toEqual({ schemaVersion: 1, label: 'coded 7d', message: '1 hr 40 mins', color: 'blue', cacheSeconds: 300 });
+    expect(shields).toEqual({ schemaVersion: 1, label: 'coded 7d', message: '1 hr 40 mins', color: 'blue', cacheSeconds: 60 });
+    // Shared caches keep a badge a minute (plus a minute stale): a deleted badge is gone from them within two.
+    expect(svg.headers.get('cache-control')).toBe('public, max-age=60, s-maxage=60, stale-while-revalidate=60');
 
     const lang = await (await create(token, { metric: 'language', range: '30d', language: 'SQL', label: 'SQL', style: 'for-the-badge', color: '#ff8800' })).json();
     const langSvg = await (await fetchEmbed(lang.url)).text();

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { GET } from '@/app/main/api/v1/leaderboard/api/get/public/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
+import { updateAccount } from '@/lib/accounts/me';
 import { resetConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { call, daysFromToday, newUser } from '../helpers/api';
@@ -23,8 +24,10 @@ async function coder(name: string, activity: [string, number][], settings: Recor
 describe('GET /leaderboard/api/get/public', () => {
   it('ranks opted-in users only, ties share a rank, and pages', async () => {
     await coder('lb-ann', [['Go', 3000], ['Rust', 1000]]);
-    await coder('lb-bob', [['Go', 2000]]);
-    await coder('lb-cat', [['Python', 2000]], { leaderboard: true, share_languages: false });
+    const bob = await coder('lb-bob', [['Go', 2000]]);
+    const cat = await coder('lb-cat', [['Python', 2000]], { leaderboard: true, share_languages: false });
+    // Ties share a rank and are ordered by user id, the same on every page.
+    const tied = [bob, cat].sort((a, b) => (a.user.id < b.user.id ? -1 : 1)).map((u) => u.user.handle);
     await coder('lb-dan', [['Go', 500]]);
     await coder('lb-eve', [['Go', 9000]], { leaderboard: false, share_languages: true, profile_public: true });
 
@@ -35,16 +38,16 @@ describe('GET /leaderboard/api/get/public', () => {
     expect(Date.parse(body.generated_at)).toBeGreaterThan(Date.now() - 60_000);
     expect(body.entries.map((e: { rank: number; user: { handle: string } }) => [e.rank, e.user.handle])).toEqual([
       [1, 'lb-ann'],
-      [2, 'lb-bob'],
-      [2, 'lb-cat'],
+      [2, tied[0]],
+      [2, tied[1]],
       [4, 'lb-dan'],
     ]);
     expect(body.entries[0]).toMatchObject({ total_seconds: 4000, daily_average_seconds: 571, languages: [{ name: 'Go', seconds: 3000 }, { name: 'Rust', seconds: 1000 }] });
-    expect(body.entries[2].languages).toEqual([]); // lb-cat does not share languages
+    expect(body.entries.find((e: { user: { handle: string } }) => e.user.handle === 'lb-cat').languages).toEqual([]); // lb-cat does not share languages
     expect(Object.keys(body.entries[0].user).sort()).toEqual(['display_name', 'handle', 'id']);
 
     const page2 = await (await get('range=7d&limit=2&page=2')).json();
-    expect(page2.entries.map((e: { user: { handle: string } }) => e.user.handle)).toEqual(['lb-cat', 'lb-dan']);
+    expect(page2.entries.map((e: { user: { handle: string } }) => e.user.handle)).toEqual([tied[1], 'lb-dan']);
     expect(page2.total).toBe(4);
 
     const go = await (await get('range=7d&language=Go')).json();
@@ -83,6 +86,29 @@ describe('GET /leaderboard/api/get/public', () => {
     }
     const fresh = await (await get('range=30d&language=Zig')).json();
     expect(fresh.entries.map((e: { user: { handle: string } }) => e.user.handle)).toEqual(['lb-gus', 'lb-fay']);
+  });
+
+  it('leaving the leaderboard, or no longer sharing languages, takes effect at once, within the same snapshot', async () => {
+    process.env.LEADERBOARD_MAX_AGE = '300';
+    resetConfig();
+    try {
+      const hal = await coder('lb-hal', [['Elm', 900]]);
+      const ivy = await coder('lb-ivy', [['Elm', 600]]);
+      await (await getDb()).execute(sql`DELETE FROM leaderboard_snapshots`);
+      const before = await (await get('range=7d&language=Elm')).json();
+      expect(before.entries.map((e: { user: { handle: string } }) => e.user.handle)).toEqual(['lb-hal', 'lb-ivy']);
+      await updateAccount(await getDb(), hal.user.id, { settings: { share_languages: false } });
+      await updateAccount(await getDb(), ivy.user.id, { settings: { leaderboard: false } });
+      const elm = await (await get('range=7d&language=Elm&page=1&limit=10')).json();
+      expect(elm.generated_at).toBe(before.generated_at);
+      expect(elm).toMatchObject({ entries: [], total: 0 });
+      const byTotal = await (await get('range=7d&limit=100')).json();
+      expect(byTotal.entries.map((e: { user: { handle: string } }) => e.user.handle)).toContain('lb-hal');
+      expect(byTotal.entries.map((e: { user: { handle: string } }) => e.user.handle)).not.toContain('lb-ivy');
+    } finally {
+      process.env.LEADERBOARD_MAX_AGE = '0';
+      resetConfig();
+    }
   });
 
   it.each([['range=90d', 'range'], ['limit=101', 'limit'], ['page=0', 'page'], ['limit=abc', 'limit']])('answers 400 for %s', async (query, path) => {

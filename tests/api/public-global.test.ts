@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { resetConfig } from '@/lib/config';
 import { call, newUser } from '../helpers/api';
@@ -14,6 +14,12 @@ async function member(activities: unknown[], community = true) {
   expect((await call(postBatch, '/sync/activities', { token: u.token, body: { activities } })).status).toBe(200);
   return u;
 }
+
+// Exact figures: noise and rounding off here (tests/api/community-privacy.test.ts covers them).
+beforeAll(() => {
+  process.env.PUBLIC_NOISE_SECONDS = '0';
+  resetConfig();
+});
 
 describe('site-wide charts', () => {
   it('withhold the whole answer while fewer than 3 users are behind it, and never count those who opted out', async () => {

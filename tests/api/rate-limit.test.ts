@@ -1,16 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { config, resetConfig } from '@/lib/config';
-import { openDb } from '@/lib/db/client';
 import { findPrincipal } from '@/lib/auth/principal';
 import { hashToken } from '@/lib/auth/tokens';
-import { call, newUser, storedIde } from '../helpers/api';
+import { issueToken, listTokens, MAX_LIVE_TOKENS, revokeToken } from '@/lib/accounts/tokens';
+import { getDb, openDb } from '@/lib/db/client';
+import { ApiError } from '@/lib/http/problem';
+import { call, newUser, storedIde, tokenWithScopes } from '../helpers/api';
 import { freshRateWindow } from '../helpers/clock';
 
 const body = { activities: [{ language: 'C', time: 1, date: '2026-01-01', hour: 1 }] };
 
-function setLimit(n: number) {
+function setLimit(n: number, perUser?: number) {
   process.env.SYNC_RATE_LIMIT_PER_MINUTE = String(n);
+  if (perUser === undefined) delete process.env.SYNC_USER_RATE_LIMIT_PER_MINUTE;
+  else process.env.SYNC_USER_RATE_LIMIT_PER_MINUTE = String(perUser);
   resetConfig();
 }
 
@@ -25,7 +29,8 @@ describe('write rate limit', () => {
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push(await call(postBatch, '/sync/activities', { token, body }));
     expect(answers.slice(0, 5).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(answers[0].headers.get('ratelimit-policy')).toBe('"sync";q=5;w=60');
+    // The per-user budget is twice the per-token one unless set.
+    expect(answers[0].headers.get('ratelimit-policy')).toBe('"sync";q=5;w=60, "sync-user";q=10;w=60');
     expect(answers[0].headers.get('ratelimit')).toMatch(/^"sync";r=4;t=\d+$/);
     const limited = answers[5];
     expect(limited.status).toBe(429);
@@ -61,7 +66,7 @@ describe('write rate limit', () => {
     const second = await openDb({ databaseUrl: config().DATABASE_URL, dataDir: '' }, 4);
     try {
       const fromSecond = await Promise.all(
-        Array.from({ length: 6 }, () => findPrincipal(second.db, hashToken(token), { scope: 'sync', limit: 10 })),
+        Array.from({ length: 6 }, () => findPrincipal(second.db, hashToken(token), { scope: 'sync', limits: { token: 10, user: 0 } })),
       );
       expect(fromSecond.map((f) => f!.rate!.exceeded)).toEqual([false, false, false, false, false, false]);
       const answers = await Promise.all(Array.from({ length: 6 }, () => call(postBatch, '/sync/activities', { token, body })));
@@ -70,5 +75,39 @@ describe('write rate limit', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('counts a user\'s tokens together: more tokens do not multiply what one account may write', async () => {
+    setLimit(5, 6);
+    await freshRateWindow();
+    const { user, token } = await newUser();
+    const tokens = [token, await tokenWithScopes(user.id, ['sync']), await tokenWithScopes(user.id, ['sync'])];
+    for (const t of tokens) {
+      for (let i = 0; i < 2; i++) expect((await call(postBatch, '/sync/activities', { token: t, body })).status).toBe(200);
+    }
+    for (const t of tokens) {
+      const refused = await call(postBatch, '/sync/activities', { token: t, body });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('ratelimit')).toMatch(/^"sync-user";r=0;t=\d+$/);
+      expect((await refused.json()).detail).toMatch(/for this account \(all its tokens together\)/);
+    }
+    expect((await storedIde(user.id))[0].millis).toBe(6000);
+  });
+});
+
+describe('tokens per user', () => {
+  it(`are at most ${MAX_LIVE_TOKENS} live ones, even asked for all at once; a revoked one makes room`, async () => {
+    const { user } = await newUser();
+    const db = await getDb();
+    const attempts = await Promise.all(
+      Array.from({ length: MAX_LIVE_TOKENS + 5 }, (_, i) => issueToken(db, user.id, { name: `t${i}`, scopes: ['sync'] }).catch((err) => err)),
+    );
+    const refused = attempts.filter((a) => a instanceof ApiError);
+    expect(refused).toHaveLength(6); // the first token, from newUser, counts too
+    expect(refused[0]).toMatchObject({ status: 422, extra: { errors: [{ code: 'too_many_tokens' }] } });
+    const live = (await listTokens(db, user.id)).filter((t) => !t.revoked_at);
+    expect(live).toHaveLength(MAX_LIVE_TOKENS);
+    await revokeToken(db, user.id, live[0].id);
+    await expect(issueToken(db, user.id, { name: 'after revoking', scopes: ['sync'] })).resolves.toHaveProperty('token');
   });
 });

@@ -5,7 +5,7 @@ import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { POST as postDesktop } from '@/app/main/api/v1/sync/activities/desktop/route';
 import { updateAccount } from '@/lib/accounts/me';
 import { revokeToken } from '@/lib/accounts/tokens';
-import { localDateHour } from '@/lib/ingest/local-time';
+import { localDateHour } from '@/lib/local-time';
 import { getDb } from '@/lib/db/client';
 import { call, newUser, storedDesktop, storedIde, tokenWithScopes } from '../helpers/api';
 

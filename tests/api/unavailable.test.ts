@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
-import { getDb, rows } from '@/lib/db/client';
+import { getDb, rows, statementLimits } from '@/lib/db/client';
+import { errorResponse } from '@/lib/http/problem';
 import { call, newUser, storedIde } from '../helpers/api';
 
 // The database goes away in the middle of a write: a real PostgreSQL backend is terminated
@@ -50,4 +51,43 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('database going away mid-req
       await control.end();
     }
   });
+});
+
+// A locked or slow database: every statement has a lock and a statement timeout, so the request
+// answers 503 (retry later) within seconds instead of hanging with its client.
+describe.skipIf(process.env.TEST_DB !== 'postgres')('a locked or slow database', () => {
+  it('a write blocked by a lock answers 503 after the lock timeout, stores nothing, and succeeds once the lock is gone', async () => {
+    const { user, token } = await newUser();
+    const control = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { application_name: 'test-control' } });
+    const body = { activities: [{ language: 'Zig', time: 30, date: '2026-04-02', hour: 7 }] };
+    try {
+      const locker = await control.reserve();
+      await locker`BEGIN`;
+      await locker`LOCK TABLE ide_activity IN SHARE MODE`;
+      const started = Date.now();
+      const res = await call(postBatch, '/sync/activities', { token, body });
+      const waited = Date.now() - started;
+      await locker`ROLLBACK`;
+      locker.release();
+
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBeTruthy();
+      expect((await res.json()).code).toBe('unavailable');
+      expect(waited).toBeGreaterThanOrEqual(statementLimits.lock_timeout - 100);
+      expect(waited).toBeLessThan(statementLimits.lock_timeout + 5_000);
+      expect(await storedIde(user.id)).toEqual([]);
+
+      expect((await call(postBatch, '/sync/activities', { token, body })).status).toBe(200);
+    } finally {
+      await control.end();
+    }
+  });
+
+  it('a statement running past the statement timeout is cancelled: a 503, not a hung request', async () => {
+    const failure = await rows(await getDb(), sql`SELECT pg_sleep(${statementLimits.statement_timeout / 1000 + 5})`).catch((err) => err);
+    expect(failure.code).toBe('57014');
+    const res = errorResponse(failure);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBeTruthy();
+  }, 30_000);
 });

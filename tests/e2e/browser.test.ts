@@ -12,6 +12,7 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const handle = `br${Math.random().toString(36).slice(2, 8)}`;
 const email = `${handle}@example.test`;
 const password = 'a long enough password';
+const newPassword = 'an even longer password';
 
 let browser: Browser;
 const consoleErrors: string[] = [];
@@ -106,6 +107,26 @@ describe('in a browser', () => {
     await context.close();
   });
 
+  it('without JavaScript, the forms still work: sign up, sign in, create a token', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = watch(await context.newPage());
+    const noScript = `ns${handle}`;
+    await visit(page, '/signup', 'signup-no-js');
+    await page.getByLabel('Handle').fill(noScript);
+    await page.getByLabel('Email').fill(`${noScript}@example.test`);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await arrivesAt(page, /\/signin\?signedUp=1/);
+    await page.getByLabel('Email').fill(`${noScript}@example.test`);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await arrivesAt(page, /\/dashboard/);
+    await page.getByLabel('Token name').fill('no-js');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await expect(page.getByTestId('token-value').textContent()).resolves.toMatch(/^ct_/);
+    await context.close();
+  });
+
   it('a new user signs up, connects an editor, shares, embeds a badge, and deletes every trace', async () => {
     const context = await browser.newContext();
     const page = watch(await context.newPage());
@@ -121,8 +142,17 @@ describe('in a browser', () => {
     await shot(page, 'signup-error');
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
+    // Signing up says nothing about whether the email had an account: sign in next.
+    await arrivesAt(page, /\/signin\?signedUp=1/);
+    await expect(page.getByRole('status').textContent()).resolves.toMatch(/sign in with the email and its password/);
+    await shot(page, 'signed-up');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await arrivesAt(page, /\/dashboard\?welcome=1$/);
     await shot(page, 'dashboard-new');
+    // A range the dashboard does not know (even one named like an Object property) is the default range.
+    expect((await page.goto(`${base}/dashboard?range=constructor`))?.status()).toBe(200);
 
     // Create a token: shown once, with the plugin settings.
     await page.getByLabel('Token name').fill('laptop');
@@ -212,6 +242,22 @@ describe('in a browser', () => {
     await page.getByRole('button', { name: 'Revoke token spare' }).click();
     await expect.poll(async () => (await sync(spare, '/sync/activities', ide.slice(0, 1))).status, { timeout: 20_000 }).toBe(401);
 
+    // After the dashboard and the profile have rendered, the API description still builds.
+    for (const url of ['/docs', '/main/api/v1/openapi.json']) expect((await visitor.context.request.get(`${base}${url}`)).status()).toBe(200);
+
+    // Change the password: this browser stays signed in, a copy of the old session cookie does not.
+    const oldSession = (await context.cookies()).find((c) => c.name === 'authjs.session-token')!;
+    const copied = await browser.newContext();
+    await copied.addCookies([oldSession]);
+    expect((await copied.request.get(`${base}/main/api/v1/me`)).status()).toBe(200);
+    await page.getByLabel('Current password').fill(password);
+    await page.getByLabel('New password').fill(newPassword);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByText('Password changed.').textContent()).resolves.toMatch(/Every other session is signed out/);
+    expect((await copied.request.get(`${base}/main/api/v1/me`)).status()).toBe(401);
+    expect((await page.goto(`${base}/dashboard`))?.url()).toMatch(/\/dashboard$/);
+    await copied.close();
+
     // Opted in: listed on the leaderboard, linking to the profile.
     await visit(visitor.page, '/leaderboard', 'leaderboard');
     expect(await visitor.page.getByRole('link', { name: handle }).count() + (await visitor.page.locator(`a[href="/u/${handle}"]`).count())).toBeGreaterThan(0);
@@ -231,7 +277,7 @@ describe('in a browser', () => {
     const dashboard = await page.goto(`${base}/dashboard`);
     expect(dashboard?.url()).toMatch(/\/signin/);
     await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
+    await page.getByLabel('Password').fill(newPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByText('do not match').textContent()).resolves.toMatch(/do not match an account/);
     await shot(page, 'signin-after-delete');

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import http from 'node:http';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
+import { serveArgs } from '../../scripts/build';
 import { freshRateWindow } from '../helpers/clock';
 
 // Black-box checks against `next start`: what only the real server shows.
@@ -71,7 +74,7 @@ describe('next start', () => {
     const { token } = await newUser();
     const first = await post('/sync/activities', token, batch, { 'idempotency-key': 'e2e-1' });
     expect(first.status).toBe(200);
-    expect(first.headers.get('ratelimit-policy')).toMatch(/^"sync";q=\d+;w=60$/);
+    expect(first.headers.get('ratelimit-policy')).toMatch(/^"sync";q=\d+;w=60, "sync-user";q=\d+;w=60$/);
     expect(first.headers.get('ratelimit')).toMatch(/^"sync";r=\d+;t=\d+$/);
     const replay = await post('/sync/activities', token, batch, { 'idempotency-key': 'e2e-1' });
     expect(replay.status).toBe(200);
@@ -126,5 +129,40 @@ describe('next start', () => {
     const created = JSON.parse(stdout);
     expect(created.user).toMatchObject({ handle: 'cli-made', timezone: 'Asia/Tokyo' });
     expect((await post('/sync/activities', created.token, batch)).status).toBe(200);
+  });
+
+  it('a second server on the same data directory is refused with a message, and the first keeps its database and socket', async () => {
+    const run = promisify(execFile);
+    const dataDir = inject('serverDataDir');
+    const second = await run(process.execPath, serveArgs(), {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: '39999' },
+      timeout: 60_000,
+    }).catch((err: { code: number; stderr: string }) => err);
+    expect((second as { code: number }).code).toBe(1);
+    expect((second as { stderr: string }).stderr).toMatch(/already open in another process \(pid \d+\)/);
+    expect(fs.existsSync(path.join(dataDir, 'control.sock'))).toBe(true);
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-user', '--handle', 'after-second'], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    });
+    expect(JSON.parse(stdout).user.handle).toBe('after-second');
+  });
+
+  it('keeps the embedded database private: no file under DATA_DIR is writable by group or others', () => {
+    const dataDir = inject('serverDataDir');
+    expect(fs.statSync(dataDir).mode & 0o077).toBe(0);
+    const writable = (fs.readdirSync(dataDir, { recursive: true }) as string[]).filter((f) => {
+      const stat = fs.lstatSync(path.join(dataDir, f));
+      return !stat.isSymbolicLink() && (stat.mode & 0o022) !== 0;
+    });
+    expect(writable).toEqual([]);
+  });
+
+  it('a server on PostgreSQL without AUTH_SECRET refuses to start, saying why', async () => {
+    const run = promisify(execFile);
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PORT: '39998' };
+    delete env.AUTH_SECRET;
+    const refused = await run(process.execPath, serveArgs(), { env, timeout: 60_000 }).catch((err: { code: number; stderr: string }) => err);
+    expect((refused as { code: number }).code).toBe(1);
+    expect((refused as { stderr: string }).stderr).toMatch(/AUTH_SECRET is required with DATABASE_URL/);
   });
 });

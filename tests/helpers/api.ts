@@ -5,6 +5,7 @@ import type { Scope } from '../../lib/auth/tokens';
 import { getDb, rows } from '../../lib/db/client';
 import type { CreateUserInput } from '../../lib/accounts/schemas';
 import type { IdeRow } from '../../lib/ingest/buckets';
+import { expectDocumented } from './contract';
 
 let counter = 0;
 
@@ -28,12 +29,13 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Calls a route handler with a real Request, as Next would. */
+/** POSTs to a route handler with a real Request, as Next would; the answer must be as openapi.json says. */
 export async function call(handler: Handler, path: string, opts: CallOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
-  return handler(new Request(`http://localhost/main/api/v1${path}`, { method: 'POST', headers, body }));
+  const url = `http://localhost/main/api/v1${path}`;
+  return expectDocumented('POST', url, await handler(new Request(url, { method: 'POST', headers, body })));
 }
 
 export type StoredIde = IdeRow;

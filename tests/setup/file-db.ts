@@ -7,6 +7,7 @@ import { copyPglite, copyPostgres } from './databases';
 // Each test file gets its own copy of the migrated template, chosen before any module reads the config.
 if (process.env.TEST_DB === 'postgres') {
   process.env.DATABASE_URL = await copyPostgres(process.env.TEST_DATABASE_URL!, inject('postgresTemplate'));
+  process.env.AUTH_SECRET = 'test-auth-secret-for-postgres-0123456789';
 } else {
   delete process.env.DATABASE_URL;
   const dir = copyPglite(inject('pgliteTemplate'));

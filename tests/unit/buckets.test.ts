@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { desktopKind, ideKind, validateBuckets, type IdeRow } from '../../lib/ingest/buckets';
-import { localDateHour } from '../../lib/ingest/local-time';
+import { localDateHour } from '../../lib/local-time';
 import { daysFromToday } from '../helpers/api';
 
 const ok = { language: 'TypeScript', time: 60, date: '2026-01-05', hour: 10 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cacheControl, matchesEtag, weakEtag } from '../../lib/http/cache';
+import { cacheControl, matchesEtag, weakEtag } from '../../lib/http/public';
 
 describe('HTTP caching helpers', () => {
   it('compares ETags weakly, in lists and with *', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, errorResponse, isDatabaseUnavailable, isTransientConflict } from '../../lib/http/problem';
+import { isDatabaseUnavailable, isTransientConflict } from '../../lib/db/errors';
+import { ApiError, errorResponse } from '../../lib/http/problem';
 
 describe('error answers', () => {
   it('turns an ApiError into problem+json with its status, code and headers', async () => {
-    const res = errorResponse(new ApiError(429, 'rate_limited', 'slow down', { headers: { 'retry-after': '7' } }));
+    const res = errorResponse(new ApiError('rate_limited', 'slow down', { headers: { 'retry-after': '7' } }));
     expect(res.status).toBe(429);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(res.headers.get('retry-after')).toBe('7');

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/http/problem';
 import { addDays, daysBetween, eachDay, isoWeekStart, isoWeekday } from '../../lib/dates';
-import { parseRangeQuery, resolveRange } from '../../lib/stats/range';
+import { parseQuery } from '../../lib/http/query';
+import { resolveRange } from '../../lib/stats/range';
+import { chartQueries } from '../../lib/stats/schemas';
+import { leaderboardQuerySchema } from '../../lib/stats/leaderboard/query';
 
 const q = (s: string) => new URLSearchParams(s);
+/** The range a time chart's query asks for (default 7d). */
+const parseRangeQuery = (params: URLSearchParams) => parseQuery(chartQueries.time, params).range;
 
 function errorOf(fn: () => unknown): ApiError {
   try {
@@ -40,16 +45,16 @@ describe('calendar arithmetic', () => {
 
 describe('range query', () => {
   it('defaults per route and resolves named ranges ending today', () => {
-    expect(resolveRange(parseRangeQuery(q(''), '7d'), '2026-11-21')).toEqual({ name: '7d', from: '2026-11-15', to: '2026-11-21' });
-    expect(resolveRange(parseRangeQuery(q('range=today'), '7d'), '2026-11-21')).toEqual({ name: 'today', from: '2026-11-21', to: '2026-11-21' });
-    expect(resolveRange(parseRangeQuery(q('range=365d'), '7d'), '2026-11-21').from).toBe('2025-11-22');
-    expect(resolveRange(parseRangeQuery(q('range=all'), '7d'), '2026-11-21', '2024-05-01')).toEqual({ name: 'all', from: '2024-05-01', to: '2026-11-21' });
-    expect(resolveRange(parseRangeQuery(q('range=all'), '7d'), '2026-11-21')).toEqual({ name: 'all', from: '2026-11-21', to: '2026-11-21' });
+    expect(resolveRange(parseRangeQuery(q('')), '2026-11-21')).toEqual({ name: '7d', from: '2026-11-15', to: '2026-11-21' });
+    expect(resolveRange(parseRangeQuery(q('range=today')), '2026-11-21')).toEqual({ name: 'today', from: '2026-11-21', to: '2026-11-21' });
+    expect(resolveRange(parseRangeQuery(q('range=365d')), '2026-11-21').from).toBe('2025-11-22');
+    expect(resolveRange(parseRangeQuery(q('range=all')), '2026-11-21', '2024-05-01')).toEqual({ name: 'all', from: '2024-05-01', to: '2026-11-21' });
+    expect(resolveRange(parseRangeQuery(q('range=all')), '2026-11-21')).toEqual({ name: 'all', from: '2026-11-21', to: '2026-11-21' });
   });
 
   it('takes an inclusive from/to of up to 366 days', () => {
-    expect(parseRangeQuery(q('from=2026-01-01&to=2026-01-31'), '7d')).toEqual({ name: 'custom', from: '2026-01-01', to: '2026-01-31' });
-    expect(parseRangeQuery(q('from=2024-01-01&to=2024-12-31'), '7d')).toMatchObject({ name: 'custom' }); // 366 days, leap year
+    expect(parseRangeQuery(q('from=2026-01-01&to=2026-01-31'))).toEqual({ name: 'custom', from: '2026-01-01', to: '2026-01-31' });
+    expect(parseRangeQuery(q('from=2024-01-01&to=2024-12-31'))).toMatchObject({ name: 'custom' }); // 366 days, leap year
   });
 
   it.each([
@@ -62,14 +67,51 @@ describe('range query', () => {
     ['from=2024-01-01&to=2025-01-01', 'to'],
     ['range=7d&from=2026-01-01&to=2026-01-02', 'range'],
   ])('answers 400 invalid_query for %s, naming %s', (query, param) => {
-    const err = errorOf(() => parseRangeQuery(q(query), '7d'));
+    const err = errorOf(() => parseRangeQuery(q(query)));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(400);
     expect(err.code).toBe('invalid_query');
     expect(err.extra.errors?.[0].path).toBe(param);
   });
 
-  it('limits the names a route allows', () => {
-    expect(errorOf(() => parseRangeQuery(q('range=90d'), '7d', ['7d', '30d'])).detail).toContain('7d, 30d');
+  it('defaults per chart', () => {
+    expect(parseQuery(chartQueries.hitmaps, q('')).range).toEqual({ name: '365d' });
+    expect(parseQuery(chartQueries.weekly, q(''))).toEqual({ weeks: 12 });
+  });
+});
+
+describe('query parameters', () => {
+  it.each([
+    ['weeks=0', 'weeks'],
+    ['weeks=105', 'weeks'],
+    ['weeks=1.5', 'weeks'],
+    ['weeks=0x10', 'weeks'],
+    ['weeks=-1', 'weeks'],
+    ['user=%20', 'user'],
+  ])('refuses %s for the weekly chart, naming %s', (query, param) => {
+    const err = errorOf(() => parseQuery(chartQueries.weekly, q(query)));
+    expect(err.code).toBe('invalid_query');
+    expect(err.extra.errors?.[0].path).toBe(param);
+  });
+
+  it('reads the first of a repeated parameter and ignores unknown ones', () => {
+    expect(parseQuery(chartQueries.weekly, q('weeks=3&weeks=500&utm_source=readme'))).toEqual({ weeks: 3 });
+  });
+
+  it.each([
+    ['range=90d', 'range', '7d or 30d'],
+    ['page=0', 'page', 'from 1 to 1000000'],
+    ['limit=101', 'limit', 'from 1 to 100'],
+    [`language=${'x'.repeat(65)}`, 'language', 'at most 64'],
+    ['language=Go%E2%80%AEx', 'language', ''],
+  ])('refuses %s on the leaderboard, naming %s', (query, param, rule) => {
+    const err = errorOf(() => parseQuery(leaderboardQuerySchema, q(query)));
+    expect(err.extra.errors?.[0].path).toBe(param);
+    expect(err.detail).toContain(rule);
+  });
+
+  it('reads the leaderboard query with its defaults and a trimmed language', () => {
+    expect(parseQuery(leaderboardQuerySchema, q(''))).toEqual({ range: '7d', language: null, page: 1, limit: 50 });
+    expect(parseQuery(leaderboardQuerySchema, q('range=30d&language=%20Go%20&page=2&limit=10'))).toEqual({ range: '30d', language: 'Go', page: 2, limit: 10 });
   });
 });

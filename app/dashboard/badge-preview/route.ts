@@ -4,10 +4,11 @@ import { createBadgeSchema } from '@/lib/badges/schemas';
 import { badgeFace, renderSvg, styleOf } from '@/lib/badges/render';
 import { badgeValues, type BadgeRow } from '@/lib/badges/store';
 import { getDb } from '@/lib/db/client';
+import { route } from '@/lib/http/methods';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(request: Request): Promise<Response> {
+async function get(request: Request): Promise<Response> {
   const user = await sessionUser(request.headers.get('cookie'));
   if (!user) return new Response('Sign in first.', { status: 401 });
   const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, v]) => v.trim() !== ''));
@@ -22,3 +23,5 @@ export async function GET(request: Request): Promise<Response> {
   const face = await badgeFace(await getDb(), { badge: draft, timezone: user.timezone, statsVersion: Number(user.statsVersion) });
   return new Response(renderSvg(face, styleOf(values.style, 'flat')), { headers });
 }
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get });

@@ -8,7 +8,7 @@ export const contentType = 'image/png';
 export const alt = 'Coding activity on Codetally';
 
 export default async function Image({ params }: { params: Promise<{ handle: string }> }) {
-  const { user, time, language } = await profileData(decodeURIComponent((await params).handle));
+  const { user, time, language } = await profileData((await params).handle);
   const top = language.languages.slice(0, 4);
   return new ImageResponse(
     (

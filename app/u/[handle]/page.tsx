@@ -9,13 +9,13 @@ export const dynamic = 'force-dynamic';
 type Props = { params: Promise<{ handle: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { user, time } = await profileData(decodeURIComponent((await params).handle));
+  const { user, time } = await profileData((await params).handle);
   const description = `${user.display_name} coded ${formatDuration(time.total_seconds)} in the last 30 days on Codetally.`;
   return { title: `${user.display_name} (@${user.handle})`, description, openGraph: { title: `${user.display_name} on Codetally`, description } };
 }
 
 export default async function Profile({ params }: Props) {
-  const { user, time, language, hitmap, weekly } = await profileData(decodeURIComponent((await params).handle));
+  const { user, time, language, hitmap, weekly } = await profileData((await params).handle);
   const active = hitmap.days.filter((d) => d.seconds > 0).length;
   return (
     <>

@@ -2,5 +2,6 @@
 import { ApiError, problemResponse } from '@/lib/http/problem';
 
 export const dynamic = 'force-dynamic';
-const notFound = async () => problemResponse(new ApiError(404, 'not_found', 'No such route. See /main/api/v1/openapi.json.'));
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
+const notFound = async () => problemResponse(new ApiError('not_found', 'No such route. See /main/api/v1/openapi.json.'));
+// Every method, OPTIONS included: an unknown path has no methods to list.
+export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };

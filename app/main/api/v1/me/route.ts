@@ -4,17 +4,18 @@ import { sessionCookieNames } from '@/lib/auth/session';
 import { deleteAccount, getAccount, updateAccount, updateAccountSchema } from '@/lib/accounts/me';
 import { json, readJsonBody } from '@/lib/http/body';
 import { parseBody } from '@/lib/http/validate';
+import { route } from '@/lib/http/methods';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async ({ db, user }) => json(await getAccount(db, user.id)));
+const get = withAccount(async ({ db, user }) => json(await getAccount(db, user.id)));
 
-export const PATCH = withAccount(async ({ request, db, user }) => {
+const patch = withAccount(async ({ request, db, user }) => {
   const input = parseBody(updateAccountSchema, (await readJsonBody(request)).value);
   return json(await updateAccount(db, user.id, input));
 });
 
-export const DELETE = withAccount(async ({ db, user, via }) => {
+const remove = withAccount(async ({ db, user, via }) => {
   await deleteAccount(db, user.id);
   const response = new Response(null, { status: 204 });
   if (via === 'session') {
@@ -24,3 +25,5 @@ export const DELETE = withAccount(async ({ db, user, via }) => {
   }
   return response;
 });
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get, PATCH: patch, DELETE: remove });

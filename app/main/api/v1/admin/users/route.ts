@@ -4,9 +4,12 @@ import { createUser } from '@/lib/accounts/users';
 import { withAdmin } from '@/lib/auth/admin';
 import { json, readJsonBody } from '@/lib/http/body';
 import { parseBody } from '@/lib/http/validate';
+import { route } from '@/lib/http/methods';
 
 export const dynamic = 'force-dynamic';
-export const POST = withAdmin(async ({ request, db }) => {
+const post = withAdmin(async ({ request, db }) => {
   const input = parseBody(createUserSchema, (await readJsonBody(request)).value);
   return json(await createUser(db, input), { status: 201 });
 });
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post });

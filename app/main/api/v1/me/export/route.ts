@@ -2,11 +2,14 @@
 import { withAccount } from '@/lib/auth/account';
 import { exportAccount } from '@/lib/accounts/me';
 import { json } from '@/lib/http/body';
+import { route } from '@/lib/http/methods';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async ({ db, user }) =>
+const get = withAccount(async ({ db, user }) =>
   json(await exportAccount(db, user.id), {
     headers: { 'content-disposition': `attachment; filename="codetally-${user.handle}.json"`, 'cache-control': 'no-store' },
   }),
 );
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get });

@@ -4,12 +4,15 @@ import { createTokenSchema } from '@/lib/accounts/me';
 import { issueToken, listTokens } from '@/lib/accounts/tokens';
 import { json, readJsonBody } from '@/lib/http/body';
 import { parseBody } from '@/lib/http/validate';
+import { route } from '@/lib/http/methods';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = withAccount(async ({ db, user }) => json({ tokens: await listTokens(db, user.id) }));
+const get = withAccount(async ({ db, user }) => json({ tokens: await listTokens(db, user.id) }));
 
-export const POST = withAccount(async ({ request, db, user }) => {
+const post = withAccount(async ({ request, db, user }) => {
   const input = parseBody(createTokenSchema, (await readJsonBody(request)).value);
   return json(await issueToken(db, user.id, input), { status: 201 });
 });
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get, POST: post });

@@ -2,9 +2,13 @@
 import { withToken } from '@/lib/auth/bearer';
 import { badgeDto, refreshBadge } from '@/lib/badges/store';
 import { json } from '@/lib/http/body';
+import { siteOrigin } from '@/lib/http/origin';
+import { route } from '@/lib/http/methods';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = withToken<{ id: string }>('badges', async ({ request, db, user, params }) => {
-  return json(badgeDto(await refreshBadge(db, user.id, params.id), new URL(request.url).origin));
+const post = withToken<{ id: string }>('badges', async ({ request, db, user, params }) => {
+  return json(badgeDto(await refreshBadge(db, user.id, params.id), siteOrigin(request.headers)));
 });
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post });

@@ -1,7 +1,9 @@
 // GET /main/api/v1/get/public/weekly — public weekly trend, per user or site-wide
-import { preflight, publicRoute } from '@/lib/http/cache';
+import { publicRoute } from '@/lib/http/public';
 import { chartResponse } from '@/lib/stats/public';
+import { route } from '@/lib/http/methods';
 
 export const dynamic = 'force-dynamic';
-export const GET = publicRoute((request: Request) => chartResponse(request, 'weekly'));
-export const OPTIONS = async () => preflight();
+const get = publicRoute((request: Request) => chartResponse(request, 'weekly'));
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { cors: true });

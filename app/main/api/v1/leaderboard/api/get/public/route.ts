@@ -1,12 +1,14 @@
 // GET /main/api/v1/leaderboard/api/get/public — the opt-in leaderboard snapshot (7d or 30d)
 import { config } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
-import { preflight, publicJson, publicRoute } from '@/lib/http/cache';
-import { leaderboardPage, parseLeaderboardQuery } from '@/lib/stats/leaderboard';
+import { publicJson, publicRoute } from '@/lib/http/public';
+import { leaderboardPage } from '@/lib/stats/leaderboard/pages';
+import { parseLeaderboardQuery } from '@/lib/stats/leaderboard/query';
+import { route } from '@/lib/http/methods';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = publicRoute(async (request: Request) => {
+const get = publicRoute(async (request: Request) => {
   const query = parseLeaderboardQuery(new URL(request.url).searchParams);
   const maxAge = config().LEADERBOARD_MAX_AGE;
   return publicJson(request, await leaderboardPage(await getDb(), query), {
@@ -15,4 +17,5 @@ export const GET = publicRoute(async (request: Request) => {
     staleWhileRevalidate: Math.max(maxAge, 60),
   });
 });
-export const OPTIONS = async () => preflight();
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { cors: true });

@@ -1,9 +1,12 @@
 // GET /main/api/v1/public/{site}/shields/{userUUID} — a badge's figure as shields.io endpoint JSON
 import { badgeShields } from '@/lib/badges/public';
-import { publicRoute } from '@/lib/http/cache';
+import { publicRoute } from '@/lib/http/public';
+import { route } from '@/lib/http/methods';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = publicRoute(async (request: Request, ctx: { params: Promise<{ userUUID: string }> }) =>
+const get = publicRoute(async (request: Request, ctx: { params: Promise<{ userUUID: string }> }) =>
   badgeShields(request, (await ctx.params).userUUID),
 );
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { cors: true });

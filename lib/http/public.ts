@@ -69,19 +69,6 @@ export function publicJson(request: Request, value: unknown, policy: PublicCache
   return publicSerialized(request, serialize(value), policy);
 }
 
-/** CORS preflight for public GET routes (a browser sends one when a request sets If-None-Match itself). */
-export function preflight(): Response {
-  return new Response(null, {
-    status: 204,
-    headers: {
-      ...corsHeaders,
-      'access-control-allow-methods': 'GET, HEAD, OPTIONS',
-      'access-control-allow-headers': 'If-None-Match',
-      'access-control-max-age': '86400',
-    },
-  });
-}
-
 /**
  * Wraps a public route: whatever it throws becomes problem+json that any origin can read. A
  * handler that answers at once (a cache hit) is answered at once, without a promise.

@@ -16,7 +16,7 @@ interface Entry<T> {
 /** Recompute in the background once an entry has lived this share of its time. */
 const REFRESH_AHEAD = 0.8;
 
-export class SharedCache<T> {
+export class ProcessCache<T> {
   private entries = new Map<string, Entry<T>>();
 
   constructor(private readonly maxEntries = 5000) {}

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from '../db/client';
+import { authAttempts } from '../db/schema';
+import { ApiError } from '../http/problem';
+
+// Limits on guessing: password sign-in, the current password of a password change, the admin
+// token, and sign-ups. Each attempt takes a slot in a fixed window per account and per client
+// address before the secret is checked (so concurrent guesses cannot slip past the count), and a
+// successful one gives its slots back: people who know their password are never limited by their
+// own sign-ins. The counters are in the database, so every server process shares them.
+
+export interface Policy {
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export const attemptPolicies = {
+  /** Wrong passwords for one account (sign-in, password change). */
+  account: { name: 'account', limit: 10, windowSeconds: 15 * 60 },
+  /** Wrong passwords from one client address, whatever the accounts (credential stuffing). */
+  address: { name: 'address', limit: 30, windowSeconds: 15 * 60 },
+  /** Sign-ups from one client address. */
+  signUp: { name: 'signup', limit: 10, windowSeconds: 60 * 60 },
+  /** Wrong admin tokens from one client address. */
+  admin: { name: 'admin', limit: 10, windowSeconds: 15 * 60 },
+} satisfies Record<string, Policy>;
+
+/** One counter: a policy and what it counts (an email, an address). */
+export interface Counter {
+  policy: Policy;
+  subject: string;
+}
+
+/** The stored key: a hash, so that no email or address is kept. */
+const keyOf = (c: Counter) => createHash('sha256').update(`${c.policy.name}\n${c.subject.trim().toLowerCase()}`).digest('hex');
+
+export class TooManyAttempts extends ApiError {
+  constructor(readonly retryAfter: number) {
+    super('rate_limited', `Too many attempts. Try again in ${Math.ceil(retryAfter / 60)} minute${retryAfter > 60 ? 's' : ''}.`, {
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
+}
+
+/**
+ * Takes one slot of each counter; throws TooManyAttempts (nothing to check, nothing more counted
+ * past the limit) when any of them is full.
+ */
+export async function takeAttempt(db: Db, counters: Counter[]): Promise<void> {
+  let retryAfter = 0;
+  for (const counter of counters) {
+    const { limit, windowSeconds } = counter.policy;
+    const [row] = await rows<{ count: number; reset: number }>(
+      db,
+      sql`INSERT INTO ${authAttempts} AS a (key, window_start, count) VALUES (${keyOf(counter)}, now(), 1)
+          ON CONFLICT (key) DO UPDATE SET
+            count = CASE WHEN a.window_start > now() - make_interval(secs => ${windowSeconds}) THEN least(a.count + 1, ${limit + 1}) ELSE 1 END,
+            window_start = CASE WHEN a.window_start > now() - make_interval(secs => ${windowSeconds}) THEN a.window_start ELSE now() END
+          RETURNING count, greatest(1, ceil(extract(epoch FROM window_start + make_interval(secs => ${windowSeconds}) - now())))::int AS reset`,
+    );
+    if (row.count > limit) retryAfter = Math.max(retryAfter, row.reset);
+  }
+  purgeOldAttempts(db);
+  if (retryAfter > 0) throw new TooManyAttempts(retryAfter);
+}
+
+/** Gives back the slots of an attempt that succeeded. */
+export async function refundAttempt(db: Db, counters: Counter[]): Promise<void> {
+  for (const counter of counters) {
+    await db.execute(sql`UPDATE ${authAttempts} SET count = greatest(count - 1, 0) WHERE key = ${keyOf(counter)}`);
+  }
+}
+
+/** Runs `attempt` within the counters' limits: its slots are given back when it returns true. */
+export async function limitedAttempt(db: Db, counters: Counter[], attempt: () => Promise<boolean>): Promise<boolean> {
+  await takeAttempt(db, counters);
+  const ok = await attempt();
+  if (ok) await refundAttempt(db, counters);
+  return ok;
+}
+
+let lastPurge = 0;
+
+/** Deletes counters whose window ended a day ago, at most every ten minutes per process. */
+function purgeOldAttempts(db: Db): void {
+  if (Date.now() - lastPurge < 600_000) return;
+  lastPurge = Date.now();
+  db.execute(sql`DELETE FROM ${authAttempts} WHERE window_start < now() - interval '1 day'`).catch((err) =>
+    console.error('[codetally] purging old attempt counters failed:', (err as Error).message),
+  );
+}

@@ -1,0 +1,125 @@
+// The error catalog: every `code` an answer that is not 2xx can carry, with its one status, its
+// title, what it means and what a client does about it. ApiError takes its status from here, the
+// /docs/errors page lists it, and openapi.json describes each operation's problems from it.
+
+export interface ErrorEntry {
+  status: number;
+  title: string;
+  meaning: string;
+  action: string;
+}
+
+export const errorCatalog = {
+  malformed_json: {
+    status: 400,
+    title: 'Malformed JSON',
+    meaning: 'The body is not JSON (or not UTF-8, or was cut short), not an object, or lacks the activities array.',
+    action: 'Fix the client; do not retry.',
+  },
+  malformed_form: {
+    status: 400,
+    title: 'Malformed form',
+    meaning: 'A form post to a page whose multipart/form-data body cannot be read (cut short, or not the boundary its header names).',
+    action: 'Reload the page and send the form again.',
+  },
+  invalid_query: {
+    status: 400,
+    title: 'Invalid query',
+    meaning: 'A query parameter is wrong (unknown range, bad date, span too long); errors names it.',
+    action: 'Fix the parameter.',
+  },
+  unauthorized: {
+    status: 401,
+    title: 'Unauthorized',
+    meaning: 'The token is missing, malformed, unknown or revoked (or there is no session).',
+    action: 'Ask the user for a new token.',
+  },
+  forbidden: {
+    status: 403,
+    title: 'Forbidden',
+    meaning: 'The token lacks the scope the route needs, a session change came from another site, or a token asked for a language badge while its owner keeps languages private (languages_not_shared).',
+    action: 'Use a token with the right scope, or make the change from the dashboard.',
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    meaning: 'No such resource, or one its owner has not made public: the two look the same. Also a path that is not valid percent-encoded UTF-8.',
+    action: 'Do not retry.',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    meaning: 'The route exists but not with this method; the Allow header lists the methods it takes.',
+    action: 'Fix the client.',
+  },
+  idempotency_in_progress: {
+    status: 409,
+    title: 'Idempotent request in progress',
+    meaning: 'A request with the same Idempotency-Key is still running.',
+    action: 'Retry after a moment.',
+  },
+  payload_too_large: {
+    status: 413,
+    title: 'Payload too large',
+    meaning: 'The body is over 1 MiB or has more than 1000 activities.',
+    action: 'Split the batch.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    title: 'Unsupported media type',
+    meaning: 'The body is not application/json.',
+    action: 'Send JSON with Content-Type: application/json.',
+  },
+  invalid_payload: {
+    status: 422,
+    title: 'Invalid payload',
+    meaning: 'Nothing in the request was valid, or a limit is reached; errors lists each field and its rule (see the field codes below).',
+    action: 'Fix or drop what errors names; do not retry the same body.',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    title: 'Idempotency key reused',
+    meaning: 'The same Idempotency-Key came with a different body within 24 hours.',
+    action: 'Use a new key for a new batch.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Too many requests',
+    meaning: 'Too many write requests this minute for the token or for its account (all tokens together), or too many sign-in, sign-up or admin-token attempts.',
+    action: 'Wait Retry-After seconds; batch more.',
+  },
+  internal: {
+    status: 500,
+    title: 'Internal server error',
+    meaning: 'Something failed on the server; nothing about it is in the answer.',
+    action: 'Retry with back-off.',
+  },
+  unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    meaning: 'The database did not answer in time (down, locked or overloaded), or a conflicting operation held the data; nothing was written.',
+    action: 'Retry after Retry-After seconds.',
+  },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+export const errorCodes = Object.keys(errorCatalog) as ErrorCode[];
+
+/**
+ * The codes of `errors[]` entries (per field) beyond zod's own (`required`, `invalid_type`,
+ * `too_small`, `too_big`, `invalid_format`, `invalid_value`, `unrecognized_keys`).
+ */
+export const fieldCodes = {
+  invalid_date: 'Not a calendar date written YYYY-MM-DD.',
+  date_out_of_range: 'A bucket date before the oldest accepted date or more than one day after today (UTC).',
+  invalid_timezone: 'Not an IANA time-zone name.',
+  control_character: 'Text holds a control character (C0, DEL or C1).',
+  unpaired_surrogate: 'Text holds half of a UTF-16 surrogate pair: it is not well-formed Unicode.',
+  format_character: 'A name holds an invisible or text-direction character (zero-width space, bidi override or isolate).',
+  content_not_allowed: 'A bucket carries a field named content, body, text, diff, patch, clipboard, source, code or snippet: the service never receives file contents.',
+  handle_taken: 'Another account has this handle (handles are unique regardless of case).',
+  too_many_tokens: 'The user holds 20 live tokens: revoke one first.',
+  too_many_badges: 'The user has 50 badges: delete one first.',
+  languages_not_shared: 'A token asked for a language badge while its owner keeps languages private.',
+} as const;

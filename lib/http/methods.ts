@@ -1,0 +1,52 @@
+import { corsHeaders } from './public';
+import { ApiError, problemResponse } from './problem';
+
+// The methods of a route file, in one place: its handlers, a 405 problem (with the Allow header
+// RFC 9110 asks for) for every other method, and OPTIONS. Next answers an unexported method
+// with an empty 405 without Allow, and cannot represent TRACE or CONNECT at all: the service's
+// own server (lib/server/front.ts) sends those to OPTIONS with this header naming the method.
+
+export const UNSUPPORTED_METHOD_HEADER = 'x-codetally-unsupported-method';
+
+const standard = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+type Method = (typeof standard)[number];
+// Next passes a context whose params differ per route: each handler states its own.
+type Handler = (request: Request, context: any) => Response | Promise<Response>;
+
+type Handlers = Partial<Record<Method, Handler>>;
+/** What a route file exports: its own handlers as they are, the other methods refused. */
+export type RouteMethods<H extends Handlers> = H & Omit<Record<Method, Handler>, keyof H> & { OPTIONS: Handler };
+
+/** 405 method_not_allowed naming the method and what is allowed. */
+export function methodNotAllowed(method: string, allow: string): ApiError {
+  return new ApiError('method_not_allowed', `${method} is not allowed here; this route allows ${allow}.`, { headers: { allow } });
+}
+
+/**
+ * The exports of a route file. `cors`: a public route, readable from any origin, whose OPTIONS
+ * answers a browser's preflight.
+ */
+export function route<H extends Handlers>(handlers: H, options: { cors?: boolean } = {}): RouteMethods<H> {
+  const methods = standard.filter((m) => handlers[m]);
+  const allow = [...methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])), 'OPTIONS'].join(', ');
+  const cors: Record<string, string> = options.cors ? corsHeaders : {};
+  const refuse = (request: Request): Response => {
+    const response = problemResponse(methodNotAllowed(request.headers.get(UNSUPPORTED_METHOD_HEADER) ?? request.method, allow));
+    for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
+    return response;
+  };
+  const OPTIONS = (request: Request): Response => {
+    if (request.headers.has(UNSUPPORTED_METHOD_HEADER)) return refuse(request);
+    // A browser sends a preflight when a request sets If-None-Match itself.
+    const preflight = options.cors
+      ? {
+          ...cors,
+          'access-control-allow-methods': allow,
+          'access-control-allow-headers': 'If-None-Match',
+          'access-control-max-age': '86400',
+        }
+      : {};
+    return new Response(null, { status: 204, headers: { allow, ...preflight } });
+  };
+  return { GET: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, ...handlers, OPTIONS } as RouteMethods<H>;
+}

@@ -1,0 +1,27 @@
+import { startControlSocket } from '../admin/control';
+import { authSecretProblem } from '../auth/secret';
+import { config } from '../config';
+import { DataDirInUse } from '../db/embedded-lock';
+
+function refuseToStart(message: string): never {
+  console.error(`[codetally] ${message}`);
+  process.exit(1);
+}
+
+/**
+ * What a server process does when it starts: check what only a server needs (a session key
+ * every process shares), and with the embedded database, open it (taking its lock) and the
+ * operator socket. A second process on the same data directory stops here, saying why.
+ */
+export async function boot(): Promise<void> {
+  const cfg = config();
+  const problem = authSecretProblem(cfg);
+  if (problem) refuseToStart(problem);
+  if (cfg.DATABASE_URL) return;
+  try {
+    await startControlSocket();
+  } catch (err) {
+    if (err instanceof DataDirInUse) refuseToStart(err.message);
+    throw err;
+  }
+}

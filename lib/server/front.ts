@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { UNSUPPORTED_METHOD_HEADER } from '../http/methods';
+import { problemBody } from '../http/problem';
+
+// The HTTP server in front of Next's request handler (scripts/serve.ts). It does what Next
+// cannot from inside a route:
+// - time limits: a client gets 10 s to send its headers and HTTP_REQUEST_TIMEOUT_SECONDS (30)
+//   for the whole request, so a half-sent body cannot hold a connection (Node's defaults are 60 s
+//   and 300 s);
+// - a path whose percent-encoding is malformed: 404 (Next would fail rendering its 400 page);
+// - methods Next cannot carry (TRACE, CONNECT, WebDAV's...): a 405 problem, never a 500. Under
+//   the API they go to the route's OPTIONS with a header naming them, so the route answers the
+//   405 with its own Allow (lib/http/methods.ts). Pages take GET, HEAD and POST (server actions)
+//   only, and a 405 of Next's own gets its Allow header;
+// - the client's address and the site's host: X-Forwarded-* headers are replaced with what the
+//   socket says unless `trustProxy` proxies stand in front, whose entries are kept;
+// - HSTS on answers to requests that came over HTTPS (browsers ignore it over HTTP anyway);
+// - a server action this build does not have (a stale page, a forged header): 404, where Next
+//   would answer 500.
+
+const HEADERS_TIMEOUT_MS = 10_000;
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+const nextMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** What pages (and the few route handlers outside the API) answer. */
+const pageMethods = 'GET, HEAD, POST';
+const pageMethodSet = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
+/** The only routes Next answers 405 itself: its generated image routes (social images, icons). */
+const imageMethods = 'GET, HEAD';
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> | void;
+
+function refusal(method: string): string {
+  return JSON.stringify(problemBody('method_not_allowed', `${method} is not allowed here; this path allows ${pageMethods}.`));
+}
+
+function wellEncoded(url: string | undefined): boolean {
+  try {
+    decodeURIComponent((url ?? '/').split('?')[0]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function answer(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, 'content-type': 'application/problem+json', 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+function setForwarded(req: http.IncomingMessage, trustProxy: number): void {
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  const headers = req.headers;
+  if (trustProxy > 0) {
+    headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${peer}` : peer;
+    return;
+  }
+  headers['x-forwarded-for'] = peer;
+  headers['x-forwarded-proto'] = 'http';
+  if (headers.host) headers['x-forwarded-host'] = headers.host;
+  else delete headers['x-forwarded-host'];
+  delete headers['x-forwarded-port'];
+}
+
+const hsts = 'max-age=63072000';
+
+/** Whether the client reached the site over HTTPS: its own site URL says so, or a trusted proxy does. */
+function overHttps(req: http.IncomingMessage, options: FrontOptions): boolean {
+  if (options.siteUrl?.startsWith('https:')) return true;
+  const proto = req.headers['x-forwarded-proto'];
+  return options.trustProxy > 0 && typeof proto === 'string' && proto.split(',').pop()?.trim() === 'https';
+}
+
+/** The ids of the build's server actions, from Next's manifest (null: not known, nothing is checked). */
+export function serverActionIds(distDir: string): Set<string> | null {
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'server', 'server-reference-manifest.json'), 'utf8')) as { node?: object; edge?: object };
+    return new Set([...Object.keys(manifest.node ?? {}), ...Object.keys(manifest.edge ?? {})]);
+  } catch {
+    return null;
+  }
+}
+
+export interface FrontOptions {
+  /** The build's server action ids (serverActionIds). */
+  serverActions?: Set<string> | null;
+  /** How many reverse proxies in front are believed (TRUST_PROXY). */
+  trustProxy: number;
+  /** SITE_URL, if set. */
+  siteUrl?: string;
+  /** The longest a client may take to send a whole request (HTTP_REQUEST_TIMEOUT_SECONDS). */
+  requestTimeoutMs: number;
+}
+
+/** Next's own 405 (an image route asked with another method) says nothing of what is allowed: say it. */
+function allowOn405(res: http.ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, status: number, ...rest: unknown[]) {
+    if (status === 405 && !this.hasHeader('allow')) this.setHeader('allow', imageMethods);
+    return (writeHead as (...args: unknown[]) => http.ServerResponse).call(this, status, ...rest);
+  } as typeof res.writeHead;
+}
+
+/** The server that hands requests to Next (`handle`), within the limits above. */
+export function frontServer(handle: Handler, options: FrontOptions): http.Server {
+  const server = http.createServer(
+    {
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, options.requestTimeoutMs),
+      requestTimeout: options.requestTimeoutMs,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      // How often Node checks those limits (default 30 s, which would stretch them).
+      connectionsCheckingInterval: Math.min(1_000, options.requestTimeoutMs),
+    },
+    (req, res) => {
+      setForwarded(req, options.trustProxy);
+      if (overHttps(req, options)) res.setHeader('strict-transport-security', hsts);
+      if (!wellEncoded(req.url)) {
+        answer(res, 404, JSON.stringify(problemBody('not_found', 'No such page: the path is not valid percent-encoded UTF-8.')));
+        return;
+      }
+      const method = req.method ?? 'GET';
+      const api = req.url?.startsWith('/main/api/') ?? false;
+      const action = req.headers['next-action'];
+      if (!api && method === 'POST' && typeof action === 'string' && options.serverActions && !options.serverActions.has(action)) {
+        answer(res, 404, JSON.stringify(problemBody('not_found', 'No such form action in this version of the site: reload the page.')));
+        return;
+      }
+      if (api ? nextMethods.has(method) : pageMethodSet.has(method)) {
+        delete req.headers[UNSUPPORTED_METHOD_HEADER];
+      } else if (api) {
+        req.headers[UNSUPPORTED_METHOD_HEADER] = method;
+        req.method = 'OPTIONS';
+      } else {
+        answer(res, 405, refusal(method), { allow: pageMethods });
+        return;
+      }
+      // Only a POST to one of Next's image routes gets a 405 of Next's own (the hot paths never do).
+      if (!api && method === 'POST') allowOn405(res);
+      void handle(req, res);
+    },
+  );
+  // CONNECT asks for a tunnel, which this server never opens.
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
+    const body = refusal('CONNECT');
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${pageMethods}\r\nContent-Type: application/problem+json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
+}

@@ -1,0 +1,36 @@
+import { getAccount } from '../accounts/me';
+import { listTokens } from '../accounts/tokens';
+import type { SessionUser } from '../auth/session';
+import { badgeDto, listBadges } from '../badges/store';
+import { getDb } from '../db/client';
+import { hitmapChart, languageChart, timeChart, weeklyChart } from '../stats/charts';
+import { ownApps, ownerTarget, ownProjects } from '../stats/own';
+import { requestOrigin } from './session';
+
+// Everything the dashboard shows its owner: the account, every chart over all their data
+// (projects and desktop applications included), tokens and badges.
+
+export const dashboardRanges = { '7d': 'Last 7 days', '30d': 'Last 30 days', '365d': 'Last 365 days' } as const;
+export type DashboardRange = keyof typeof dashboardRanges;
+
+/** The range a `?range=` asks for, or the default (7 days) for anything else. */
+export function dashboardRange(value: unknown): DashboardRange {
+  return typeof value === 'string' && Object.hasOwn(dashboardRanges, value) ? (value as DashboardRange) : '7d';
+}
+
+export async function dashboardData(user: SessionUser, range: DashboardRange) {
+  const db = await getDb();
+  const target = ownerTarget({ ...user, statsVersion: Number(user.statsVersion) });
+  const [account, time, language, hitmap, weekly, tokens, badgeRows] = await Promise.all([
+    getAccount(db, user.id),
+    timeChart(db, target, { name: range }),
+    languageChart(db, target, { name: range }),
+    hitmapChart(db, target, { name: '365d' }),
+    weeklyChart(db, target, 12),
+    listTokens(db, user.id),
+    listBadges(db, user.id),
+  ]);
+  const [projects, apps] = await Promise.all([ownProjects(db, user.id, time.range.from, time.range.to), ownApps(db, user.id, time.range.from, time.range.to)]);
+  const origin = await requestOrigin();
+  return { account, time, language, hitmap, weekly, tokens, projects, apps, origin, badges: badgeRows.map((b) => badgeDto(b, origin)) };
+}

@@ -1,0 +1,44 @@
+// Serves the production build: Next's request handler behind the service's own HTTP server
+// (lib/server/front.ts), on PORT. `npm start` builds and migrates first, then runs this.
+import { closeDb } from '../lib/db/client';
+import { dataDirHolder, inUse } from '../lib/db/embedded-lock';
+import path from 'node:path';
+import { frontServer, serverActionIds } from '../lib/server/front';
+import { authSecretProblem } from '../lib/auth/secret';
+import { postgresGuardProblem } from './build';
+import { loadConfigOrExit } from './env';
+
+const STOP_GRACE_MS = 10_000;
+
+const cfg = loadConfigOrExit();
+// What would stop the server anyway (lib/server/boot.ts), said before Next starts.
+const holder = cfg.DATABASE_URL ? null : dataDirHolder(cfg.DATA_DIR);
+const problem = postgresGuardProblem() ?? authSecretProblem(cfg) ?? (holder && inUse(cfg.DATA_DIR, holder).message);
+if (problem) {
+  console.error(`[codetally] ${problem}`);
+  process.exit(1);
+}
+Object.assign(process.env, { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' });
+const { default: next } = await import('next');
+const app = next({ dev: false, dir: process.cwd(), hostname: 'localhost', port: cfg.PORT });
+await app.prepare();
+const server = frontServer(app.getRequestHandler(), {
+  serverActions: serverActionIds(path.resolve('.next')),
+  trustProxy: cfg.TRUST_PROXY,
+  siteUrl: cfg.SITE_URL,
+  requestTimeoutMs: cfg.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+});
+await new Promise<void>((resolve) => server.listen(cfg.PORT, resolve));
+console.log(`[codetally] serving on http://localhost:${cfg.PORT}`);
+
+/** Stop taking connections, let requests in flight finish (up to a bound), close the database. */
+async function stop(signal: string): Promise<void> {
+  console.log(`[codetally] ${signal}: finishing requests in flight, then stopping`);
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
+  server.closeAllConnections();
+  await closeDb().catch((err) => console.error('[codetally] closing the database failed:', (err as Error).message));
+  process.exit(0);
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(signal));

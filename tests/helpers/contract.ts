@@ -1,0 +1,49 @@
+import { expect } from 'vitest';
+import { documentedSchemas, openApiDocument } from '../../lib/openapi';
+import { problemSchema } from '../../lib/http/problem';
+
+// Checks an answer against openapi.json: the operation lists its status and content type, a
+// problem's code is one the operation names for that status, and a JSON body parses with the
+// schema the document names for it.
+
+type Media = { schema?: { $ref?: string; allOf?: [{ $ref: string }, { properties: { code: { enum: string[] } } }] } };
+type Operation = { responses: Record<string, { content?: Record<string, Media> }> };
+
+const document = openApiDocument() as { paths: Record<string, Record<string, Operation>> };
+const schemas = documentedSchemas();
+const templates = Object.keys(document.paths).map((template) => ({
+  template,
+  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+}));
+
+const componentOf = (ref: string) => schemas.get(ref.replace('#/components/schemas/', ''));
+
+/** Resolves when `response` (to `method` `url`) is what openapi.json promises; returns it. */
+export async function expectDocumented(method: string, url: string, response: Response): Promise<Response> {
+  const pathname = new URL(url, 'http://localhost').pathname.replace(/^\/main\/api\/v1/, '');
+  const template = templates.find((t) => t.pattern.test(pathname))?.template;
+  const operation = template && document.paths[template][method.toLowerCase()];
+  expect(operation, `${method} ${pathname} is not in openapi.json`).toBeTruthy();
+  const where = `${method} ${template} answered ${response.status}`;
+  const documented = (operation as Operation).responses[String(response.status)];
+  expect(documented, `${where}, a status openapi.json does not list`).toBeDefined();
+  if (!documented.content) return response;
+
+  const type = response.headers.get('content-type')?.split(';')[0].trim() ?? '';
+  const media = documented.content[type];
+  expect(media, `${where} as ${type}; openapi.json lists ${Object.keys(documented.content).join(', ')}`).toBeDefined();
+  if (!type.endsWith('json')) return response;
+
+  const body: unknown = await response.clone().json();
+  const problem = media.schema?.allOf;
+  if (problem) {
+    const parsed = problemSchema.parse(body);
+    expect(problem[1].properties.code.enum, `${where} with code ${parsed.code}`).toContain(parsed.code);
+  } else if (media.schema?.$ref) {
+    const schema = componentOf(media.schema.$ref);
+    expect(schema, `${media.schema.$ref} has no schema`).toBeDefined();
+    const result = schema!.safeParse(body);
+    expect(result.error?.issues, `${where}: the body does not match ${media.schema.$ref}`).toBeUndefined();
+  }
+  return response;
+}

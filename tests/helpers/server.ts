@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { openDb } from '../../lib/db/client';
+import { migrateDb } from '../../lib/db/migrate';
+import { ensureBuild, serveArgs } from '../../scripts/build';
+import { testDataRoot } from '../setup/databases';
+
+// A real server (scripts/serve.ts, the production build) on a fresh embedded database of its own.
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestServer {
+  baseUrl: string;
+  dataDir: string;
+  /** What the server printed so far. */
+  output(): string;
+  /** Stops the server (its data stays, for a look afterwards, until `remove`). */
+  stop(): Promise<void>;
+  remove(): void;
+}
+
+export async function startTestServer(env: Record<string, string>): Promise<TestServer> {
+  ensureBuild();
+  const dataDir = path.join(testDataRoot, `server-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const handle = await openDb({ dataDir });
+  await migrateDb(handle);
+  await handle.close();
+
+  const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1', ...env };
+  delete childEnv.DATABASE_URL;
+  const server: ChildProcess = spawn(process.execPath, serveArgs(), { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  server.stdout!.on('data', (d) => (output += d));
+  server.stderr!.on('data', (d) => (output += d));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${baseUrl}/main/api/v1/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (i > 300 || server.exitCode !== null) throw new Error(`the server did not come up:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseUrl,
+    dataDir,
+    output: () => output,
+    stop: async () => {
+      if (server.exitCode !== null) return;
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    },
+    remove: () => fs.rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
