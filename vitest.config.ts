@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Every database test file runs on the embedded database; with TEST_DATABASE_URL set, the

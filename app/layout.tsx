@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from 'next';
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { currentUser, requestOrigin } from '@/lib/web/session';
 import './globals.css';
@@ -24,18 +25,18 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         </a>
         <header className="site">
           <nav aria-label="Main">
-            <a className="brand" href="/">
+            <Link className="brand" href="/">
               Codetally
-            </a>
-            <a href="/leaderboard">Leaderboard</a>
-            <a href="/pricing">Pricing</a>
-            <a href="/docs">Docs</a>
-            {user ? <a href="/dashboard">Dashboard</a> : <a href="/signin">Sign in</a>}
+            </Link>
+            <Link href="/leaderboard">Leaderboard</Link>
+            <Link href="/pricing">Pricing</Link>
+            <Link href="/docs">Docs</Link>
+            {user ? <Link href="/dashboard">Dashboard</Link> : <Link href="/signin">Sign in</Link>}
           </nav>
         </header>
         <main id="content">{children}</main>
         <footer className="site">
-          Codetally counts time, never content. <a href="/docs">API and plugin guide</a> · <a href="/main/api/v1/openapi.json">openapi.json</a>
+          Codetally counts time, never content. <Link href="/docs">API and plugin guide</Link> · <a href="/main/api/v1/openapi.json">openapi.json</a>
         </footer>
       </body>
     </html>

@@ -1,10 +1,12 @@
+import Link from 'next/link';
+
 export default function NotFound() {
   return (
     <>
       <h1>Not found</h1>
       <p className="lead">There is nothing public here. The page may not exist, or its owner keeps it private.</p>
       <p>
-        <a href="/">Back to the start page</a>
+        <Link href="/">Back to the start page</Link>
       </p>
     </>
   );

@@ -1,7 +1,10 @@
 // A small in-process cache for computed answers. Concurrent misses for one key share one
 // computation, and an entry is recomputed in the background shortly before it expires (while the
 // current value is still served), so expiry never sends a crowd of requests to the database and
-// never makes a caller wait for a recomputation when a previous answer exists.
+// never makes a caller wait for a recomputation when a previous answer exists. Past its bound
+// the least recently used entry goes (lru-cache keeps the order).
+
+import { LRUCache } from 'lru-cache';
 
 interface Entry<T> {
   value: Promise<T>;
@@ -17,9 +20,11 @@ interface Entry<T> {
 const REFRESH_AHEAD = 0.8;
 
 export class ProcessCache<T> {
-  private entries = new Map<string, Entry<T>>();
+  private readonly entries: LRUCache<string, Entry<T>>;
 
-  constructor(private readonly maxEntries = 5000) {}
+  constructor(maxEntries = 5000) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   get(key: string, ttlMs: number, compute: () => Promise<T>, now = Date.now()): Promise<T> {
     const hit = this.entries.get(key);
@@ -60,10 +65,6 @@ export class ProcessCache<T> {
         if (this.entries.get(key) === entry) this.entries.delete(key);
       },
     );
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value; // Maps iterate in insertion order
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     return value;
   }
 

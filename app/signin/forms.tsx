@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState, useEffect, useState } from 'react';
+import { useActionState, useSyncExternalStore } from 'react';
 import { Field, FormMessage } from '../components/form-bits';
 import { signInWithPassword, signUpWithPassword } from './actions';
 import { submitted, type FormState } from '@/lib/web/forms';
@@ -26,10 +26,13 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   );
 }
 
+const noChanges = () => () => {};
+const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone ?? '';
+
 export function SignUpForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(signUpWithPassword, {});
-  const [timezone, setTimezone] = useState('');
-  useEffect(() => setTimezone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? ''), []);
+  // The browser's timezone, known only in the browser (empty in the server's HTML: the server's default applies).
+  const timezone = useSyncExternalStore(noChanges, browserTimeZone, () => '');
   return (
     <form action={action} noValidate>
       <input type="hidden" name="timezone" value={timezone} />

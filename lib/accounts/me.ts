@@ -9,7 +9,7 @@ import { pluginScopes } from '../auth/tokens';
 import { displayNameSchema, handleSchema, scopeSchema, settingsSchema, timezoneSchema, tokenNameSchema, userSchema, type UserDto } from './schemas';
 import { listTokens } from './tokens';
 import { markUserDates } from '../stats/community';
-import { leaderboardSettingsChanged } from '../stats/leaderboard/snapshot';
+import { leaderboardUserChanged } from '../stats/leaderboard/snapshot';
 import { handleTaken, settingColumns, userDto } from './users';
 
 // The signed-in user's own account: read, change, export, delete. Used by the /me routes and
@@ -64,7 +64,7 @@ export async function updateAccount(db: Db, userId: string, input: UpdateAccount
   try {
     const [row] = await db.transaction(async (tx) => {
       if (s.community_stats !== undefined) await markUserDates(tx, userId); // site-wide figures gain or lose this user
-      await leaderboardSettingsChanged(tx, userId, s);
+      await leaderboardUserChanged(tx, userId, s);
       return Object.keys(set).length === 0
         ? tx.select().from(users).where(eq(users.id, userId))
         : tx.update(users).set(set).where(eq(users.id, userId)).returning();
@@ -82,6 +82,7 @@ export async function updateAccount(db: Db, userId: string, input: UpdateAccount
 export async function deleteAccount(db: Db, userId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await markUserDates(tx, userId);
+    await leaderboardUserChanged(tx, userId);
     // Every other table follows the user by its foreign key; ide_activity has none (see the
     // schema). Once the user is gone no write can store more (its rollup rows would fail their
     // key check), and this later statement sees whatever a write committed before.

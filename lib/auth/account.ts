@@ -1,3 +1,4 @@
+import { RequestCookies } from '@edge-runtime/cookies';
 import { getDb, type Db } from '../db/client';
 import { siteOrigin } from '../http/origin';
 import { ApiError, errorResponse } from '../http/problem';
@@ -39,7 +40,7 @@ export function withAccount<P = Record<string, never>>(handler: (ctx: AccountCon
         const { principal, db } = await authenticateToken(request, 'account');
         return await handler({ request, db, user: principal.user, via: 'token', params });
       }
-      const user = await sessionUser(request.headers.get('cookie'));
+      const user = await sessionUser(new RequestCookies(request.headers));
       if (!user) throw unauthorized('Sign in, or send a token with the "account" scope.');
       assertSameSite(request);
       return await handler({ request, db: await getDb(), user, via: 'session', params });

@@ -3,11 +3,11 @@ import { CredentialsSignin } from '@auth/core/errors';
 import Credentials from '@auth/core/providers/credentials';
 import GitHub from '@auth/core/providers/github';
 import type { Provider } from '@auth/core/providers';
+import { RequestCookies } from '@edge-runtime/cookies';
 import { config } from '../config';
 import { getDb } from '../db/client';
 import { problemResponse } from '../http/problem';
 import { clientAddress, siteOrigin } from '../http/origin';
-import { decodedSegment } from '../http/url';
 import { attemptPolicies, TooManyAttempts } from './attempts';
 import { checkPassword, userForProviderAccount } from '../accounts/sign-in';
 import { signInOptions } from './providers';
@@ -123,11 +123,13 @@ export async function handleAuth(request: Request): Promise<Response> {
   const callback = url.searchParams.get('callbackUrl');
   if (callback !== null && !validCallback(callback, origin)) url.searchParams.delete('callbackUrl');
   const headers = new Headers(request.headers);
-  const cookies = (headers.get('cookie') ?? '').split(';').filter((part) => {
-    const at = part.indexOf('=');
-    return !(at > 0 && callbackCookies.has(part.slice(0, at).trim()) && !validCallback(decodedSegment(part.slice(at + 1).trim()) ?? '', origin));
-  });
-  headers.set('cookie', cookies.join(';'));
+  // Cookies whose encoding is malformed are dropped too (RequestCookies does not keep them).
+  const jar = new RequestCookies(headers);
+  for (const name of callbackCookies) {
+    const value = jar.get(name)?.value;
+    if (value !== undefined && !validCallback(value, origin)) jar.delete(name);
+  }
+  headers.set('cookie', jar.toString());
   const atSite = new Request(url, {
     method: request.method,
     headers,

@@ -1,24 +1,27 @@
-import { writeLimits } from '../config';
 import { getDb, type Db } from '../db/client';
 import { ApiError, errorResponse } from '../http/problem';
-import { assertWithinLimit, rateLimitHeaders } from '../http/rate-limit';
-import { Admission, unauthorized } from './admission';
-import { cachedPrincipal, findPrincipal, type Principal } from './principal';
+import type { RateLimitState, WriteLimits } from '../http/rate-limit';
+import { findPrincipal, type Principal } from './principal';
 import { hashToken, looksLikeToken, type Scope } from './tokens';
 
-export { unauthorized };
+// The door of every token-authenticated route that does not write activity (the write routes
+// have their own, lib/auth/write-door.ts): the header is read, the token hashed and looked up
+// once, its scope checked, and the handler gets a typed context.
 
 export interface TokenContext<P> extends Principal {
   request: Request;
   db: Db;
   params: P;
-  /** Set when the token's check and the rate count are left to the request's write statement. */
-  admission?: Admission;
 }
 
 export interface RouteContext<P> {
   params?: Promise<P>;
 }
+
+export const unauthorized = (detail: string, error?: string) =>
+  new ApiError('unauthorized', detail, {
+    headers: { 'www-authenticate': error ? `Bearer realm="codetally", error="${error}"` : 'Bearer realm="codetally"' },
+  });
 
 /** Reads `Authorization: Bearer <token>`; no handler reads the header itself. */
 export function bearerToken(request: Request): string {
@@ -29,28 +32,40 @@ export function bearerToken(request: Request): string {
   return match[1];
 }
 
-function tokenHashOf(request: Request): string {
+/** The hash of the request's Codetally token (what the database keeps). */
+export function tokenHashOf(request: Request): string {
   const token = bearerToken(request);
   if (!looksLikeToken(token)) throw unauthorized('The token is not a Codetally token.', 'invalid_token');
   return hashToken(token);
 }
 
-/** Authenticates a Bearer token for a route needing `scope`: one lookup, revocation, scope, rate count. */
-export function authenticateToken(request: Request, scope: Scope, rateLimited = false) {
-  return authenticateHash(tokenHashOf(request), scope, rateLimited);
-}
-
-async function authenticateHash(tokenHash: string, scope: Scope, rateLimited: boolean) {
-  const db = await getDb();
-  const found = await findPrincipal(db, tokenHash, rateLimited ? { scope, limits: writeLimits() } : undefined);
+/**
+ * The live token with this hash, checked for `scope`: 401 when unknown or revoked, 403 without
+ * the scope. With `limits`, the same lookup counts the request against the write budgets.
+ */
+export async function authenticateHash(
+  db: Db,
+  tokenHash: string,
+  scope: Scope,
+  limits?: WriteLimits,
+): Promise<{ principal: Principal; rate?: RateLimitState }> {
+  const found = await findPrincipal(db, tokenHash, limits && { scope, limits });
   if (!found) throw unauthorized('The token is unknown or revoked.', 'invalid_token');
   if (!found.principal.token.scopes.includes(scope)) {
     throw new ApiError('forbidden', `This route needs a token with the "${scope}" scope.`);
   }
-  return { ...found, db };
+  return found;
 }
 
-/** Copies headers the wrapper computed (rate limits) onto the handler's answer unless it set them. */
+/** Authenticates the request's Bearer token for a route needing `scope`. */
+export async function authenticateToken(request: Request, scope: Scope): Promise<{ principal: Principal; db: Db }> {
+  const tokenHash = tokenHashOf(request);
+  const db = await getDb();
+  const { principal } = await authenticateHash(db, tokenHash, scope);
+  return { principal, db };
+}
+
+/** Copies headers a door computed (rate limits) onto the handler's answer unless it set them. */
 export function withHeaders(response: Response, headers: Record<string, string>): Response {
   for (const [name, value] of Object.entries(headers)) {
     if (!response.headers.has(name)) response.headers.set(name, value);
@@ -58,64 +73,15 @@ export function withHeaders(response: Response, headers: Record<string, string>)
   return response;
 }
 
-/**
- * The one wrapper for every token-authenticated route: parses the header, hashes and looks up
- * the token once, checks revocation and scope, counts the write rate when asked, and hands the
- * handler a typed context. Whatever the handler throws becomes a problem+json answer.
- */
-export function withToken<P = Record<string, never>>(
-  scope: Scope,
-  handler: (ctx: TokenContext<P>) => Promise<Response>,
-  options: { rateLimited?: boolean } = {},
-) {
+/** A route for tokens with `scope`; whatever the handler throws becomes a problem+json answer. */
+export function withToken<P = Record<string, never>>(scope: Scope, handler: (ctx: TokenContext<P>) => Promise<Response>) {
   return async (request: Request, route?: RouteContext<P>): Promise<Response> => {
-    let extraHeaders: Record<string, string> = {};
     try {
-      const tokenHash = tokenHashOf(request);
-      if (options.rateLimited) {
-        const admitted = await admittedFromMemory(tokenHash, request, scope, handler, route);
-        if (admitted) return admitted;
-      }
-      const { principal, rate, db } = await authenticateHash(tokenHash, scope, options.rateLimited ?? false);
-      if (rate) extraHeaders = rateLimitHeaders(rate);
-      assertWithinLimit(rate);
+      const { principal, db } = await authenticateToken(request, scope);
       const params = ((await route?.params) ?? {}) as P;
-      return withHeaders(await handler({ ...principal, request, db, params }), extraHeaders);
+      return await handler({ ...principal, request, db, params });
     } catch (err) {
-      return withHeaders(errorResponse(err), extraHeaders);
+      return errorResponse(err);
     }
   };
-}
-
-/**
- * A rate-limited request whose token's principal this process knows: the handler runs at once
- * and its write statement checks the token and counts the request (lib/auth/admission.ts). If
- * the handler wrote nothing, the token is checked and the request counted here afterwards, and
- * a revoked token or a request past the limit gets 401 or 429 instead of the handler's answer
- * (which then changed nothing). Null when the principal is not known or lacks the scope.
- */
-async function admittedFromMemory<P>(
-  tokenHash: string,
-  request: Request,
-  scope: Scope,
-  handler: (ctx: TokenContext<P>) => Promise<Response>,
-  route?: RouteContext<P>,
-): Promise<Response | null> {
-  const db = await getDb();
-  const principal = await cachedPrincipal(db, tokenHash);
-  if (!principal?.token.scopes.includes(scope)) return null;
-  const admission = new Admission(tokenHash, { tokenId: principal.token.id, timeZone: principal.user.timezone, limits: writeLimits() });
-  let response: Response;
-  try {
-    const params = ((await route?.params) ?? {}) as P;
-    response = await handler({ ...principal, request, db, params, admission });
-  } catch (err) {
-    response = errorResponse(err);
-  }
-  if (!admission.settled) {
-    const { rate } = await authenticateHash(tokenHash, scope, true);
-    admission.rate = rate;
-    assertWithinLimit(rate);
-  }
-  return withHeaders(response, admission.rate ? rateLimitHeaders(admission.rate) : {});
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import { preparedRows, type Db } from '../db/client';
 import { countedColumns, countWriteCtes, rateLimitState, type CountedRow, type RateLimitState, type WriteLimits } from '../http/rate-limit';
 import type { Scope } from './tokens';
@@ -9,14 +10,15 @@ export interface Principal {
 }
 
 const lastUsedWriteIntervalMs = 60_000;
-// Per process, when each token's last_used_at was last written: most requests skip the write.
-const lastUsedWritten = new Map<string, number>();
+const MAX_TOKENS_KEPT = 10_000;
+// Per process, when each token's last_used_at was last written: most requests skip the write
+// (a token forgotten past the bound is written again; the UPDATE's WHERE keeps that rare).
+const lastUsedWritten = new LRUCache<string, number>({ max: MAX_TOKENS_KEPT });
 
 // Per process, the principals of tokens seen lately, so that a write can skip the lookup: its own
 // statement checks again that the token is live and the timezone unchanged (lib/ingest/store.ts),
-// so an entry that went stale is never trusted. Oldest entries go first past the bound.
-const MAX_CACHED = 10_000;
-const cached = new Map<string, { principal: Principal; lastUsedAt: string | Date | null }>();
+// so an entry that went stale is never trusted. The least recently used go first past the bound.
+const cached = new LRUCache<string, { principal: Principal; lastUsedAt: string | Date | null }>({ max: MAX_TOKENS_KEPT });
 
 /** The principal last found for this token hash in this process, if any (not proof that it is live). */
 export async function cachedPrincipal(db: Db, tokenHash: string): Promise<Principal | undefined> {
@@ -70,8 +72,6 @@ export async function findPrincipal(
     user: { id: row.user_id, handle: row.handle, timezone: row.timezone },
     token: { id: row.token_id, scopes: row.scopes },
   };
-  cached.delete(tokenHash);
-  if (cached.size >= MAX_CACHED) cached.delete(cached.keys().next().value!);
   cached.set(tokenHash, { principal, lastUsedAt: row.last_used_at });
   return {
     principal,

@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import type { Db } from './client';
+import { servicesOf } from './services';
 
 // Which users changed (their activity or their settings), told to every process that keeps
 // copies of user data in memory. The process that made a change hears it at once; the other
@@ -154,20 +155,7 @@ class PostgresChanges extends LocalChanges {
 
 export const postgresChanges = (url: string, client: postgres.Sql): UserChanges => new PostgresChanges(url, client);
 
-// Kept on the database object under a global symbol: Next bundles some code twice (routes,
-// instrumentation), and every copy must find the one feed of the process's one handle.
-const FEED = Symbol.for('codetally.userChanges');
-
-export function registerChanges(db: Db, changes: UserChanges): void {
-  Object.defineProperty(db, FEED, { value: changes });
-}
-
-/** The change feed of a database handle; undefined for a transaction (nothing is cached there). */
-export function changesOf(db: Db): UserChanges | undefined {
-  return (db as unknown as { [FEED]?: UserChanges })[FEED];
-}
-
-/** After a change to these users committed: every process drops what it keeps of them. */
+/** After a change to these users committed: every process drops what it keeps of them (the feed is a service of the handle, lib/db/services.ts). */
 export async function usersChanged(db: Db, userIds: string[]): Promise<void> {
-  await changesOf(db)?.announce(userIds);
+  await servicesOf(db)?.changes.announce(userIds);
 }

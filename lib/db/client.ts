@@ -5,10 +5,11 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { config, poolSizeOf } from '../config';
-import { embeddedChanges, postgresChanges, registerChanges, type UserChanges } from './changes';
+import { embeddedChanges, postgresChanges, type UserChanges } from './changes';
 import { lockDataDir } from './embedded-lock';
 import { guardQueryErrors, queryFailed } from './errors';
 import * as schema from './schema';
+import { registerServices, servicesOf } from './services';
 
 /** The database, or a transaction on it: every query takes one of these first. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -47,13 +48,15 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { limits?
     });
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
     guardQueryErrors(db);
-    Object.defineProperty(db, PREPARED, { value: (query: SQL) => runPrepared(client, query) });
-    return withChanges({
-      db,
-      kind: 'postgres',
-      changes: postgresChanges(target.databaseUrl, client),
-      close: () => client.end({ timeout: 5 }),
-    });
+    return withServices(
+      {
+        db,
+        kind: 'postgres',
+        changes: postgresChanges(target.databaseUrl, client),
+        close: () => client.end({ timeout: 5 }),
+      },
+      (query) => runPrepared(client, query),
+    );
   }
   const release = lockDataDir(target.dataDir);
   const client = await PGlite.create({ dataDir: target.dataDir }).catch((err) => {
@@ -62,7 +65,7 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { limits?
   });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   guardQueryErrors(db);
-  return withChanges({
+  return withServices({
     db,
     kind: 'pglite',
     changes: embeddedChanges(),
@@ -73,8 +76,8 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { limits?
   });
 }
 
-function withChanges(handle: DbHandle): DbHandle {
-  registerChanges(handle.db, handle.changes);
+function withServices(handle: DbHandle, prepared?: <T>(query: SQL) => Promise<T[]>): DbHandle {
+  registerServices(handle.db, { changes: handle.changes, prepared });
   const close = handle.close;
   return {
     ...handle,
@@ -132,7 +135,6 @@ export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
 // drizzle sends raw SQL unnamed, so PostgreSQL parses and plans it on every run. The statements
 // every write request runs (authentication, the write itself) keep one text whatever their
 // parameters: on PostgreSQL they run as prepared statements, planned once per connection.
-const PREPARED = Symbol.for('codetally.prepared');
 const dialect = new PgDialect();
 
 /** Runs a statement on postgres.js as a prepared statement (for the benchmark's raw ceiling too). */
@@ -150,6 +152,6 @@ export async function runPrepared<T>(client: postgres.Sql, query: SQL): Promise<
  * PostgreSQL pool; as `rows` on the embedded database and in transactions.
  */
 export async function preparedRows<T>(db: Db, query: SQL): Promise<T[]> {
-  const run = (db as unknown as { [PREPARED]?: (query: SQL) => Promise<T[]> })[PREPARED];
-  return run ? run(query) : rows<T>(db, query);
+  const prepared = servicesOf(db)?.prepared;
+  return prepared ? prepared<T>(query) : rows<T>(db, query);
 }

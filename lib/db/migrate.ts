@@ -1,13 +1,34 @@
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import type { DbHandle } from './client';
+import { rows, type DbHandle } from './client';
 
 export const migrationsFolder = path.resolve(process.cwd(), 'drizzle');
 
 /** Applies the versioned migrations in drizzle/ that this database has not seen yet. */
 export async function migrateDb(handle: DbHandle, folder = migrationsFolder): Promise<void> {
+  await refuseSquashedHistory(handle, folder);
   const run = handle.kind === 'pglite' ? migratePglite : migratePostgres;
   // Both migrators accept any drizzle PostgreSQL database; the cast only bridges their driver types.
   await run(handle.db as never, { migrationsFolder: folder });
+}
+
+/**
+ * The migrations were squashed into one baseline before the first release: a database made by an
+ * earlier pre-release version has applied none of today's, and running the baseline on it would
+ * fail halfway. Say so instead.
+ */
+async function refuseSquashedHistory(handle: DbHandle, folder: string): Promise<void> {
+  const [{ made }] = await rows<{ made: boolean }>(handle.db, sql`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS made`);
+  if (!made) return;
+  const applied = await rows<{ hash: string }>(handle.db, sql`SELECT hash FROM drizzle.__drizzle_migrations`);
+  const known = new Set(readMigrationFiles({ migrationsFolder: folder }).map((m) => m.hash));
+  if (applied.length > 0 && !applied.some((m) => known.has(m.hash))) {
+    throw new Error(
+      'This database was made by a pre-release version of Codetally whose migrations have since been squashed; it cannot be upgraded. ' +
+        'Export what you need (GET /main/api/v1/me/export) and start on a new database (an empty DATA_DIR or DATABASE_URL).',
+    );
+  }
 }

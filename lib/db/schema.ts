@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  check,
   doublePrecision,
   boolean,
   date,
@@ -15,7 +16,14 @@ import {
   uniqueIndex,
   uuid,
   jsonb,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+
+// What the database itself refuses, whatever a statement computes: an hour outside the day, and
+// time below zero. Validation refuses both long before (lib/ingest/schemas.ts); these make a bug
+// in a statement fail loudly instead of storing a figure no chart can show.
+const hourOfDay = (table: string, hour: AnyPgColumn) => check(`${table}_hour_check`, sql`${hour} BETWEEN 0 AND 23`);
+const notNegative = (table: string, millis: AnyPgColumn) => check(`${table}_millis_check`, sql`${millis} >= 0`);
 
 export const users = pgTable(
   'users',
@@ -79,7 +87,11 @@ export const ideActivity = pgTable(
     lines: bigint('lines', { mode: 'number' }).notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.date, t.hour, t.language, t.project, t.editor] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.date, t.hour, t.language, t.project, t.editor] }),
+    hourOfDay('ide_activity', t.hour),
+    notNegative('ide_activity', t.millis),
+  ],
 );
 
 export const desktopActivity = pgTable(
@@ -95,7 +107,11 @@ export const desktopActivity = pgTable(
     millis: bigint('millis', { mode: 'number' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.date, t.hour, t.platform, t.app] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.date, t.hour, t.platform, t.app] }),
+    hourOfDay('desktop_activity', t.hour),
+    notNegative('desktop_activity', t.millis),
+  ],
 );
 
 export const idempotencyKeys = pgTable(
@@ -184,6 +200,8 @@ export const userHours = pgTable(
     // The rare hours over the cap, which need a correction when languages or editors are counted.
     index('user_hours_over_cap_idx').on(t.userId, t.date).where(sql`millis > 3600000`),
     index('user_hours_date_idx').on(t.date),
+    hourOfDay('user_hours', t.hour),
+    notNegative('user_hours', t.millis),
   ],
 );
 
@@ -197,7 +215,7 @@ export const userDays = pgTable(
     date: date('date').notNull(),
     millis: bigint('millis', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.date] }), index('user_days_date_idx').on(t.date)],
+  (t) => [primaryKey({ columns: [t.userId, t.date] }), index('user_days_date_idx').on(t.date), notNegative('user_days', t.millis)],
 );
 
 /** Coding time per user, date and language, uncapped. */
@@ -211,7 +229,11 @@ export const userDayLanguages = pgTable(
     language: text('language').notNull(),
     millis: bigint('millis', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.date, t.language] }), index('user_day_languages_date_idx').on(t.date)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.date, t.language] }),
+    index('user_day_languages_date_idx').on(t.date),
+    notNegative('user_day_languages', t.millis),
+  ],
 );
 
 /** Coding time per user, date and editor ('' when the plugin sent none), uncapped. */
@@ -225,7 +247,11 @@ export const userDayEditors = pgTable(
     editor: text('editor').notNull(),
     millis: bigint('millis', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.date, t.editor] }), index('user_day_editors_date_idx').on(t.date)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.date, t.editor] }),
+    index('user_day_editors_date_idx').on(t.date),
+    notNegative('user_day_editors', t.millis),
+  ],
 );
 
 /** When each leaderboard range was last rebuilt, and the dates it covers. */
@@ -234,6 +260,8 @@ export const leaderboardSnapshots = pgTable('leaderboard_snapshots', {
   generatedAt: timestamp('generated_at', { withTimezone: true }).notNull(),
   fromDate: date('from_date').notNull(),
   toDate: date('to_date').notNull(),
+  /** Moves when what a page shows of a user changes between rebuilds (settings, deletion): cached pages of the snapshot are stale. */
+  revision: integer('revision').notNull().default(0),
 });
 
 /**
@@ -261,7 +289,7 @@ export const leaderboardEntries = pgTable(
  * The snapshot's per-language totals (capped) of the users on the leaderboard who share
  * languages: what the leaderboard ranked by one language reads, in order from one index. Kept
  * up to date by the same rebuild as leaderboard_entries; a user who stops sharing or leaves the
- * leaderboard loses their rows at once (lib/stats/leaderboard.ts).
+ * leaderboard loses their rows at once (lib/stats/leaderboard/snapshot.ts).
  */
 export const leaderboardLanguages = pgTable(
   'leaderboard_languages',
@@ -389,5 +417,5 @@ export const communityHours = pgTable(
     hour: smallint('hour').notNull(),
     ...communityCell(),
   },
-  (t) => [primaryKey({ columns: [t.date, t.hour] })],
+  (t) => [primaryKey({ columns: [t.date, t.hour] }), hourOfDay('community_hours', t.hour)],
 );

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { HOUR_CAP_MILLIS } from '../activity';
 import { preparedRows, type Db } from '../db/client';
 import type { DesktopRow, IdeRow } from './buckets';
-import type { Admit, AdmitResult } from '../auth/admission';
+import type { Admit, AdmitResult } from '../auth/write-door';
 import { countedColumns, countWriteCtes } from '../http/rate-limit';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
 
@@ -129,7 +129,7 @@ export async function writeRows(
 }
 
 /**
- * The token check and rate count of a write whose principal came from memory (lib/auth/admission.ts):
+ * The token check and rate count of a write whose principal came from memory (lib/auth/write-door.ts):
  * `admitted` holds a row when the token is live, the timezone the one the batch was read with and
  * the counts within the token's and the user's budgets.
  */

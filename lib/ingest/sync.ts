@@ -1,5 +1,4 @@
-import type { Admission } from '../auth/admission';
-import type { TokenContext } from '../auth/bearer';
+import type { Admission, WriteContext } from '../auth/write-door';
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { jsonContentType, readJsonBody } from '../http/body';
@@ -15,7 +14,7 @@ export interface WriteRequest {
   items: readonly unknown[];
   idempotency?: IdempotencyKey;
   successStatus: 200 | 201;
-  /** Set when the write statement checks the token and counts the request (lib/auth/admission.ts). */
+  /** Set when the write statement checks the token and counts the request (lib/auth/write-door.ts). */
   admission?: Admission;
 }
 
@@ -26,52 +25,58 @@ export interface WriteResult {
   replayed: boolean;
 }
 
+/** One try at a write: done, or the user's timezone changed under it and nothing was written. */
+type WriteAttempt = { outcome: 'done'; result: WriteResult } | { outcome: 'timezone_changed'; timeZone: string };
+
 /**
  * Validates, groups and stores one request in one statement: every valid bucket is added, or
  * (on any error) none is. With an idempotency key the answer is recorded by that same
  * statement, so a retry replays it instead of adding the buckets again.
  */
 export async function ingest<Input, Row>(db: Db, kind: BucketKind<Input, Row>, req: WriteRequest): Promise<WriteResult> {
-  for (let timeZone = req.timeZone; ; ) {
-    const batch = validateBuckets(kind, req.items, timeZone);
-    const groups = batch.groups as IdeRow[] | DesktopRow[];
-    const ack: Ack = {
-      accepted: batch.accepted,
-      grouped: groups.length,
-      rejected: batch.rejected,
-      ignored_fields: batch.ignoredFields,
-    };
-    const replay = async (): Promise<WriteResult | null> => {
-      const stored = req.idempotency && (await replayOf(db, req.userId, req.idempotency));
-      return stored ? { ...stored, replayed: true } : null;
-    };
+  let attempt = await writeOnce(db, kind, req, req.timeZone);
+  // Dates and hours are the user's local ones: a timezone changed since this process cached it
+  // means the batch is read again in the new zone (the write statement wrote and counted nothing).
+  while (attempt.outcome === 'timezone_changed') attempt = await writeOnce(db, kind, req, attempt.timeZone);
+  return attempt.result;
+}
 
-    if (groups.length === 0) {
-      const earlier = await replay();
-      if (earlier) return earlier;
-      throw new ApiError('invalid_payload', 'No activity in the batch was valid.', {
-        errors: batch.rejected.flatMap((r) => r.errors.map((e) => ({ index: r.index, ...e }))),
-      });
-    }
-    const body = JSON.stringify(ack);
-    const claim = req.idempotency && { ...req.idempotency, status: req.successStatus, body };
-    const { admission } = req;
-    const { outcome, admitted } = await writeRows(db, kind.name, req.userId, groups, claim, admission?.admit);
-    if (admission && admitted) {
-      // A revoked token or a request past the limit throws here; a new timezone reads the batch again.
-      const moved = admission.settle(admitted);
-      if (moved) {
-        timeZone = moved;
-        continue;
-      }
-    }
-    if (req.idempotency) purgeExpiredKeys(db).catch((err) => console.error('[codetally] idempotency purge failed:', err));
-    if (outcome === 'busy') throw inProgress();
-    // 'taken' with no live record: it expired between the two statements, so a retry will write.
-    if (outcome === 'taken') return (await replay()) ?? Promise.reject(inProgress());
-    if (kind.name === 'ide') await announceWrite(db, req.userId);
-    return { status: req.successStatus, body, replayed: false };
+async function writeOnce<Input, Row>(db: Db, kind: BucketKind<Input, Row>, req: WriteRequest, timeZone: string): Promise<WriteAttempt> {
+  const batch = validateBuckets(kind, req.items, timeZone);
+  const groups = batch.groups as IdeRow[] | DesktopRow[];
+  const ack: Ack = {
+    accepted: batch.accepted,
+    grouped: groups.length,
+    rejected: batch.rejected,
+    ignored_fields: batch.ignoredFields,
+  };
+  const replay = async (): Promise<WriteAttempt | null> => {
+    const stored = req.idempotency && (await replayOf(db, req.userId, req.idempotency));
+    return stored ? { outcome: 'done', result: { ...stored, replayed: true } } : null;
+  };
+
+  if (groups.length === 0) {
+    const earlier = await replay();
+    if (earlier) return earlier;
+    throw new ApiError('invalid_payload', 'No activity in the batch was valid.', {
+      errors: batch.rejected.flatMap((r) => r.errors.map((e) => ({ index: r.index, ...e }))),
+    });
   }
+  const body = JSON.stringify(ack);
+  const claim = req.idempotency && { ...req.idempotency, status: req.successStatus, body };
+  const { admission } = req;
+  const { outcome, admitted } = await writeRows(db, kind.name, req.userId, groups, claim, admission?.admit);
+  if (admission && admitted) {
+    // A revoked token or a request past the limit throws here.
+    const settled = admission.settle(admitted);
+    if (settled.outcome === 'timezone_changed') return settled;
+  }
+  if (req.idempotency) purgeExpiredKeys(db).catch((err) => console.error('[codetally] idempotency purge failed:', err));
+  if (outcome === 'busy') throw inProgress();
+  // 'taken' with no live record: it expired between the two statements, so a retry will write.
+  if (outcome === 'taken') return (await replay()) ?? Promise.reject(inProgress());
+  if (kind.name === 'ide') await announceWrite(db, req.userId);
+  return { outcome: 'done', result: { status: req.successStatus, body, replayed: false } };
 }
 
 /**
@@ -108,7 +113,7 @@ function singleItem(value: unknown): unknown[] {
 /** The handler of a write route: a batch of buckets, or one bucket, of either kind. */
 export function writeHandler(kindName: 'ide' | 'desktop', shape: 'batch' | 'single') {
   const kind = (kindName === 'ide' ? ideKind : desktopKind) as BucketKind<unknown, unknown>;
-  return async ({ request, db, user, admission }: TokenContext<unknown>): Promise<Response> => {
+  return async ({ request, db, user, admission }: WriteContext): Promise<Response> => {
     const { value, raw } = await readJsonBody(request);
     const items = shape === 'batch' ? batchItems(value) : singleItem(value);
     const idempotency = idempotencyKeyOf(request, new URL(request.url).pathname, raw);

@@ -1,4 +1,5 @@
-import { changesOf, type UserChanges } from '../db/changes';
+import type { UserChanges } from '../db/changes';
+import { keptFor } from '../db/services';
 import type { Db } from '../db/client';
 import type { PublicOwner } from './gate';
 
@@ -76,11 +77,7 @@ export class OwnerCache {
   }
 }
 
-const CACHE = Symbol.for('codetally.ownerCache');
-
-/** The cache of a database handle's process; undefined inside a transaction. */
+/** The owner cache of a database handle's process; undefined inside a transaction. */
 export function ownerCacheOf(db: Db): OwnerCache | undefined {
-  const changes = changesOf(db) as (UserChanges & { [CACHE]?: OwnerCache }) | undefined;
-  if (!changes) return undefined;
-  return (changes[CACHE] ??= new OwnerCache(changes));
+  return keptFor(db, 'ownerCache', (services) => new OwnerCache(services.changes));
 }

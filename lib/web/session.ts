@@ -6,7 +6,7 @@ import { clientAddress, siteOrigin } from '../http/origin';
 // The signed-in user of the page being rendered (server components and server actions).
 
 export async function currentUser(): Promise<SessionUser | null> {
-  return sessionUser((await cookies()).toString());
+  return sessionUser(await cookies());
 }
 
 /** The signed-in user, or a redirect to sign-in that comes back here. */

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { GET } from '@/app/main/api/v1/leaderboard/api/get/public/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
-import { updateAccount } from '@/lib/accounts/me';
+import { deleteAccount, updateAccount } from '@/lib/accounts/me';
 import { resetConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { call, daysFromToday, newUser } from '../helpers/api';
@@ -88,23 +88,31 @@ describe('GET /leaderboard/api/get/public', () => {
     expect(fresh.entries.map((e: { user: { handle: string } }) => e.user.handle)).toEqual(['lb-gus', 'lb-fay']);
   });
 
-  it('leaving the leaderboard, or no longer sharing languages, takes effect at once, within the same snapshot', async () => {
+  it('leaving the leaderboard, no longer sharing languages, or deleting the account takes effect at once, cached pages included', async () => {
     process.env.LEADERBOARD_MAX_AGE = '300';
     resetConfig();
+    const names = (page: { entries: { user: { handle: string } }[] }) => page.entries.map((e) => e.user.handle);
     try {
       const hal = await coder('lb-hal', [['Elm', 900]]);
       const ivy = await coder('lb-ivy', [['Elm', 600]]);
+      const jon = await coder('lb-jon', [['Elm', 300]]);
       await (await getDb()).execute(sql`DELETE FROM leaderboard_snapshots`);
-      const before = await (await get('range=7d&language=Elm')).json();
-      expect(before.entries.map((e: { user: { handle: string } }) => e.user.handle)).toEqual(['lb-hal', 'lb-ivy']);
+      // The same questions before and after: their pages are cached for the snapshot's life.
+      const byElm = 'range=7d&language=Elm';
+      const byTotal = 'range=7d&limit=100';
+      const before = await (await get(byElm)).json();
+      expect(names(before)).toEqual(['lb-hal', 'lb-ivy', 'lb-jon']);
+      expect(names(await (await get(byTotal)).json())).toEqual(expect.arrayContaining(['lb-hal', 'lb-ivy', 'lb-jon']));
       await updateAccount(await getDb(), hal.user.id, { settings: { share_languages: false } });
       await updateAccount(await getDb(), ivy.user.id, { settings: { leaderboard: false } });
-      const elm = await (await get('range=7d&language=Elm&page=1&limit=10')).json();
+      await deleteAccount(await getDb(), jon.user.id);
+      const elm = await (await get(byElm)).json();
       expect(elm.generated_at).toBe(before.generated_at);
       expect(elm).toMatchObject({ entries: [], total: 0 });
-      const byTotal = await (await get('range=7d&limit=100')).json();
-      expect(byTotal.entries.map((e: { user: { handle: string } }) => e.user.handle)).toContain('lb-hal');
-      expect(byTotal.entries.map((e: { user: { handle: string } }) => e.user.handle)).not.toContain('lb-ivy');
+      const total = names(await (await get(byTotal)).json());
+      expect(total).toContain('lb-hal');
+      expect(total).not.toContain('lb-ivy');
+      expect(total).not.toContain('lb-jon');
     } finally {
       process.env.LEADERBOARD_MAX_AGE = '0';
       resetConfig();

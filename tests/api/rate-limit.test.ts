@@ -7,7 +7,7 @@ import { issueToken, listTokens, MAX_LIVE_TOKENS, revokeToken } from '@/lib/acco
 import { getDb, openDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/problem';
 import { call, newUser, storedIde, tokenWithScopes } from '../helpers/api';
-import { freshRateWindow } from '../helpers/clock';
+import { withinOneWindow } from '../helpers/clock';
 
 const body = { activities: [{ language: 'C', time: 1, date: '2026-01-01', hour: 1 }] };
 
@@ -22,77 +22,77 @@ afterEach(() => setLimit(0));
 
 
 describe('write rate limit', () => {
-  it('counts writes per token and answers 429 with Retry-After past the limit', async () => {
-    setLimit(5);
-    await freshRateWindow();
-    const { token } = await newUser();
-    const answers = [];
-    for (let i = 0; i < 6; i++) answers.push(await call(postBatch, '/sync/activities', { token, body }));
-    expect(answers.slice(0, 5).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
-    // The per-user budget is twice the per-token one unless set.
-    expect(answers[0].headers.get('ratelimit-policy')).toBe('"sync";q=5;w=60, "sync-user";q=10;w=60');
-    expect(answers[0].headers.get('ratelimit')).toMatch(/^"sync";r=4;t=\d+$/);
-    const limited = answers[5];
-    expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    expect(limited.headers.get('ratelimit')).toMatch(/^"sync";r=0;/);
-    expect((await limited.json()).code).toBe('rate_limited');
+  it('counts writes per token and answers 429 with Retry-After past the limit', () =>
+    withinOneWindow(async () => {
+      setLimit(5);
+      const { token } = await newUser();
+      const answers = [];
+      for (let i = 0; i < 6; i++) answers.push(await call(postBatch, '/sync/activities', { token, body }));
+      expect(answers.slice(0, 5).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      // The per-user budget is twice the per-token one unless set.
+      expect(answers[0].headers.get('ratelimit-policy')).toBe('"sync";q=5;w=60, "sync-user";q=10;w=60');
+      expect(answers[0].headers.get('ratelimit')).toMatch(/^"sync";r=4;t=\d+$/);
+      const limited = answers[5];
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect(limited.headers.get('ratelimit')).toMatch(/^"sync";r=0;/);
+      expect((await limited.json()).code).toBe('rate_limited');
 
-    // Another token of another user has its own budget.
-    const other = await newUser();
-    expect((await call(postBatch, '/sync/activities', { token: other.token, body })).status).toBe(200);
-  });
+      // Another token of another user has its own budget.
+      const other = await newUser();
+      expect((await call(postBatch, '/sync/activities', { token: other.token, body })).status).toBe(200);
+    }));
 
-  it('counts a request that writes nothing, and refuses the next write past the limit without storing it', async () => {
-    setLimit(2);
-    await freshRateWindow();
-    const { user, token } = await newUser();
-    expect((await call(postBatch, '/sync/activities', { token, body })).status).toBe(200);
-    const invalid = await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'C', time: -1 }] } });
-    expect(invalid.status).toBe(422);
-    expect(invalid.headers.get('ratelimit')).toMatch(/^"sync";r=0;/);
-    const third = await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'Go', time: 1, date: '2026-01-01', hour: 1 }] } });
-    expect(third.status).toBe(429);
-    expect((await storedIde(user.id)).map((r) => r.language)).toEqual(['C']);
-  });
+  it('counts a request that writes nothing, and refuses the next write past the limit without storing it', () =>
+    withinOneWindow(async () => {
+      setLimit(2);
+      const { user, token } = await newUser();
+      expect((await call(postBatch, '/sync/activities', { token, body })).status).toBe(200);
+      const invalid = await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'C', time: -1 }] } });
+      expect(invalid.status).toBe(422);
+      expect(invalid.headers.get('ratelimit')).toMatch(/^"sync";r=0;/);
+      const third = await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'Go', time: 1, date: '2026-01-01', hour: 1 }] } });
+      expect(third.status).toBe(429);
+      expect((await storedIde(user.id)).map((r) => r.language)).toEqual(['C']);
+    }));
 
   // The embedded database belongs to one process by design; several processes mean PostgreSQL.
-  it.skipIf(process.env.TEST_DB !== 'postgres')('is one budget for every connection to the database (as for several server processes)', async () => {
-    setLimit(10);
-    await freshRateWindow();
-    const { token } = await newUser();
-    // A second, independent pool stands for a second server process on the same PostgreSQL.
-    const second = await openDb({ databaseUrl: config().DATABASE_URL, dataDir: '' }, 4);
-    try {
-      const fromSecond = await Promise.all(
-        Array.from({ length: 6 }, () => findPrincipal(second.db, hashToken(token), { scope: 'sync', limits: { token: 10, user: 0 } })),
-      );
-      expect(fromSecond.map((f) => f!.rate!.exceeded)).toEqual([false, false, false, false, false, false]);
-      const answers = await Promise.all(Array.from({ length: 6 }, () => call(postBatch, '/sync/activities', { token, body })));
-      expect(answers.filter((r) => r.status === 200)).toHaveLength(4);
-      expect(answers.filter((r) => r.status === 429)).toHaveLength(2);
-    } finally {
-      await second.close();
-    }
-  });
+  it.skipIf(process.env.TEST_DB !== 'postgres')('is one budget for every connection to the database (as for several server processes)', () =>
+    withinOneWindow(async () => {
+      setLimit(10);
+      const { token } = await newUser();
+      // A second, independent pool stands for a second server process on the same PostgreSQL.
+      const second = await openDb({ databaseUrl: config().DATABASE_URL, dataDir: '' }, 4);
+      try {
+        const fromSecond = await Promise.all(
+          Array.from({ length: 6 }, () => findPrincipal(second.db, hashToken(token), { scope: 'sync', limits: { token: 10, user: 0 } })),
+        );
+        expect(fromSecond.map((f) => f!.rate!.exceeded)).toEqual([false, false, false, false, false, false]);
+        const answers = await Promise.all(Array.from({ length: 6 }, () => call(postBatch, '/sync/activities', { token, body })));
+        expect(answers.filter((r) => r.status === 200)).toHaveLength(4);
+        expect(answers.filter((r) => r.status === 429)).toHaveLength(2);
+      } finally {
+        await second.close();
+      }
+    }));
 
-  it('counts a user\'s tokens together: more tokens do not multiply what one account may write', async () => {
-    setLimit(5, 6);
-    await freshRateWindow();
-    const { user, token } = await newUser();
-    const tokens = [token, await tokenWithScopes(user.id, ['sync']), await tokenWithScopes(user.id, ['sync'])];
-    for (const t of tokens) {
-      for (let i = 0; i < 2; i++) expect((await call(postBatch, '/sync/activities', { token: t, body })).status).toBe(200);
-    }
-    for (const t of tokens) {
-      const refused = await call(postBatch, '/sync/activities', { token: t, body });
-      expect(refused.status).toBe(429);
-      expect(refused.headers.get('ratelimit')).toMatch(/^"sync-user";r=0;t=\d+$/);
-      expect((await refused.json()).detail).toMatch(/for this account \(all its tokens together\)/);
-    }
-    expect((await storedIde(user.id))[0].millis).toBe(6000);
-  });
+  it('counts a user\'s tokens together: more tokens do not multiply what one account may write', () =>
+    withinOneWindow(async () => {
+      setLimit(5, 6);
+      const { user, token } = await newUser();
+      const tokens = [token, await tokenWithScopes(user.id, ['sync']), await tokenWithScopes(user.id, ['sync'])];
+      for (const t of tokens) {
+        for (let i = 0; i < 2; i++) expect((await call(postBatch, '/sync/activities', { token: t, body })).status).toBe(200);
+      }
+      for (const t of tokens) {
+        const refused = await call(postBatch, '/sync/activities', { token: t, body });
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('ratelimit')).toMatch(/^"sync-user";r=0;t=\d+$/);
+        expect((await refused.json()).detail).toMatch(/for this account \(all its tokens together\)/);
+      }
+      expect((await storedIde(user.id))[0].millis).toBe(6000);
+    }));
 });
 
 describe('tokens per user', () => {

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { openDb } from '../../lib/db/client';
 import { migrateDb } from '../../lib/db/migrate';
-import { ensureBuild, serveArgs } from '../../scripts/build';
+import { serveArgs } from '../../scripts/build';
 import { testDataRoot } from '../setup/databases';
 
 // A real server (scripts/serve.ts, the production build) on a fresh embedded database of its own.
@@ -28,8 +28,8 @@ export interface TestServer {
   remove(): void;
 }
 
+/** Starts a server on the production build, which the e2e project's global setup made (once per run). */
 export async function startTestServer(env: Record<string, string>): Promise<TestServer> {
-  ensureBuild();
   const dataDir = path.join(testDataRoot, `server-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
   fs.mkdirSync(dataDir, { recursive: true });
   const handle = await openDb({ dataDir });

@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { ensureBuild } from '../../scripts/build';
 import { startTestServer } from '../helpers/server';
 
 declare module 'vitest' {
@@ -12,7 +13,10 @@ declare module 'vitest' {
 export const e2eRateLimit = 30;
 
 // The black-box suite talks to the real server of a production build on a fresh embedded database.
+// The build is made here, once per run (CI builds before the tests, so this finds it up to date);
+// servers the test files start use the same build.
 export default async function setup(project: TestProject) {
+  ensureBuild();
   const adminToken = 'e2e-admin-token-0123456789';
   const server = await startTestServer({ ADMIN_TOKEN: adminToken, SYNC_RATE_LIMIT_PER_MINUTE: String(e2eRateLimit), LEADERBOARD_MAX_AGE: '0' });
   project.provide('baseUrl', server.baseUrl);

@@ -1,6 +1,7 @@
 // GET /dashboard/badge-preview — the signed-in user's badge as it would look, before creating it
 import { sessionUser } from '@/lib/auth/session';
 import { createBadgeSchema } from '@/lib/badges/schemas';
+import { RequestCookies } from '@edge-runtime/cookies';
 import { badgeFace, renderSvg, styleOf } from '@/lib/badges/render';
 import { badgeValues, type BadgeRow } from '@/lib/badges/store';
 import { getDb } from '@/lib/db/client';
@@ -9,7 +10,7 @@ import { route } from '@/lib/http/methods';
 export const dynamic = 'force-dynamic';
 
 async function get(request: Request): Promise<Response> {
-  const user = await sessionUser(request.headers.get('cookie'));
+  const user = await sessionUser(new RequestCookies(request.headers));
   if (!user) return new Response('Sign in first.', { status: 401 });
   const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, v]) => v.trim() !== ''));
   if (params.metric !== 'language') delete params.language;

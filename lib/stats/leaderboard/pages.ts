@@ -85,7 +85,7 @@ function rankedByLanguage(db: Db, q: LeaderboardQuery): Promise<RankedRow[]> {
 /** One page of the leaderboard, ranked by total or by one language (ties share a rank). */
 export async function leaderboardPage(db: Db, q: LeaderboardQuery): Promise<LeaderboardPage> {
   const snap = await freshSnapshot(db, q.range);
-  const key = JSON.stringify([q, snap.generatedAt]);
+  const key = JSON.stringify([q, snap.generatedAt, snap.revision]);
   return pages.get(key, config().LEADERBOARD_MAX_AGE * 1000, async () => {
     const days = Number(q.range.slice(0, -1));
     const found = q.language ? await rankedByLanguage(db, q) : await rankedByTotal(db, q);

@@ -15,15 +15,17 @@ export interface Snapshot {
   generatedAt: string;
   from: string;
   to: string;
+  /** Moves when a user's settings or account changed since the rebuild: pages made before are stale. */
+  revision: number;
 }
 
 async function readSnapshot(db: Db, range: LeaderboardRange): Promise<Snapshot | undefined> {
-  const [row] = await rows<{ generated_at: string | Date; from_date: string; to_date: string }>(
+  const [row] = await rows<{ generated_at: string | Date; from_date: string; to_date: string; revision: number }>(
     db,
-    sql`SELECT generated_at, to_char(from_date, 'YYYY-MM-DD') AS from_date, to_char(to_date, 'YYYY-MM-DD') AS to_date
+    sql`SELECT generated_at, to_char(from_date, 'YYYY-MM-DD') AS from_date, to_char(to_date, 'YYYY-MM-DD') AS to_date, revision
         FROM leaderboard_snapshots WHERE range = ${range}`,
   );
-  return row && { generatedAt: new Date(row.generated_at).toISOString(), from: row.from_date, to: row.to_date };
+  return row && { generatedAt: new Date(row.generated_at).toISOString(), from: row.from_date, to: row.to_date, revision: row.revision };
 }
 
 const isFresh = (s: Snapshot | undefined, now = Date.now()): s is Snapshot =>
@@ -96,7 +98,7 @@ async function rebuild(tx: Db, range: LeaderboardRange, previous: Snapshot | und
     ),
     -- One statement may not delete and insert the same row: what is summed afresh replaces the
     -- stored row, and only what it does not hold is deleted. (Rows of users who stopped sharing
-    -- or left were deleted when they did: leaderboardSettingsChanged.)
+    -- or left were deleted when they did: leaderboardUserChanged.)
     languages_gone AS (
       DELETE FROM ${leaderboardLanguages} l WHERE l.range = ${range}
         AND (${startOver} OR l.user_id IN (SELECT id FROM people WHERE afresh))
@@ -176,12 +178,13 @@ function rebuildSnapshot(db: Db, range: LeaderboardRange, current: Snapshot | un
 }
 
 /**
- * A user's leaderboard settings changed: leaving the leaderboard takes their entries out of the
- * ranking at once, and leaving it or no longer sharing languages their per-language totals;
- * joining or sharing again has the next rebuild sum them afresh (their entries forget the stats
- * version they were summed at).
+ * A user's settings or account changed (call it in the same transaction). Leaving the leaderboard
+ * takes their entries out of the ranking at once, and leaving it or no longer sharing languages
+ * their per-language totals; joining or sharing again has the next rebuild sum them afresh (their
+ * entries forget the stats version they were summed at). Either way the snapshots' revision
+ * moves, so no process serves a page it cached before the change.
  */
-export async function leaderboardSettingsChanged(db: Db, userId: string, settings: { leaderboard?: boolean; share_languages?: boolean }): Promise<void> {
+export async function leaderboardUserChanged(db: Db, userId: string, settings: { leaderboard?: boolean; share_languages?: boolean } = {}): Promise<void> {
   if (settings.leaderboard === false) await db.execute(sql`UPDATE leaderboard_entries SET listed = false WHERE user_id = ${userId}::uuid`);
   if (settings.leaderboard === false || settings.share_languages === false) {
     await db.execute(sql`DELETE FROM ${leaderboardLanguages} WHERE user_id = ${userId}::uuid`);
@@ -189,4 +192,5 @@ export async function leaderboardSettingsChanged(db: Db, userId: string, setting
   if (settings.leaderboard === true || settings.share_languages === true) {
     await db.execute(sql`UPDATE leaderboard_entries SET stats_version = -1 WHERE user_id = ${userId}::uuid`);
   }
+  await db.execute(sql`UPDATE leaderboard_snapshots SET revision = revision + 1`);
 }

@@ -1,1 +1,0 @@
-ALTER TABLE "users" ADD COLUMN "stats_version" bigint DEFAULT 0 NOT NULL;

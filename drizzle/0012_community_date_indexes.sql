@@ -1,1 +1,0 @@
-CREATE INDEX "user_hours_date_idx" ON "user_hours" USING btree ("date");

@@ -1,1 +1,0 @@
-ALTER TABLE "leaderboard_entries" DROP COLUMN "languages";

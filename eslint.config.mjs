@@ -1,0 +1,47 @@
+import { defineConfig, globalIgnores } from 'eslint/config';
+import nextVitals from 'eslint-config-next/core-web-vitals';
+import nextTs from 'eslint-config-next/typescript';
+
+// Next's rules (React, hooks, accessibility, core web vitals, typescript-eslint), and the rooms'
+// import rules of docs/architecture.md, so that a seam reopened fails the lint.
+const imports = (...patterns) => ['error', { patterns: patterns.map(([group, message]) => ({ group, message })) }];
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': imports([['@/app/*', '**/app/*'], 'lib/ never imports app/: pages and routes sit on top of lib/.']),
+    },
+  },
+  {
+    files: ['lib/stats/**/*.ts'],
+    rules: {
+      'no-restricted-imports': imports(
+        [['@/app/*', '**/app/*'], 'lib/ never imports app/.'],
+        [['**/ingest/*', '@/lib/ingest/*'], 'Reads do not import the write path: shared facts live in lib/activity.ts and lib/local-time.ts.'],
+      ),
+    },
+  },
+  {
+    files: ['lib/db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': imports(
+        [['@/app/*', '**/app/*'], 'lib/ never imports app/.'],
+        [['../*', '!../config'], 'lib/db is the bottom room: it imports only lib/config.ts.'],
+      ),
+    },
+  },
+  {
+    // CommonJS scripts that run before anything is built (npm's postinstall).
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  globalIgnores(['.next/**', 'out/**', 'build/**', 'next-env.d.ts', 'node_modules/**']),
+]);

@@ -1,0 +1,117 @@
+import { writeLimits } from '../config';
+import { getDb, type Db } from '../db/client';
+import { errorResponse } from '../http/problem';
+import { assertWithinLimit, rateLimitHeaders, rateLimitState, type CountedRow, type RateLimitState, type WriteLimits } from '../http/rate-limit';
+import { authenticateHash, tokenHashOf, unauthorized, withHeaders } from './bearer';
+import { cachedPrincipal, forgetPrincipal, type Principal } from './principal';
+
+// The door of the write routes (sync and activities): tokens with the `sync` scope, counted
+// against the write budgets of the token and its user.
+//
+// A token whose principal this process already knows skips the lookup: the request's own write
+// statement checks that the token is still live and its user's timezone unchanged, and counts
+// the request (lib/ingest/store.ts), so a write costs one statement. That check comes back as an
+// Admission's settlement. A request that writes nothing (every bucket refused) is checked and
+// counted here afterwards, and a token this process does not know is looked up and counted
+// first, as any other route's is.
+
+export interface WriteContext extends Principal {
+  request: Request;
+  db: Db;
+  /** Present when the write statement is to check the token and count the request. */
+  admission?: Admission;
+}
+
+/** What the write statement is asked to check and count. */
+export interface Admit {
+  tokenId: string;
+  timeZone: string;
+  /** Writes a minute, per token and per user; 0: not counted. */
+  limits: WriteLimits;
+}
+
+/** What the write statement found: the user's timezone (null: the token is revoked) and the counts. */
+export interface AdmitResult extends CountedRow {
+  timeZone: string | null;
+}
+
+/**
+ * How the write statement's check came out. `admitted`: the rows were written and the request
+ * counted. `timezone_changed`: the user moved to another timezone since this process cached it;
+ * nothing was written or counted, and the batch must be read again in the new zone.
+ * A revoked token (401) and a request past its limit (429) are thrown: nothing was written.
+ */
+export type Settlement = { outcome: 'admitted' } | { outcome: 'timezone_changed'; timeZone: string };
+
+export class Admission {
+  /** True once a write statement checked the token (and counted the request). */
+  settled = false;
+  rate?: RateLimitState;
+
+  constructor(
+    private readonly tokenHash: string,
+    public admit: Admit,
+  ) {}
+
+  settle(found: AdmitResult): Settlement {
+    if (found.timeZone !== null && found.timeZone !== this.admit.timeZone) {
+      forgetPrincipal(this.tokenHash);
+      this.admit = { ...this.admit, timeZone: found.timeZone };
+      return { outcome: 'timezone_changed', timeZone: found.timeZone };
+    }
+    this.settled = true;
+    if (found.timeZone === null) {
+      forgetPrincipal(this.tokenHash);
+      throw unauthorized('The token is unknown or revoked.', 'invalid_token');
+    }
+    this.rate = rateLimitState(this.admit.limits, found);
+    assertWithinLimit(this.rate);
+    return { outcome: 'admitted' };
+  }
+}
+
+/** A write route: `handler` stores what the request carries; whatever it throws becomes a problem+json answer. */
+export function withWriteToken(handler: (ctx: WriteContext) => Promise<Response>) {
+  return async (request: Request): Promise<Response> => {
+    let rate: RateLimitState | undefined;
+    try {
+      const tokenHash = tokenHashOf(request);
+      const db = await getDb();
+      const known = await cachedPrincipal(db, tokenHash);
+      if (known?.token.scopes.includes('sync')) return await admittedInStatement(db, tokenHash, known, request, handler);
+      const found = await authenticateHash(db, tokenHash, 'sync', writeLimits());
+      rate = found.rate;
+      assertWithinLimit(rate);
+      return withHeaders(await handler({ ...found.principal, request, db }), rate ? rateLimitHeaders(rate) : {});
+    } catch (err) {
+      return withHeaders(errorResponse(err), rate ? rateLimitHeaders(rate) : {});
+    }
+  };
+}
+
+/**
+ * The handler runs at once with an Admission for its write statement. If it wrote nothing, the
+ * token is checked and the request counted afterwards, and a revoked token or a request past the
+ * limit gets 401 or 429 instead of the handler's answer (which then changed nothing).
+ */
+async function admittedInStatement(
+  db: Db,
+  tokenHash: string,
+  principal: Principal,
+  request: Request,
+  handler: (ctx: WriteContext) => Promise<Response>,
+): Promise<Response> {
+  const admission = new Admission(tokenHash, { tokenId: principal.token.id, timeZone: principal.user.timezone, limits: writeLimits() });
+  let response: Response;
+  try {
+    response = await handler({ ...principal, request, db, admission });
+  } catch (err) {
+    response = errorResponse(err);
+  }
+  if (!admission.settled) {
+    const { rate } = await authenticateHash(db, tokenHash, 'sync', admission.admit.limits);
+    admission.rate = rate;
+    assertWithinLimit(rate);
+  }
+  return withHeaders(response, admission.rate ? rateLimitHeaders(admission.rate) : {});
+}

@@ -1,0 +1,39 @@
+import type { SQL } from 'drizzle-orm';
+import type { UserChanges } from './changes';
+import type { Db } from './client';
+
+// What a database opened by openDb carries besides drizzle's Db: its change feed, on the
+// PostgreSQL pool a runner of prepared statements, and the objects other rooms keep once per
+// database (the sharing owner cache). A transaction's Db has none of them: nothing is cached or
+// prepared inside a transaction. The registry lives on globalThis because Next's bundles hold
+// several copies of this module, and every copy must find what the one that opened it kept.
+
+export interface DbServices {
+  changes: UserChanges;
+  /** Runs a statement as a prepared statement (PostgreSQL pool only). */
+  prepared?: <T>(query: SQL) => Promise<T[]>;
+}
+
+interface Entry extends DbServices {
+  kept: Map<string, unknown>;
+}
+
+const slot = globalThis as typeof globalThis & { __codetallyDbServices?: WeakMap<Db, Entry> };
+const registry = (slot.__codetallyDbServices ??= new WeakMap());
+
+export function registerServices(db: Db, services: DbServices): void {
+  registry.set(db, { ...services, kept: new Map() });
+}
+
+/** The services of a database handle; undefined for a transaction. */
+export function servicesOf(db: Db): DbServices | undefined {
+  return registry.get(db);
+}
+
+/** One object per database, made on first use and shared by every module copy; undefined for a transaction. */
+export function keptFor<T>(db: Db, name: string, make: (services: DbServices) => T): T | undefined {
+  const entry = registry.get(db);
+  if (!entry) return undefined;
+  if (!entry.kept.has(name)) entry.kept.set(name, make(entry));
+  return entry.kept.get(name) as T;
+}
