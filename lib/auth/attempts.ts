@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
-import { authAttempts } from '../db/schema';
+import { col, cols } from '../db/names';
+import { authAttempts as a } from '../db/schema';
 import { ApiError } from '../http/problem';
 
 // Limits on guessing: password sign-in, the current password of a password change, the admin
@@ -54,11 +55,11 @@ export async function takeAttempt(db: Db, counters: Counter[]): Promise<void> {
     const { limit, windowSeconds } = counter.policy;
     const [row] = await rows<{ count: number; reset: number }>(
       db,
-      sql`INSERT INTO ${authAttempts} AS a (key, window_start, count) VALUES (${keyOf(counter)}, now(), 1)
-          ON CONFLICT (key) DO UPDATE SET
-            count = CASE WHEN a.window_start > now() - make_interval(secs => ${windowSeconds}) THEN least(a.count + 1, ${limit + 1}) ELSE 1 END,
-            window_start = CASE WHEN a.window_start > now() - make_interval(secs => ${windowSeconds}) THEN a.window_start ELSE now() END
-          RETURNING count, greatest(1, ceil(extract(epoch FROM window_start + make_interval(secs => ${windowSeconds}) - now())))::int AS reset`,
+      sql`INSERT INTO ${a} (${cols(a.key, a.windowStart, a.count)}) VALUES (${keyOf(counter)}, now(), 1)
+          ON CONFLICT (${col(a.key)}) DO UPDATE SET
+            ${col(a.count)} = CASE WHEN ${a.windowStart} > now() - make_interval(secs => ${windowSeconds}) THEN least(${a.count} + 1, ${limit + 1}) ELSE 1 END,
+            ${col(a.windowStart)} = CASE WHEN ${a.windowStart} > now() - make_interval(secs => ${windowSeconds}) THEN ${a.windowStart} ELSE now() END
+          RETURNING ${a.count} AS count, greatest(1, ceil(extract(epoch FROM ${a.windowStart} + make_interval(secs => ${windowSeconds}) - now())))::int AS reset`,
     );
     if (row.count > limit) retryAfter = Math.max(retryAfter, row.reset);
   }
@@ -69,7 +70,7 @@ export async function takeAttempt(db: Db, counters: Counter[]): Promise<void> {
 /** Gives back the slots of an attempt that succeeded. */
 export async function refundAttempt(db: Db, counters: Counter[]): Promise<void> {
   for (const counter of counters) {
-    await db.execute(sql`UPDATE ${authAttempts} SET count = greatest(count - 1, 0) WHERE key = ${keyOf(counter)}`);
+    await db.execute(sql`UPDATE ${a} SET ${col(a.count)} = greatest(${a.count} - 1, 0) WHERE ${a.key} = ${keyOf(counter)}`);
   }
 }
 
@@ -87,7 +88,7 @@ let lastPurge = 0;
 function purgeOldAttempts(db: Db): void {
   if (Date.now() - lastPurge < 600_000) return;
   lastPurge = Date.now();
-  db.execute(sql`DELETE FROM ${authAttempts} WHERE window_start < now() - interval '1 day'`).catch((err) =>
+  db.execute(sql`DELETE FROM ${a} WHERE ${a.windowStart} < now() - interval '1 day'`).catch((err) =>
     console.error('[codetally] purging old attempt counters failed:', (err as Error).message),
   );
 }

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { preparedRows, type Db } from '../db/client';
+import { col, selected } from '../db/names';
+import { apiTokens, users } from '../db/schema';
 import { countedColumns, countWriteCtes, rateLimitState, type CountedRow, type RateLimitState, type WriteLimits } from '../http/rate-limit';
 import type { Scope } from './tokens';
 
@@ -51,10 +53,11 @@ export async function findPrincipal(
   tokenHash: string,
   count?: { scope: Scope; limits: WriteLimits },
 ): Promise<{ principal: Principal; rate?: RateLimitState } | null> {
+  const [t, u] = [apiTokens, users];
   const token = sql`
-    SELECT t.id AS token_id, t.scopes, t.last_used_at, u.id AS user_id, u.handle, u.timezone
-    FROM api_tokens t JOIN users u ON u.id = t.user_id
-    WHERE t.hash = ${tokenHash} AND t.revoked_at IS NULL`;
+    SELECT ${t.id} AS token_id, ${selected(t.scopes, t.lastUsedAt)}, ${u.id} AS user_id, ${selected(u.handle, u.timezone)}
+    FROM ${t} JOIN ${u} ON ${u.id} = ${t.userId}
+    WHERE ${t.hash} = ${tokenHash} AND ${t.revokedAt} IS NULL`;
   const [row] = await preparedRows<PrincipalRow & Partial<CountedRow>>(
     db,
     count
@@ -87,7 +90,8 @@ async function touchToken(db: Db, tokenId: string, lastUsedAt: string | Date | n
   if (now - seen < lastUsedWriteIntervalMs) return;
   lastUsedWritten.set(tokenId, now);
   await db.execute(
-    sql`UPDATE api_tokens SET last_used_at = now()
-        WHERE id = ${tokenId} AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+    sql`UPDATE ${apiTokens} SET ${col(apiTokens.lastUsedAt)} = now()
+        WHERE ${apiTokens.id} = ${tokenId} AND ${apiTokens.revokedAt} IS NULL
+          AND (${apiTokens.lastUsedAt} IS NULL OR ${apiTokens.lastUsedAt} < now() - interval '1 minute')`,
   );
 }

@@ -131,13 +131,18 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
+/** A counter in a fixed window (lib/http/rate-limit.ts, lib/auth/attempts.ts): when it began, and the count in it. */
+const windowCounter = () => ({
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});
+
 /** One fixed one-minute window per token, shared by every server process. */
 export const rateLimits = pgTable('rate_limits', {
   tokenId: uuid('token_id')
     .primaryKey()
     .references(() => apiTokens.id, { onDelete: 'cascade' }),
-  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
-  count: integer('count').notNull(),
+  ...windowCounter(),
 });
 
 /** One fixed one-minute window per user, over all the user's tokens. */
@@ -145,8 +150,7 @@ export const userRateLimits = pgTable('user_rate_limits', {
   userId: uuid('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
-  count: integer('count').notNull(),
+  ...windowCounter(),
 });
 
 /**
@@ -156,8 +160,7 @@ export const userRateLimits = pgTable('user_rate_limits', {
  */
 export const authAttempts = pgTable('auth_attempts', {
   key: text('key').primaryKey(),
-  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
-  count: integer('count').notNull(),
+  ...windowCounter(),
 });
 
 /** Subscription plans for the pricing page; only `listed` ones are public. */

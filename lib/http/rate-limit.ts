@@ -1,4 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { col, cols } from '../db/names';
 import { rateLimits, userRateLimits } from '../db/schema';
 import { ApiError } from './problem';
 
@@ -36,23 +38,23 @@ export interface RateLimitState {
  * them; the row lock on a counter makes concurrent increments exact. `ids` is a query yielding
  * the id to count (none: nothing is counted).
  */
-function countSql(counters: typeof rateLimits | typeof userRateLimits, key: 'token_id' | 'user_id', ids: SQL): SQL {
-  const id = sql.identifier(key);
+function countSql(counters: typeof rateLimits | typeof userRateLimits, id: AnyPgColumn, ids: SQL): SQL {
+  const { windowStart, count } = counters;
   return sql`
-    INSERT INTO ${counters} AS r (${id}, window_start, count)
-    SELECT ${id}, date_trunc('minute', now()), 1 FROM (${ids}) AS counted
-    ON CONFLICT (${id}) DO UPDATE SET
-      count = CASE WHEN r.window_start = excluded.window_start THEN r.count + 1 ELSE 1 END,
-      window_start = excluded.window_start
-    RETURNING count,
-      greatest(1, ceil(extract(epoch FROM window_start + interval '1 minute' - now())))::int AS reset`;
+    INSERT INTO ${counters} (${cols(id, windowStart, count)})
+    SELECT counted.*, date_trunc('minute', now()), 1 FROM (${ids}) AS counted
+    ON CONFLICT (${col(id)}) DO UPDATE SET
+      ${col(count)} = CASE WHEN ${windowStart} = excluded.${col(windowStart)} THEN ${count} + 1 ELSE 1 END,
+      ${col(windowStart)} = excluded.${col(windowStart)}
+    RETURNING ${count} AS count,
+      greatest(1, ceil(extract(epoch FROM ${windowStart} + interval '1 minute' - now())))::int AS reset`;
 }
 
-/** The token's counter (`tokens` yields token_id). */
-export const countTokenRequestSql = (tokens: SQL) => countSql(rateLimits, 'token_id', tokens);
+/** The token's counter (`tokens` yields one column, the token's id). */
+export const countTokenRequestSql = (tokens: SQL) => countSql(rateLimits, rateLimits.tokenId, tokens);
 
-/** The user's counter (`users` yields user_id). */
-export const countUserRequestSql = (users: SQL) => countSql(userRateLimits, 'user_id', users);
+/** The user's counter (`users` yields one column, the user's id). */
+export const countUserRequestSql = (users: SQL) => countSql(userRateLimits, userRateLimits.userId, users);
 
 /**
  * CTEs `token_counted` and `user_counted` (count, reset; no row when a budget is off) counting

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
+import { idempotencyKeys as keys } from '../db/schema';
 import { ApiError } from '../http/problem';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -43,9 +44,9 @@ export const inProgress = () =>
 export async function replayOf(db: Db, userId: string, k: IdempotencyKey): Promise<StoredAnswer | null> {
   const [stored] = await rows<{ request_hash: string; status: number; response: string }>(
     db,
-    sql`SELECT request_hash, status, response FROM idempotency_keys
-        WHERE user_id = ${userId} AND key = ${k.key}
-          AND created_at > now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+    sql`SELECT ${keys.requestHash} AS request_hash, ${keys.status} AS status, ${keys.response} AS response FROM ${keys}
+        WHERE ${keys.userId} = ${userId} AND ${keys.key} = ${k.key}
+          AND ${keys.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
   );
   if (!stored) return null;
   if (stored.request_hash !== k.requestHash) {
@@ -61,6 +62,6 @@ export async function purgeExpiredKeys(db: Db, now = Date.now()): Promise<void> 
   if (now - lastPurge < 600_000) return;
   lastPurge = now;
   await db.execute(
-    sql`DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+    sql`DELETE FROM ${keys} WHERE ${keys.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
   );
 }

@@ -1,6 +1,20 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { HOUR_CAP_MILLIS } from '../activity';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { preparedRows, type Db } from '../db/client';
+import { addExcluded, col, cols } from '../db/names';
+import {
+  apiTokens,
+  communityDirty,
+  desktopActivity,
+  ideActivity,
+  idempotencyKeys,
+  userDayEditors,
+  userDayLanguages,
+  userDays,
+  userHours,
+  users,
+} from '../db/schema';
 import type { DesktopRow, IdeRow } from './buckets';
 import type { Admit, AdmitResult } from '../auth/write-door';
 import { countedColumns, countWriteCtes } from '../http/rate-limit';
@@ -16,6 +30,8 @@ import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
 /** CTEs that store IDE rows and update the rollups; `guard` may veto the whole batch. */
 function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
   const tuples = rows.map((r) => [r.date, r.hour, r.language, r.project, r.editor, r.millis, r.lines]);
+  const [a, h, d, l, ed] = [ideActivity, userHours, userDays, userDayLanguages, userDayEditors];
+  const activityKey = cols(a.userId, a.date, a.hour, a.language, a.project, a.editor);
   return sql`
     batch AS MATERIALIZED (
       SELECT (e->>0)::date AS date, (e->>1)::smallint AS hour, e->>2 AS language, e->>3 AS project,
@@ -24,61 +40,63 @@ function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
       ${guard}
     ),
     activity AS (
-      INSERT INTO ide_activity AS a (user_id, date, hour, language, project, editor, millis, lines)
+      INSERT INTO ${a} (${activityKey}, ${cols(a.millis, a.lines)})
       SELECT ${userId}::uuid, date, hour, language, project, editor, millis, lines FROM batch
       ORDER BY date, hour, language, project, editor
-      ON CONFLICT (user_id, date, hour, language, project, editor) DO UPDATE
-        SET millis = a.millis + excluded.millis, lines = a.lines + excluded.lines, updated_at = now()
+      ON CONFLICT (${activityKey}) DO UPDATE
+        SET ${addExcluded(a.millis)}, ${addExcluded(a.lines)}, ${col(a.updatedAt)} = now()
     ),
     batch_hours AS (SELECT date, hour, sum(millis)::bigint AS millis FROM batch GROUP BY date, hour),
     hours AS (
-      INSERT INTO user_hours AS h (user_id, date, hour, millis)
+      INSERT INTO ${h} (${cols(h.userId, h.date, h.hour, h.millis)})
       SELECT ${userId}::uuid, date, hour, millis FROM batch_hours ORDER BY date, hour
-      ON CONFLICT (user_id, date, hour) DO UPDATE SET millis = h.millis + excluded.millis
-      RETURNING date, hour, millis
+      ON CONFLICT (${cols(h.userId, h.date, h.hour)}) DO UPDATE SET ${addExcluded(h.millis)}
+      RETURNING ${h.date} AS date, ${h.hour} AS hour, ${h.millis} AS millis
     ),
     days AS (
       -- What the batch adds to each day once every hour is capped: the capped hour after the
       -- write minus the capped hour before it (the stored hour minus what this batch added).
-      INSERT INTO user_days AS d (user_id, date, millis)
+      INSERT INTO ${d} (${cols(d.userId, d.date, d.millis)})
       SELECT ${userId}::uuid, h.date,
              sum(least(h.millis, ${HOUR_CAP_MILLIS}) - least(h.millis - b.millis, ${HOUR_CAP_MILLIS}))
       FROM hours h JOIN batch_hours b USING (date, hour)
       GROUP BY h.date ORDER BY h.date
-      ON CONFLICT (user_id, date) DO UPDATE SET millis = d.millis + excluded.millis
+      ON CONFLICT (${cols(d.userId, d.date)}) DO UPDATE SET ${addExcluded(d.millis)}
     ),
     languages AS (
-      INSERT INTO user_day_languages AS l (user_id, date, language, millis)
+      INSERT INTO ${l} (${cols(l.userId, l.date, l.language, l.millis)})
       SELECT ${userId}::uuid, date, language, sum(millis) FROM batch GROUP BY date, language ORDER BY date, language
-      ON CONFLICT (user_id, date, language) DO UPDATE SET millis = l.millis + excluded.millis
+      ON CONFLICT (${cols(l.userId, l.date, l.language)}) DO UPDATE SET ${addExcluded(l.millis)}
     ),
     editors AS (
-      INSERT INTO user_day_editors AS ed (user_id, date, editor, millis)
+      INSERT INTO ${ed} (${cols(ed.userId, ed.date, ed.editor, ed.millis)})
       SELECT ${userId}::uuid, date, editor, sum(millis) FROM batch GROUP BY date, editor ORDER BY date, editor
-      ON CONFLICT (user_id, date, editor) DO UPDATE SET millis = ed.millis + excluded.millis
+      ON CONFLICT (${cols(ed.userId, ed.date, ed.editor)}) DO UPDATE SET ${addExcluded(ed.millis)}
     ),
     community AS (
       -- Site-wide rollups of these dates are recomputed on the next site-wide read (lib/stats/community.ts).
-      INSERT INTO community_dirty (date) SELECT DISTINCT date FROM batch
+      INSERT INTO ${communityDirty} (${col(communityDirty.date)}) SELECT DISTINCT date FROM batch
     ),
     version AS (
-      UPDATE users SET stats_version = stats_version + 1
-      WHERE id = ${userId}::uuid AND EXISTS (SELECT 1 FROM batch)
+      UPDATE ${users} SET ${col(users.statsVersion)} = ${users.statsVersion} + 1
+      WHERE ${users.id} = ${userId}::uuid AND EXISTS (SELECT 1 FROM batch)
     )`;
 }
 
 /** CTEs that store desktop rows (desktop time has no public rollups). */
 function desktopWrites(userId: string, rows: DesktopRow[], guard: SQL): SQL {
   const tuples = rows.map((r) => [r.date, r.hour, r.platform, r.app, r.millis]);
+  const a = desktopActivity;
+  const key = cols(a.userId, a.date, a.hour, a.platform, a.app);
   return sql`
     activity AS (
-      INSERT INTO desktop_activity AS a (user_id, date, hour, platform, app, millis)
+      INSERT INTO ${a} (${key}, ${col(a.millis)})
       SELECT ${userId}::uuid, (e->>0)::date, (e->>1)::smallint, e->>2, e->>3, (e->>4)::bigint
       FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e
       ${guard}
       ORDER BY 2, 3, 4, 5
-      ON CONFLICT (user_id, date, hour, platform, app) DO UPDATE
-        SET millis = a.millis + excluded.millis, updated_at = now()
+      ON CONFLICT (${key}) DO UPDATE
+        SET ${addExcluded(a.millis)}, ${col(a.updatedAt)} = now()
     )`;
 }
 
@@ -139,10 +157,12 @@ function admitCtes(admit: Admit): SQL {
     tokenLimit > 0 ? sql`(SELECT count FROM token_counted) <= ${tokenLimit}` : null,
     userLimit > 0 ? sql`(SELECT count FROM user_counted) <= ${userLimit}` : null,
   ].filter((c) => c !== null);
+  const [t, u] = [apiTokens, users];
   return sql`
     token AS (
-      SELECT t.id AS token_id, t.user_id, u.timezone FROM api_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.id = ${admit.tokenId}::uuid AND t.revoked_at IS NULL
+      SELECT ${t.id} AS token_id, ${t.userId} AS user_id, ${u.timezone} AS timezone
+      FROM ${t} JOIN ${u} ON ${u.id} = ${t.userId}
+      WHERE ${t.id} = ${admit.tokenId}::uuid AND ${t.revokedAt} IS NULL
     ),
     current AS (SELECT token_id, user_id FROM token WHERE timezone = ${admit.timeZone}),
     ${countWriteCtes(sql`SELECT token_id, user_id FROM current`, admit.limits)},
@@ -151,17 +171,19 @@ function admitCtes(admit: Admit): SQL {
 
 /** The idempotency claim: taken only under the key's lock, and only when `gate` (if any) holds a row. */
 function claimCtes(userId: string, claim: Claim, gate: SQL | null): SQL {
+  const k = idempotencyKeys;
+  const set = (c: AnyPgColumn) => sql`${col(c)} = excluded.${col(c)}`;
   return sql`
     lock AS (
       SELECT pg_try_advisory_xact_lock(hashtextextended(${userId} || '/' || ${claim.key}, 0)) AS ok
       ${gate ? sql`WHERE EXISTS (SELECT 1 FROM ${gate})` : sql``}
     ), claim AS (
-      INSERT INTO idempotency_keys AS k (user_id, key, request_hash, status, response)
+      INSERT INTO ${k} (${cols(k.userId, k.key, k.requestHash, k.status, k.response)})
       SELECT ${userId}::uuid, ${claim.key}, ${claim.requestHash}, ${claim.status}, ${claim.body}
       FROM lock WHERE lock.ok
-      ON CONFLICT (user_id, key) DO UPDATE
-        SET request_hash = excluded.request_hash, status = excluded.status, response = excluded.response, created_at = now()
-        WHERE k.created_at <= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
+      ON CONFLICT (${cols(k.userId, k.key)}) DO UPDATE
+        SET ${set(k.requestHash)}, ${set(k.status)}, ${set(k.response)}, ${col(k.createdAt)} = now()
+        WHERE ${k.createdAt} <= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
       RETURNING 1
     )`;
 }

@@ -1,6 +1,7 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { config } from '../config';
 import { rows, type Db } from '../db/client';
+import { col, selected } from '../db/names';
 import { ApiError } from '../http/problem';
 import { badges, users } from '../db/schema';
 import { isHandle, isUuid } from '../ids';
@@ -56,12 +57,13 @@ export function knownPublicOwner(db: Db, ref: string): PublicOwner | undefined {
 async function readOwner(db: Db, ref: string): Promise<PublicOwner> {
   // What can be no handle and no id names nobody: answered without asking the database.
   if (!isUuid(ref) && !isHandle(ref)) throw notPublic();
-  const match = isUuid(ref) ? sql`id = ${ref}::uuid` : sql`lower(handle) = lower(${ref})`;
+  const u = users;
+  const match = isUuid(ref) ? sql`${u.id} = ${ref}::uuid` : sql`lower(${u.handle}) = lower(${ref})`;
   const [row] = await rows<OwnerRow>(
     db,
-    sql`SELECT id, handle, display_name, timezone, profile_public, share_languages, share_editors, share_apps,
-               stats_version::float8 AS stats_version
-        FROM users WHERE ${match}`,
+    sql`SELECT ${selected(u.id, u.handle, u.displayName, u.timezone, u.profilePublic, u.shareLanguages, u.shareEditors, u.shareApps)},
+               ${u.statsVersion}::float8 AS stats_version
+        FROM ${u} WHERE ${match}`,
   );
   if (!row || !row.profile_public) throw notPublic();
   return {
@@ -73,7 +75,7 @@ async function readOwner(db: Db, ref: string): Promise<PublicOwner> {
 }
 
 /** Site-wide figures count only users who have not opted out of community statistics. */
-export const communityMembers = sql`SELECT id FROM users WHERE community_stats`;
+export const communityMembers = sql`SELECT ${users.id} AS id FROM ${users} WHERE ${users.communityStats}`;
 
 /** The least number of distinct users behind any site-wide figure. */
 export function minUsers(): number {
@@ -87,10 +89,10 @@ export function enoughUsers<T extends { users: number }>(entries: T[]): T[] {
 }
 
 /** The leaderboard lists only users who opted in, read when answering (`u` is the users alias). */
-export const listedOnLeaderboard = (u: SQL) => sql`${u}.leaderboard`;
+export const listedOnLeaderboard = (u: SQLWrapper) => sql`${u}.${col(users.leaderboard)}`;
 
 /** Language figures of a user appear publicly only if the user shares languages. */
-export const sharesLanguages = (u: SQL) => sql`${u}.share_languages`;
+export const sharesLanguages = (u: SQLWrapper) => sql`${u}.${col(users.shareLanguages)}`;
 
 /** The public identity of a user row, field by field. */
 export function publicUserOf(row: { id: string; handle: string; display_name: string }): PublicUser {

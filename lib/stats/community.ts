@@ -1,6 +1,8 @@
-import { getTableName, sql, type SQL } from 'drizzle-orm';
+import { getTableName, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { config } from '../config';
 import { rows, type Db } from '../db/client';
+import { col, cols } from '../db/names';
 import { communityDayEditors, communityDayLanguages, communityDays, communityDirty, communityHours, serverSecrets, userDays, userHours } from '../db/schema';
 import { HOUR_CAP_MILLIS } from '../activity';
 import { communityMembers } from '../sharing/gate';
@@ -25,27 +27,28 @@ export const NOISE_GROWTH_RELEASES = 12;
 /** Published figures are rounded to whole minutes. */
 const ROUND_MILLIS = 60_000;
 
-const members = (column: SQL) => sql`${column} IN (${communityMembers})`;
+const members = (column: SQLWrapper) => sql`${column} IN (${communityMembers})`;
 
 interface Cells {
   table: typeof communityDays | typeof communityDayLanguages | typeof communityDayEditors | typeof communityHours;
   /** The key column besides the date, if any. */
-  key: SQL | null;
+  key: AnyPgColumn | null;
+  /** The CTE holding the fresh figures: date, the key (under its column's name), millis, users. */
   fresh: string;
 }
 
 const cells: Cells[] = [
   { table: communityDays, key: null, fresh: 'fresh_days' },
-  { table: communityDayLanguages, key: sql`language`, fresh: 'fresh_languages' },
-  { table: communityDayEditors, key: sql`editor`, fresh: 'fresh_editors' },
-  { table: communityHours, key: sql`hour`, fresh: 'fresh_hours' },
+  { table: communityDayLanguages, key: communityDayLanguages.language, fresh: 'fresh_languages' },
+  { table: communityDayEditors, key: communityDayEditors.editor, fresh: 'fresh_editors' },
+  { table: communityHours, key: communityHours.hour, fresh: 'fresh_hours' },
 ];
 
 /**
  * The released figure of the `number`-th release of a cell: `figure` plus noise drawn from the
  * seed, the table, the date, the key and the release number, rounded to the minute, never below 0.
  */
-function releasedFigure(c: Cells, figure: SQL, date: SQL, key: SQL | null, number: SQL, noiseMillis: number): SQL {
+function releasedFigure(c: Cells, figure: SQL, date: SQLWrapper, key: SQLWrapper | null, number: SQL, noiseMillis: number): SQL {
   if (noiseMillis === 0) return figure;
   const label = sql`${getTableName(c.table)} || '/' || ${date}::text || '/' || ${key ? sql`${key}::text` : sql`''`} || '/' || ${number}::text`;
   // 52 bits of SHA-256 as a uniform number in (0, 1); Laplace by the inverse of its distribution.
@@ -63,8 +66,9 @@ interface ReleasePolicy {
 
 /** Deletes the cells of the dates that the fresh figures no longer hold. */
 function removeGone(c: Cells, dates: Dates): SQL {
-  const match = c.key ? sql`(f.date, f.${c.key}) IS NOT DISTINCT FROM (t.date, t.${c.key})` : sql`f.date = t.date`;
-  return sql`DELETE FROM ${c.table} t WHERE ${onDates(sql`t.date`, dates)} AND NOT EXISTS (SELECT 1 FROM ${sql.raw(c.fresh)} f WHERE ${match})`;
+  const t = c.table;
+  const match = c.key ? sql`(f.date, f.${col(c.key)}) IS NOT DISTINCT FROM (${t.date}, ${c.key})` : sql`f.date = ${t.date}`;
+  return sql`DELETE FROM ${t} WHERE ${onDates(t.date, dates)} AND NOT EXISTS (SELECT 1 FROM ${sql.raw(c.fresh)} f WHERE ${match})`;
 }
 
 /**
@@ -72,26 +76,28 @@ function removeGone(c: Cells, dates: Dates): SQL {
  * released now; returns (date, pending) of every cell written.
  */
 function storeAndRelease(c: Cells, p: ReleasePolicy): SQL {
-  const key = c.key ? sql`, ${c.key}` : sql``;
-  const changed = sql`(t.pending OR t.released IS NULL OR (t.millis, t.users) IS DISTINCT FROM (excluded.millis, excluded.users))`;
-  const due = sql`(t.released_at IS NULL OR t.released_at <= now() - make_interval(secs => ${p.intervalSeconds}))`;
+  const t = c.table;
+  const key = c.key ? [t.date, c.key] : [t.date];
+  const fresh = c.key ? sql`f.date, f.${col(c.key)}` : sql`f.date`;
+  const changed = sql`(${t.pending} OR ${t.released} IS NULL OR (${t.millis}, ${t.users}) IS DISTINCT FROM (excluded.${col(t.millis)}, excluded.${col(t.users)}))`;
+  const due = sql`(${t.releasedAt} IS NULL OR ${t.releasedAt} <= now() - make_interval(secs => ${p.intervalSeconds}))`;
   const now = sql`(${changed} AND ${due})`;
-  const first = releasedFigure(c, sql`f.millis`, sql`f.date`, c.key && sql`f.${c.key}`, sql`1`, p.noiseMillis);
-  const next = releasedFigure(c, sql`excluded.millis`, sql`t.date`, c.key && sql`t.${c.key}`, sql`(t.release + 1)`, p.noiseMillis);
+  const first = releasedFigure(c, sql`f.millis`, sql`f.date`, c.key && sql`f.${col(c.key)}`, sql`1`, p.noiseMillis);
+  const next = releasedFigure(c, sql`excluded.${col(t.millis)}`, t.date, c.key, sql`(${t.release} + 1)`, p.noiseMillis);
   return sql`
-    INSERT INTO ${c.table} AS t (date${key}, millis, users, released, release, released_at, pending)
-    SELECT f.date${c.key ? sql`, f.${c.key}` : sql``}, f.millis, f.users, ${first}, 1, now(), false FROM ${sql.raw(c.fresh)} f ORDER BY 1${c.key ? sql`, 2` : sql``}
-    ON CONFLICT (date${key}) DO UPDATE SET
-      millis = excluded.millis, users = excluded.users,
-      released = CASE WHEN ${now} THEN ${next} ELSE t.released END,
-      release = CASE WHEN ${now} THEN t.release + 1 ELSE t.release END,
-      released_at = CASE WHEN ${now} THEN now() ELSE t.released_at END,
-      pending = ${changed} AND NOT ${due}
-    RETURNING date, pending`;
+    INSERT INTO ${t} (${cols(...key, t.millis, t.users, t.released, t.release, t.releasedAt, t.pending)})
+    SELECT ${fresh}, f.millis, f.users, ${first}, 1, now(), false FROM ${sql.raw(c.fresh)} f ORDER BY 1${c.key ? sql`, 2` : sql``}
+    ON CONFLICT (${cols(...key)}) DO UPDATE SET
+      ${col(t.millis)} = excluded.${col(t.millis)}, ${col(t.users)} = excluded.${col(t.users)},
+      ${col(t.released)} = CASE WHEN ${now} THEN ${next} ELSE ${t.released} END,
+      ${col(t.release)} = CASE WHEN ${now} THEN ${t.release} + 1 ELSE ${t.release} END,
+      ${col(t.releasedAt)} = CASE WHEN ${now} THEN now() ELSE ${t.releasedAt} END,
+      ${col(t.pending)} = ${changed} AND NOT ${due}
+    RETURNING ${t.date} AS date, ${t.pending} AS pending`;
 }
 
 const perDimension = (dimension: 'language' | 'editor', dates: Dates) => sql`
-  SELECT date, name AS ${sql.raw(dimension)}, sum(millis)::float8 AS millis, count(DISTINCT user_id) FILTER (WHERE millis > 0)::int AS users
+  SELECT date, name AS ${col(dimension === 'language' ? communityDayLanguages.language : communityDayEditors.editor)}, sum(millis)::float8 AS millis, count(DISTINCT user_id) FILTER (WHERE millis > 0)::int AS users
   FROM (${cappedPerUserDay(dimension, members, dates)}) AS c
   GROUP BY 1, 2 HAVING sum(millis) > 0`;
 
@@ -104,8 +110,8 @@ export const DATES_PER_REFRESH = 4;
 
 /** Takes up to DATES_PER_REFRESH marked dates off the list; returns them. */
 const takeMarkedDates = sql`
-  WITH picked AS (SELECT DISTINCT date FROM ${communityDirty} ORDER BY date DESC LIMIT ${DATES_PER_REFRESH})
-  DELETE FROM ${communityDirty} WHERE date IN (SELECT date FROM picked) RETURNING to_char(date, 'YYYY-MM-DD') AS date`;
+  WITH picked AS (SELECT DISTINCT ${communityDirty.date} AS date FROM ${communityDirty} ORDER BY 1 DESC LIMIT ${DATES_PER_REFRESH})
+  DELETE FROM ${communityDirty} WHERE ${communityDirty.date} IN (SELECT date FROM picked) RETURNING to_char(${communityDirty.date}, 'YYYY-MM-DD') AS date`;
 
 /**
  * Recomputes the cells of these dates and releases those that may be. The dates come as an
@@ -113,19 +119,21 @@ const takeMarkedDates = sql`
  */
 function refreshStatement(dates: Dates, p: ReleasePolicy): SQL {
   const [days, languages, editors, hours] = cells;
+  const [d, h] = [userDays, userHours];
   return sql`
-  WITH seed AS MATERIALIZED (SELECT value FROM ${serverSecrets} WHERE name = 'community_noise'),
+  WITH seed AS MATERIALIZED (SELECT ${serverSecrets.value} AS value FROM ${serverSecrets} WHERE ${serverSecrets.name} = 'community_noise'),
   fresh_days AS MATERIALIZED (
-    SELECT date, sum(millis)::float8 AS millis, count(*) FILTER (WHERE millis > 0)::int AS users
-    FROM ${userDays} WHERE ${onDates(sql`date`, dates)} AND ${members(sql`user_id`)}
-    GROUP BY date HAVING sum(millis) > 0
+    SELECT ${d.date} AS date, sum(${d.millis})::float8 AS millis, count(*) FILTER (WHERE ${d.millis} > 0)::int AS users
+    FROM ${d} WHERE ${onDates(d.date, dates)} AND ${members(d.userId)}
+    GROUP BY 1 HAVING sum(${d.millis}) > 0
   ),
   fresh_languages AS MATERIALIZED (${perDimension('language', dates)}),
   fresh_editors AS MATERIALIZED (${perDimension('editor', dates)}),
   fresh_hours AS MATERIALIZED (
-    SELECT date, hour, sum(least(millis, ${HOUR_CAP_MILLIS}))::float8 AS millis, count(*) FILTER (WHERE millis > 0)::int AS users
-    FROM ${userHours} WHERE ${onDates(sql`date`, dates)} AND ${members(sql`user_id`)}
-    GROUP BY date, hour HAVING sum(millis) > 0
+    SELECT ${h.date} AS date, ${h.hour} AS ${col(communityHours.hour)}, sum(least(${h.millis}, ${HOUR_CAP_MILLIS}))::float8 AS millis,
+           count(*) FILTER (WHERE ${h.millis} > 0)::int AS users
+    FROM ${h} WHERE ${onDates(h.date, dates)} AND ${members(h.userId)}
+    GROUP BY 1, 2 HAVING sum(${h.millis}) > 0
   ),
   d1 AS (${removeGone(days, dates)}),
   u1 AS (${storeAndRelease(days, p)}),
@@ -137,7 +145,7 @@ function refreshStatement(dates: Dates, p: ReleasePolicy): SQL {
   u4 AS (${storeAndRelease(hours, p)})
   -- A cell that changed too soon after its last release waits: its date is marked again, so a
   -- later refresh releases it once it may.
-  INSERT INTO ${communityDirty} (date)
+  INSERT INTO ${communityDirty} (${col(communityDirty.date)})
   SELECT DISTINCT date FROM (SELECT * FROM u1 UNION ALL SELECT * FROM u2 UNION ALL SELECT * FROM u3 UNION ALL SELECT * FROM u4) AS u
   WHERE pending`;
 }
@@ -190,5 +198,5 @@ export function refreshCommunity(db: Db, rounds = 3): Promise<number> {
 
 /** Marks every date of a user's history, when their data joins or leaves the community figures. */
 export async function markUserDates(db: Db, userId: string): Promise<void> {
-  await db.execute(sql`INSERT INTO ${communityDirty} (date) SELECT date FROM ${userDays} WHERE user_id = ${userId}::uuid`);
+  await db.execute(sql`INSERT INTO ${communityDirty} (${col(communityDirty.date)}) SELECT ${userDays.date} FROM ${userDays} WHERE ${userDays.userId} = ${userId}::uuid`);
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
+import { desktopActivity, ideActivity, userHours } from '../db/schema';
 import { HOUR_CAP_MILLIS } from '../activity';
 import type { PublicOwner } from '../sharing/gate';
 import type { ChartTarget, NamedSeconds } from './charts';
@@ -28,13 +29,14 @@ function named(found: { name: string; millis: number }[]): NamedSeconds[] {
 
 /** Coding time per project; an hour over the cap is scaled down in proportion. */
 export async function ownProjects(db: Db, userId: string, from: string, to: string): Promise<NamedSeconds[]> {
+  const [a, h] = [ideActivity, userHours];
   return named(
     await rows<{ name: string; millis: number }>(
       db,
-      sql`SELECT CASE WHEN a.project = '' THEN '(no project)' ELSE a.project END AS name,
-                 sum(a.millis * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(h.millis, 0)))::float8 AS millis
-          FROM ide_activity a JOIN user_hours h ON h.user_id = a.user_id AND h.date = a.date AND h.hour = a.hour
-          WHERE a.user_id = ${userId}::uuid AND a.date BETWEEN ${from} AND ${to}
+      sql`SELECT CASE WHEN ${a.project} = '' THEN '(no project)' ELSE ${a.project} END AS name,
+                 sum(${a.millis} * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(${h.millis}, 0)))::float8 AS millis
+          FROM ${a} JOIN ${h} ON ${h.userId} = ${a.userId} AND ${h.date} = ${a.date} AND ${h.hour} = ${a.hour}
+          WHERE ${a.userId} = ${userId}::uuid AND ${a.date} BETWEEN ${from} AND ${to}
           GROUP BY 1`,
     ),
   );
@@ -42,12 +44,13 @@ export async function ownProjects(db: Db, userId: string, from: string, to: stri
 
 /** Desktop time per application, capped per hour across applications; its own figure. */
 export async function ownApps(db: Db, userId: string, from: string, to: string): Promise<NamedSeconds[]> {
+  const d = desktopActivity;
   return named(
     await rows<{ name: string; millis: number }>(
       db,
       sql`WITH hours AS (
-            SELECT date, hour, app, millis, sum(millis) OVER (PARTITION BY date, hour) AS hour_millis
-            FROM desktop_activity WHERE user_id = ${userId}::uuid AND date BETWEEN ${from} AND ${to})
+            SELECT ${d.app} AS app, ${d.millis} AS millis, sum(${d.millis}) OVER (PARTITION BY ${d.date}, ${d.hour}) AS hour_millis
+            FROM ${d} WHERE ${d.userId} = ${userId}::uuid AND ${d.date} BETWEEN ${from} AND ${to})
           SELECT app AS name, sum(millis * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(hour_millis, 0)))::float8 AS millis
           FROM hours GROUP BY app`,
     ),

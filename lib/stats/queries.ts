@@ -1,6 +1,16 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
-import { communityDayEditors, communityDayLanguages, communityDays, communityHours } from '../db/schema';
+import {
+  communityDayEditors,
+  communityDayLanguages,
+  communityDays,
+  communityHours,
+  ideActivity,
+  userDayEditors,
+  userDayLanguages,
+  userDays,
+  userHours,
+} from '../db/schema';
 import { HOUR_CAP_MILLIS } from '../activity';
 import { minUsers } from '../sharing/gate';
 
@@ -15,7 +25,7 @@ import { minUsers } from '../sharing/gate';
 /** One user's data, or every user who takes part in community statistics. */
 export type Scope = { userId: string } | 'community';
 
-const ofUser = (column: SQL, scope: { userId: string }) => sql`${column} = ${scope.userId}::uuid`;
+const ofUser = (column: SQLWrapper, scope: { userId: string }) => sql`${column} = ${scope.userId}::uuid`;
 
 export interface DayFigure {
   date: string;
@@ -23,27 +33,32 @@ export interface DayFigure {
   users: number;
 }
 
+type CommunityTable = typeof communityDays | typeof communityHours | typeof communityDayLanguages | typeof communityDayEditors;
+
 /** The community cells a site-wide figure may use: released, and resting on enough users that date. */
-const publishedCells = (c: SQL = sql`c`) => sql`${c}.users >= ${minUsers()} AND ${c}.released IS NOT NULL`;
+const publishedCells = (c: CommunityTable) => sql`${c.users} >= ${minUsers()} AND ${c.released} IS NOT NULL`;
+const day = (date: SQLWrapper) => sql`to_char(${date}, 'YYYY-MM-DD')`;
 
 /** Capped coding time per date. */
 export async function dayTotals(db: Db, scope: Scope, from: string, to: string): Promise<DayFigure[]> {
+  const [c, d] = [communityDays, userDays];
   const found = await rows<DayFigure>(
     db,
     scope === 'community'
-      ? sql`SELECT to_char(date, 'YYYY-MM-DD') AS date, released AS millis, users FROM ${communityDays} c
-            WHERE date BETWEEN ${from} AND ${to} AND ${publishedCells()} ORDER BY date`
-      : sql`SELECT to_char(date, 'YYYY-MM-DD') AS date, millis::float8 AS millis, 1 AS users
-            FROM user_days WHERE ${ofUser(sql`user_id`, scope)} AND date BETWEEN ${from} AND ${to} ORDER BY date`,
+      ? sql`SELECT ${day(c.date)} AS date, ${c.released} AS millis, ${c.users} AS users FROM ${c}
+            WHERE ${c.date} BETWEEN ${from} AND ${to} AND ${publishedCells(c)} ORDER BY ${c.date}`
+      : sql`SELECT ${day(d.date)} AS date, ${d.millis}::float8 AS millis, 1 AS users
+            FROM ${d} WHERE ${ofUser(d.userId, scope)} AND ${d.date} BETWEEN ${from} AND ${to} ORDER BY ${d.date}`,
   );
   return found.map((r) => ({ ...r, millis: Number(r.millis) }));
 }
 
 /** Whether any site-wide day in the range may be shown (one that enough community members coded on). */
 export async function communityDaysShown(db: Db, from: string, to: string): Promise<boolean> {
+  const c = communityDays;
   const [row] = await rows<{ shown: boolean }>(
     db,
-    sql`SELECT EXISTS (SELECT 1 FROM ${communityDays} c WHERE date BETWEEN ${from} AND ${to} AND ${publishedCells()}) AS shown`,
+    sql`SELECT EXISTS (SELECT 1 FROM ${c} WHERE ${c.date} BETWEEN ${from} AND ${to} AND ${publishedCells(c)}) AS shown`,
   );
   return row.shown;
 }
@@ -56,17 +71,17 @@ export interface NamedFigure {
   users: number;
 }
 
+/** Per dimension: the per-user rollup and its name column, the stored buckets' column, the community rollup and its column. */
 const dimensions = {
-  language: { table: sql`user_day_languages`, column: sql`language` },
-  editor: { table: sql`user_day_editors`, column: sql`editor` },
+  language: { table: userDayLanguages, column: userDayLanguages.language, stored: ideActivity.language, community: communityDayLanguages, communityColumn: communityDayLanguages.language },
+  editor: { table: userDayEditors, column: userDayEditors.editor, stored: ideActivity.editor, community: communityDayEditors, communityColumn: communityDayEditors.editor },
 } as const;
-const communityTables = { language: communityDayLanguages, editor: communityDayEditors } as const;
 export type Dimension = keyof typeof dimensions;
 
 /** A date filter: an inclusive range, or a list of dates (an array parameter: its length guides the planner). */
 export type Dates = { from: string; to: string } | { anyOf: string[] };
 /** `column` within the dates. */
-export const onDates = (column: SQL, dates: Dates) =>
+export const onDates = (column: SQLWrapper, dates: Dates) =>
   'anyOf' in dates ? sql`${column} = ANY(${`{${dates.anyOf.join(',')}}`}::date[])` : sql`${column} BETWEEN ${dates.from} AND ${dates.to}`;
 
 /**
@@ -75,19 +90,20 @@ export const onDates = (column: SQL, dates: Dates) =>
  * taken back from each language (or editor) in proportion to its share of that hour, read from
  * the stored buckets of just those hours. `users` restricts a user_id column.
  */
-export function cappedPerUserDay(dimension: Dimension, users: (column: SQL) => SQL, dates: Dates, name?: string): SQL {
-  const { table, column } = dimensions[dimension];
-  const named = (c: SQL) => (name === undefined ? sql`` : sql`AND ${c} = ${name}`);
+export function cappedPerUserDay(dimension: Dimension, users: (column: SQLWrapper) => SQL, dates: Dates, name?: string): SQL {
+  const { table: t, column, stored } = dimensions[dimension];
+  const [h, a] = [userHours, ideActivity];
+  const named = (c: SQLWrapper) => (name === undefined ? sql`` : sql`AND ${c} = ${name}`);
   return sql`
     WITH raw AS (
-      SELECT user_id, date, ${column} AS name, millis::float8 AS millis FROM ${table}
-      WHERE ${users(sql`user_id`)} AND ${onDates(sql`date`, dates)} ${named(column)}
+      SELECT ${t.userId} AS user_id, ${t.date} AS date, ${column} AS name, ${t.millis}::float8 AS millis FROM ${t}
+      WHERE ${users(t.userId)} AND ${onDates(t.date, dates)} ${named(column)}
     ), excess AS (
-      SELECT a.user_id, a.date, a.${column} AS name,
-             sum(a.millis * (1 - ${HOUR_CAP_MILLIS}::float8 / h.millis)) AS millis
-      FROM user_hours h
-      JOIN ide_activity a ON a.user_id = h.user_id AND a.date = h.date AND a.hour = h.hour
-      WHERE ${users(sql`h.user_id`)} AND ${onDates(sql`h.date`, dates)} AND h.millis > ${HOUR_CAP_MILLIS} ${named(sql`a.${column}`)}
+      SELECT ${a.userId} AS user_id, ${a.date} AS date, ${stored} AS name,
+             sum(${a.millis} * (1 - ${HOUR_CAP_MILLIS}::float8 / ${h.millis})) AS millis
+      FROM ${h}
+      JOIN ${a} ON ${a.userId} = ${h.userId} AND ${a.date} = ${h.date} AND ${a.hour} = ${h.hour}
+      WHERE ${users(h.userId)} AND ${onDates(h.date, dates)} AND ${h.millis} > ${HOUR_CAP_MILLIS} ${named(stored)}
       GROUP BY 1, 2, 3
     )
     SELECT r.user_id, r.date, r.name, r.millis - coalesce(x.millis, 0) AS millis
@@ -103,16 +119,16 @@ export async function dimensionTotals(
   to: string,
   per: 'range' | 'week' = 'range',
 ): Promise<NamedFigure[]> {
-  const period = per === 'week' ? sql`to_char(date_trunc('week', c.date), 'YYYY-MM-DD')` : sql`''`;
-  const { column } = dimensions[dimension];
+  const { community: c, communityColumn } = dimensions[dimension];
+  const week = (date: SQLWrapper) => (per === 'week' ? sql`to_char(date_trunc('week', ${date}), 'YYYY-MM-DD')` : sql`''`);
   const found = await rows<NamedFigure>(
     db,
     scope === 'community'
-      ? sql`SELECT ${period} AS period, c.${column} AS name, sum(c.released)::float8 AS millis, max(c.users)::int AS users
-            FROM ${communityTables[dimension]} c WHERE c.date BETWEEN ${from} AND ${to} AND ${publishedCells()}
+      ? sql`SELECT ${week(c.date)} AS period, ${communityColumn} AS name, sum(${c.released})::float8 AS millis, max(${c.users})::int AS users
+            FROM ${c} WHERE ${c.date} BETWEEN ${from} AND ${to} AND ${publishedCells(c)}
             GROUP BY 1, 2`
-      : sql`SELECT ${period} AS period, c.name, sum(c.millis)::float8 AS millis, 1 AS users
-            FROM (${cappedPerUserDay(dimension, (col) => ofUser(col, scope), { from, to })}) AS c
+      : sql`SELECT ${week(sql`u.date`)} AS period, u.name, sum(u.millis)::float8 AS millis, 1 AS users
+            FROM (${cappedPerUserDay(dimension, (column) => ofUser(column, scope), { from, to })}) AS u
             GROUP BY 1, 2`,
   );
   return found.map((r) => ({ ...r, millis: Number(r.millis) }));
@@ -127,14 +143,15 @@ export interface HourCell {
 
 /** Capped time per ISO weekday (Monday 0) and hour. */
 export async function weekdayHours(db: Db, scope: Scope, from: string, to: string): Promise<HourCell[]> {
-  const weekday = sql`(extract(isodow FROM date)::int - 1)`;
+  const weekday = (date: SQLWrapper) => sql`(extract(isodow FROM ${date})::int - 1)`;
+  const [c, h] = [communityHours, userHours];
   const found = await rows<HourCell>(
     db,
     scope === 'community'
-      ? sql`SELECT ${weekday} AS weekday, hour::int AS hour, sum(released)::float8 AS millis, max(users)::int AS users
-            FROM ${communityHours} c WHERE date BETWEEN ${from} AND ${to} AND ${publishedCells()} GROUP BY 1, 2`
-      : sql`SELECT ${weekday} AS weekday, hour::int AS hour, sum(least(millis, ${HOUR_CAP_MILLIS}))::float8 AS millis, 1 AS users
-            FROM user_hours WHERE ${ofUser(sql`user_id`, scope)} AND date BETWEEN ${from} AND ${to} GROUP BY 1, 2`,
+      ? sql`SELECT ${weekday(c.date)} AS weekday, ${c.hour}::int AS hour, sum(${c.released})::float8 AS millis, max(${c.users})::int AS users
+            FROM ${c} WHERE ${c.date} BETWEEN ${from} AND ${to} AND ${publishedCells(c)} GROUP BY 1, 2`
+      : sql`SELECT ${weekday(h.date)} AS weekday, ${h.hour}::int AS hour, sum(least(${h.millis}, ${HOUR_CAP_MILLIS}))::float8 AS millis, 1 AS users
+            FROM ${h} WHERE ${ofUser(h.userId, scope)} AND ${h.date} BETWEEN ${from} AND ${to} GROUP BY 1, 2`,
   );
   return found.map((r) => ({ ...r, millis: Number(r.millis) }));
 }
@@ -144,8 +161,8 @@ export async function earliestDate(db: Db, scope: Scope): Promise<string | undef
   const [row] = await rows<{ d: string | null }>(
     db,
     scope === 'community'
-      ? sql`SELECT to_char(min(date), 'YYYY-MM-DD') AS d FROM ${communityDays} c WHERE ${publishedCells()}`
-      : sql`SELECT to_char(min(date), 'YYYY-MM-DD') AS d FROM user_days WHERE ${ofUser(sql`user_id`, scope)}`,
+      ? sql`SELECT ${day(sql`min(${communityDays.date})`)} AS d FROM ${communityDays} WHERE ${publishedCells(communityDays)}`
+      : sql`SELECT ${day(sql`min(${userDays.date})`)} AS d FROM ${userDays} WHERE ${ofUser(userDays.userId, scope)}`,
   );
   return row.d ?? undefined;
 }

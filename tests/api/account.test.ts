@@ -12,17 +12,18 @@ import { runAuthAction } from '@/lib/auth/authjs';
 import { getDb, rows } from '@/lib/db/client';
 import { writeRows } from '@/lib/ingest/store';
 import { call, daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
+import { documented } from '../helpers/contract';
 
 const origin = 'http://localhost';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Handler = (request: Request, route?: any) => Promise<Response>;
 
-function me(handler: Handler, method: string, path: string, opts: { token?: string; cookie?: string; body?: unknown; headers?: Record<string, string>; id?: string } = {}) {
+async function me(handler: Handler, method: string, path: string, opts: { token?: string; cookie?: string; body?: unknown; headers?: Record<string, string>; id?: string } = {}) {
   const headers: Record<string, string> = { 'content-type': 'application/json', host: 'localhost', ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.cookie) headers.cookie = opts.cookie;
   const request = new Request(`${origin}/main/api/v1${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-  return handler(request, opts.id ? { params: Promise.resolve({ id: opts.id }) } : undefined);
+  return documented(request, await handler(request, opts.id ? { params: Promise.resolve({ id: opts.id }) } : undefined));
 }
 
 /** Signs up with email + password and signs in through Auth.js: the session cookie a browser would hold. */

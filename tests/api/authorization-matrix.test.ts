@@ -7,6 +7,7 @@ import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { defaultSettings, type Settings } from '@/lib/accounts/schemas';
 import { call, daysFromToday, newUser } from '../helpers/api';
 import { getChart } from '../helpers/public';
+import { documented } from '../helpers/contract';
 
 // For each public surface: an anonymous viewer x the owner's settings -> the expected answer.
 
@@ -50,18 +51,21 @@ describe.each(Object.entries(owners))('owner %s', (_, settings) => {
 
   it('leaderboard: listed only if opted in; languages only if shared', async () => {
     const { user } = await owner(settings);
-    const body = await (await leaderboard(new Request('http://localhost/main/api/v1/leaderboard/api/get/public?range=7d&limit=100'))).json();
+    const byTotal = new Request('http://localhost/main/api/v1/leaderboard/api/get/public?range=7d&limit=100');
+    const body = await (await documented(byTotal, await leaderboard(byTotal))).json();
     const entry = body.entries.find((e: { user: { id: string } }) => e.user.id === user.id);
     expect(Boolean(entry)).toBe(s.leaderboard);
     if (entry) expect(entry.languages.map((l: { name: string }) => l.name)).toEqual(s.share_languages ? ['Elixir'] : []);
-    const byLanguage = await (await leaderboard(new Request('http://localhost/main/api/v1/leaderboard/api/get/public?range=7d&language=Elixir&limit=100'))).json();
+    const elixir = new Request('http://localhost/main/api/v1/leaderboard/api/get/public?range=7d&language=Elixir&limit=100');
+    const byLanguage = await (await documented(elixir, await leaderboard(elixir))).json();
     expect(byLanguage.entries.some((e: { user: { id: string } }) => e.user.id === user.id)).toBe(s.leaderboard && s.share_languages);
   });
 
   it('badge: shown whatever the profile settings, because the owner created it', async () => {
     const { user, token } = await owner(settings);
     const badge = await (await call(createBadge, '/badges', { token, body: { metric: 'total', range: '7d' } })).json();
-    const res = await svgRoute(new Request(badge.url), { params: Promise.resolve({ site: 'github', userUUID: user.id }) });
+    const embed = new Request(badge.url);
+    const res = await documented(embed, await svgRoute(embed, { params: Promise.resolve({ site: 'github', userUUID: user.id }) }));
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('20 mins');
   });

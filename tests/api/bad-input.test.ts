@@ -14,6 +14,7 @@ import { errorResponse } from '@/lib/http/problem';
 import { ownApps } from '@/lib/stats/own';
 import { call, newUser, storedDesktop, storedIde, tokenWithScopes } from '../helpers/api';
 import { getChart } from '../helpers/public';
+import { documented } from '../helpers/contract';
 
 // Text PostgreSQL cannot store (NUL, unpaired surrogates) and names that would lie to a reader
 // (C1 controls, bidi overrides, invisible characters), wherever a request can carry them: each
@@ -116,15 +117,18 @@ describe('query parameters', () => {
   });
 
   it.each(['%00', 'Go%00', 'a%E2%80%AEb', 'x%C2%9Fy'])('leaderboard language=%s is refused with 400 naming language', async (language) => {
-    const res = await leaderboardRoute(new Request(`http://localhost/main/api/v1/leaderboard/api/get/public?language=${language}`));
+    const request = new Request(`http://localhost/main/api/v1/leaderboard/api/get/public?language=${language}`);
+    const res = await documented(request, await leaderboardRoute(request));
     expect(res.status).toBe(400);
     expect((await res.json()).errors[0].path).toBe('language');
   });
 });
 
 describe('names people read', () => {
-  const account = (token: string, body: unknown) =>
-    patchMe(new Request('http://localhost/main/api/v1/me', { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+  const account = async (token: string, body: unknown) => {
+    const request = new Request('http://localhost/main/api/v1/me', { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return documented(request, await patchMe(request));
+  };
 
   it.each([
     ['a\u0000b', 'control_character'],

@@ -7,17 +7,19 @@ import { GET as shieldsRoute } from '@/app/main/api/v1/public/[site]/shields/[us
 import { GET as svgRoute } from '@/app/main/api/v1/public/[site]/svg/[userUUID]/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { call, daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
+import { documented } from '../helpers/contract';
 
 const today = daysFromToday(0);
 const create = (token: string, body: unknown) => call(createRoute, '/badges', { token, body });
 const withId = (id: string) => ({ params: Promise.resolve({ id }) });
 
 /** Fetches an embed URL the way an image proxy would. */
-function fetchEmbed(url: string, headers: Record<string, string> = {}) {
+async function fetchEmbed(url: string, headers: Record<string, string> = {}) {
   const u = new URL(url);
   const [, , , , , site, kind, owner] = u.pathname.split('/'); // ['', 'main', 'api', 'v1', 'public', site, kind, owner]
   const route = kind === 'svg' ? svgRoute : shieldsRoute;
-  return route(new Request(url, { headers }), { params: Promise.resolve({ site, userUUID: owner }) });
+  const request = new Request(url, { headers });
+  return documented(request, await route(request, { params: Promise.resolve({ site, userUUID: owner }) }));
 }
 
 async function coder(activities: { language: string; time: number; hour: number }[], settings: Record<string, boolean> = {}) {
@@ -66,7 +68,8 @@ describe('badges', () => {
     expect((await first.json()).message).toBe('1 min');
     await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'Go', time: 120, hour: 5, date: today }] } });
     expect((await (await fetchEmbed(badge.shields_url)).json()).message).toBe('3 mins');
-    const refreshed = await refreshRoute(new Request(`http://localhost/main/api/v1/badges/${badge.id}/refresh`, { method: 'POST', headers: { authorization: `Bearer ${token}` } }), withId(badge.id));
+    const refresh = new Request(`http://localhost/main/api/v1/badges/${badge.id}/refresh`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const refreshed = await documented(refresh, await refreshRoute(refresh, withId(badge.id)));
     expect(refreshed.status).toBe(200);
     expect(Date.parse((await refreshed.json()).refreshed_at)).toBeGreaterThanOrEqual(Date.parse(badge.refreshed_at));
   });
@@ -84,7 +87,10 @@ describe('badges', () => {
       expect(text).toContain('badge not found');
     }
     // Another user cannot delete or refresh it.
-    const del = (token: string) => deleteRoute(new Request(`http://localhost/main/api/v1/badges/${badge.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }), withId(badge.id));
+    const del = async (token: string) => {
+      const request = new Request(`http://localhost/main/api/v1/badges/${badge.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+      return documented(request, await deleteRoute(request, withId(badge.id)));
+    };
     expect((await del(b.token)).status).toBe(404);
     expect((await fetchEmbed(badge.url)).status).toBe(200);
     expect((await del(a.token)).status).toBe(204);
@@ -99,7 +105,8 @@ describe('badges', () => {
     const b = await coder([{ language: 'Go', time: 60, hour: 1 }]);
     await create(a.token, { metric: 'total', range: '7d' });
     await create(b.token, { metric: 'total', range: '30d' });
-    const list = await (await listRoute(new Request('http://localhost/main/api/v1/badges', { headers: { authorization: `Bearer ${a.token}` } }))).json();
+    const listing = new Request('http://localhost/main/api/v1/badges', { headers: { authorization: `Bearer ${a.token}` } });
+    const list = await (await documented(listing, await listRoute(listing))).json();
     expect(list.badges.map((x: { range: string }) => x.range)).toEqual(['7d']);
 
     const syncOnly = await tokenWithScopes(a.user.id, ['sync']);

@@ -6,8 +6,12 @@ import { deleteAccount, updateAccount } from '@/lib/accounts/me';
 import { resetConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
 import { call, daysFromToday, newUser } from '../helpers/api';
+import { documented } from '../helpers/contract';
 
-const get = (query = '') => GET(new Request(`http://localhost/main/api/v1/leaderboard/api/get/public?${query}`));
+const get = (query = '') => {
+  const request = new Request(`http://localhost/main/api/v1/leaderboard/api/get/public?${query}`);
+  return Promise.resolve(GET(request)).then((res) => documented(request, res));
+};
 const today = daysFromToday(0);
 
 async function coder(name: string, activity: [string, number][], settings: Record<string, boolean> = { leaderboard: true, share_languages: true }) {

@@ -2,8 +2,12 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { GET } from '@/app/main/api/v1/get/list/plans/route';
 import { getDb } from '@/lib/db/client';
+import { documented } from '../helpers/contract';
 
-const get = (headers: Record<string, string> = {}) => GET(new Request('http://localhost/main/api/v1/get/list/plans', { headers }));
+const get = (headers: Record<string, string> = {}) => {
+  const request = new Request('http://localhost/main/api/v1/get/list/plans', { headers });
+  return Promise.resolve(GET(request)).then((res) => documented(request, res));
+};
 
 describe('GET /get/list/plans', () => {
   it('lists the listable plans in display order with prices in minor units', async () => {

@@ -229,8 +229,9 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     const svg = await embed!.text();
     expect(svg).toContain('1 HR 40 MINS'); // for-the-badge writes in capitals; today's 70 min + yesterday's 30 min
     expect(svg).not.toContain('<b>');
-    // As a README embeds it: a plain <img> with the URL, in a page without our session.
-    await visitor.page.goto(`${base}/docs/errors`);
+    // As a README embeds it: a plain <img> with the URL, in a page without our session (once the
+    // page has hydrated, so React does not put its own content back).
+    await visitor.page.goto(`${base}/docs/errors`, { waitUntil: 'networkidle' });
     await visitor.page.evaluate((src) => {
       document.querySelector('main')!.innerHTML = `<h1>README</h1><img src="${src}" alt="coding time">`;
     }, badgeUrl);

@@ -47,3 +47,8 @@ export async function expectDocumented(method: string, url: string, response: Re
   }
   return response;
 }
+
+/** `expectDocumented` for a route handler called directly: `documented(request, await GET(request))`. */
+export function documented(request: Request, response: Response): Promise<Response> {
+  return expectDocumented(request.method, request.url, response);
+}

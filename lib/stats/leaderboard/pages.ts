@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { config } from '../../config';
 import { rows, type Db } from '../../db/client';
-import { leaderboardLanguages } from '../../db/schema';
+import { selected } from '../../db/names';
+import { leaderboardEntries, leaderboardLanguages, users } from '../../db/schema';
 import { ProcessCache } from '../../process-cache';
 import { listedOnLeaderboard, publicUserOf, sharesLanguages, type PublicUser } from '../../sharing/gate';
 import type { LeaderboardQuery, LeaderboardRange } from './query';
@@ -48,16 +49,17 @@ interface RankedRow {
  * are checked again. Ties are ordered by user id, the same on every page.
  */
 function rankedByTotal(db: Db, q: LeaderboardQuery): Promise<RankedRow[]> {
+  const [e, u] = [leaderboardEntries, users];
   return rows<RankedRow>(
     db,
     sql`WITH ranked AS (
-          SELECT user_id, total_millis, rank() OVER (ORDER BY total_millis DESC)::int AS rank, count(*) OVER ()::int AS total
-          FROM leaderboard_entries WHERE range = ${q.range} AND listed AND total_millis > 0
-          ORDER BY total_millis DESC, user_id LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}
+          SELECT ${e.userId} AS user_id, ${e.totalMillis} AS total_millis, rank() OVER (ORDER BY ${e.totalMillis} DESC)::int AS rank, count(*) OVER ()::int AS total
+          FROM ${e} WHERE ${e.range} = ${q.range} AND ${e.listed} AND ${e.totalMillis} > 0
+          ORDER BY ${e.totalMillis} DESC, ${e.userId} LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}
         )
-        SELECT u.id, u.handle, u.display_name, r.total_millis::float8 AS total_millis, ${sharesLanguages(sql`u`)} AS shares, r.rank, r.total
-        FROM ranked r JOIN users u ON u.id = r.user_id
-        WHERE ${listedOnLeaderboard(sql`u`)}
+        SELECT ${selected(u.id, u.handle, u.displayName)}, r.total_millis::float8 AS total_millis, ${sharesLanguages(u)} AS shares, r.rank, r.total
+        FROM ranked r JOIN ${u} ON ${u.id} = r.user_id
+        WHERE ${listedOnLeaderboard(u)}
         ORDER BY r.rank, r.user_id`,
   );
 }
@@ -68,16 +70,17 @@ function rankedByTotal(db: Db, q: LeaderboardQuery): Promise<RankedRow[]> {
  * page's rows are joined to the users, whose current settings are checked again.
  */
 function rankedByLanguage(db: Db, q: LeaderboardQuery): Promise<RankedRow[]> {
+  const [l, e, u] = [leaderboardLanguages, leaderboardEntries, users];
   return rows<RankedRow>(
     db,
     sql`WITH ranked AS (
-          SELECT user_id, millis, rank() OVER (ORDER BY millis DESC)::int AS rank, count(*) OVER ()::int AS total
-          FROM ${leaderboardLanguages} WHERE range = ${q.range} AND language = ${q.language}
-          ORDER BY millis DESC, user_id LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}
+          SELECT ${l.userId} AS user_id, ${l.millis} AS millis, rank() OVER (ORDER BY ${l.millis} DESC)::int AS rank, count(*) OVER ()::int AS total
+          FROM ${l} WHERE ${l.range} = ${q.range} AND ${l.language} = ${q.language}
+          ORDER BY ${l.millis} DESC, ${l.userId} LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}
         )
-        SELECT u.id, u.handle, u.display_name, e.total_millis::float8 AS total_millis, true AS shares, r.rank, r.total
-        FROM ranked r JOIN users u ON u.id = r.user_id JOIN leaderboard_entries e ON e.range = ${q.range} AND e.user_id = r.user_id
-        WHERE ${listedOnLeaderboard(sql`u`)} AND ${sharesLanguages(sql`u`)}
+        SELECT ${selected(u.id, u.handle, u.displayName)}, ${e.totalMillis}::float8 AS total_millis, true AS shares, r.rank, r.total
+        FROM ranked r JOIN ${u} ON ${u.id} = r.user_id JOIN ${e} ON ${e.range} = ${q.range} AND ${e.userId} = r.user_id
+        WHERE ${listedOnLeaderboard(u)} AND ${sharesLanguages(u)}
         ORDER BY r.rank, r.user_id`,
   );
 }
@@ -94,8 +97,9 @@ export async function leaderboardPage(db: Db, q: LeaderboardQuery): Promise<Lead
     const perLanguage = sharing.length
       ? await rows<{ user_id: string; name: string; millis: number }>(
           db,
-          sql`SELECT user_id, language AS name, millis FROM ${leaderboardLanguages}
-              WHERE range = ${q.range} AND user_id = ANY(${`{${sharing.join(',')}}`}::uuid[])`,
+          sql`SELECT ${leaderboardLanguages.userId} AS user_id, ${leaderboardLanguages.language} AS name, ${leaderboardLanguages.millis} AS millis
+              FROM ${leaderboardLanguages}
+              WHERE ${leaderboardLanguages.range} = ${q.range} AND ${leaderboardLanguages.userId} = ANY(${`{${sharing.join(',')}}`}::uuid[])`,
         )
       : [];
     const entries: LeaderboardEntry[] = found.map((r) => {

@@ -2,7 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { config } from '../../config';
 import { addDays, daysBetween, eachDay } from '../../dates';
 import { rows, type Db } from '../../db/client';
-import { leaderboardLanguages } from '../../db/schema';
+import { addExcluded, col, cols } from '../../db/names';
+import { leaderboardEntries, leaderboardLanguages, leaderboardSnapshots, userDays, users } from '../../db/schema';
 import { localDateHour } from '../../local-time';
 import { listedOnLeaderboard, sharesLanguages } from '../../sharing/gate';
 import { cappedPerUserDay, type Dates } from '../queries';
@@ -19,11 +20,14 @@ export interface Snapshot {
   revision: number;
 }
 
+const ls = leaderboardSnapshots;
+
 async function readSnapshot(db: Db, range: LeaderboardRange): Promise<Snapshot | undefined> {
   const [row] = await rows<{ generated_at: string | Date; from_date: string; to_date: string; revision: number }>(
     db,
-    sql`SELECT generated_at, to_char(from_date, 'YYYY-MM-DD') AS from_date, to_char(to_date, 'YYYY-MM-DD') AS to_date, revision
-        FROM leaderboard_snapshots WHERE range = ${range}`,
+    sql`SELECT ${ls.generatedAt} AS generated_at, to_char(${ls.fromDate}, 'YYYY-MM-DD') AS from_date,
+               to_char(${ls.toDate}, 'YYYY-MM-DD') AS to_date, ${ls.revision} AS revision
+        FROM ${ls} WHERE ${ls.range} = ${range}`,
   );
   return row && { generatedAt: new Date(row.generated_at).toISOString(), from: row.from_date, to: row.to_date, revision: row.revision };
 }
@@ -48,33 +52,34 @@ async function rebuild(tx: Db, range: LeaderboardRange, previous: Snapshot | und
   const from = addDays(to, 1 - days);
   const shift = previous ? daysBetween(previous.to, to) : days;
   const startOver = shift < 0 || shift >= days;
+  const [d, u, e, l] = [userDays, users, leaderboardEntries, leaderboardLanguages];
   const edges =
     previous && !startOver && shift > 0
-      ? sql`SELECT user_id, sum(CASE WHEN date > ${previous.to} THEN millis::int ELSE -millis::int END) AS delta
-            FROM user_days WHERE (date >= ${previous.from} AND date < ${from}) OR (date > ${previous.to} AND date <= ${to})
-            GROUP BY user_id`
+      ? sql`SELECT ${d.userId} AS user_id, sum(CASE WHEN ${d.date} > ${previous.to} THEN ${d.millis}::int ELSE -${d.millis}::int END) AS delta
+            FROM ${d} WHERE (${d.date} >= ${previous.from} AND ${d.date} < ${from}) OR (${d.date} > ${previous.to} AND ${d.date} <= ${to})
+            GROUP BY 1`
       : sql`SELECT NULL::uuid AS user_id, 0::bigint AS delta WHERE false`;
   // Summing everyone: one pass over the range's dates. Summing a few: each one's own days.
   const summed = startOver
     ? sql`SELECT p.id, coalesce(t.total, 0) AS total FROM people p LEFT JOIN (
-            SELECT user_id, sum(millis::int) AS total FROM user_days WHERE date BETWEEN ${from} AND ${to} GROUP BY user_id
+            SELECT ${d.userId} AS user_id, sum(${d.millis}::int) AS total FROM ${d} WHERE ${d.date} BETWEEN ${from} AND ${to} GROUP BY 1
           ) t ON t.user_id = p.id`
     : sql`SELECT p.id, s.total FROM people p CROSS JOIN LATERAL (
-            SELECT coalesce(sum(d.millis::int), 0) AS total FROM user_days d WHERE d.user_id = p.id AND d.date BETWEEN ${from} AND ${to}
+            SELECT coalesce(sum(${d.millis}::int), 0) AS total FROM ${d} WHERE ${d.userId} = p.id AND ${d.date} BETWEEN ${from} AND ${to}
           ) s WHERE p.afresh`;
   const edgeDates = previous && !startOver && shift > 0 ? [...eachDay(previous.from, addDays(from, -1)), ...eachDay(addDays(previous.to, 1), to)].filter((d) => d >= previous.from && d <= to) : [];
-  const language = (users: SQL, dates: Dates) => cappedPerUserDay('language', (col) => sql`${col} IN (${users})`, dates);
+  const language = (people: SQL, dates: Dates) => cappedPerUserDay('language', (column) => sql`${column} IN (${people})`, dates);
   await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
   // A rebuild reads every listed user: past the request's statement timeout on a large install.
   await tx.execute(sql`SET LOCAL statement_timeout = '120s'`);
   await tx.execute(sql`SET LOCAL jit = off`); // compiling costs more than it saves here
   await tx.execute(sql`
     WITH people AS (
-      SELECT u.id, u.stats_version, e.total_millis AS kept, ${listedOnLeaderboard(sql`u`)} AS listed,
-             (${startOver} OR e.user_id IS NULL OR e.stats_version <> u.stats_version) AS afresh,
-             ${listedOnLeaderboard(sql`u`)} AND ${sharesLanguages(sql`u`)} AS shows_languages
-      FROM users u LEFT JOIN leaderboard_entries e ON e.range = ${range} AND e.user_id = u.id
-      WHERE ${listedOnLeaderboard(sql`u`)} OR e.user_id IS NOT NULL
+      SELECT ${u.id} AS id, ${u.statsVersion} AS stats_version, ${e.totalMillis} AS kept, ${listedOnLeaderboard(u)} AS listed,
+             (${startOver} OR ${e.userId} IS NULL OR ${e.statsVersion} <> ${u.statsVersion}) AS afresh,
+             ${listedOnLeaderboard(u)} AND ${sharesLanguages(u)} AS shows_languages
+      FROM ${u} LEFT JOIN ${e} ON ${e.range} = ${range} AND ${e.userId} = ${u.id}
+      WHERE ${listedOnLeaderboard(u)} OR ${e.userId} IS NOT NULL
     ),
     summed AS (${summed}),
     edges AS (${edges}),
@@ -84,11 +89,11 @@ async function rebuild(tx: Db, range: LeaderboardRange, previous: Snapshot | und
       WHERE p.afresh OR e.delta <> 0
     ),
     updated AS (
-      UPDATE leaderboard_entries le SET total_millis = n.total, stats_version = n.stats_version, listed = n.listed
-      FROM next n WHERE n.kept AND le.range = ${range} AND le.user_id = n.id
+      UPDATE ${e} SET ${col(e.totalMillis)} = n.total, ${col(e.statsVersion)} = n.stats_version, ${col(e.listed)} = n.listed
+      FROM next n WHERE n.kept AND ${e.range} = ${range} AND ${e.userId} = n.id
     ),
     added AS (
-      INSERT INTO leaderboard_entries (range, user_id, total_millis, stats_version, listed)
+      INSERT INTO ${e} (${cols(e.range, e.userId, e.totalMillis, e.statsVersion, e.listed)})
       SELECT ${range}, id, total, stats_version, listed FROM next WHERE NOT kept
     ),
     languages_afresh AS (
@@ -100,25 +105,26 @@ async function rebuild(tx: Db, range: LeaderboardRange, previous: Snapshot | und
     -- stored row, and only what it does not hold is deleted. (Rows of users who stopped sharing
     -- or left were deleted when they did: leaderboardUserChanged.)
     languages_gone AS (
-      DELETE FROM ${leaderboardLanguages} l WHERE l.range = ${range}
-        AND (${startOver} OR l.user_id IN (SELECT id FROM people WHERE afresh))
-        AND NOT EXISTS (SELECT 1 FROM languages_afresh f WHERE f.user_id = l.user_id AND f.language = l.language)
+      DELETE FROM ${l} WHERE ${l.range} = ${range}
+        AND (${startOver} OR ${l.userId} IN (SELECT id FROM people WHERE afresh))
+        AND NOT EXISTS (SELECT 1 FROM languages_afresh f WHERE f.user_id = ${l.userId} AND f.language = ${l.language})
     ),
     languages_summed AS (
-      INSERT INTO ${leaderboardLanguages} AS l (range, user_id, language, millis)
+      INSERT INTO ${l} (${cols(l.range, l.userId, l.language, l.millis)})
       SELECT ${range}, user_id, language, millis FROM languages_afresh ORDER BY 2, 3
-      ON CONFLICT (range, user_id, language) DO UPDATE SET millis = excluded.millis
+      ON CONFLICT (${cols(l.range, l.userId, l.language)}) DO UPDATE SET ${col(l.millis)} = excluded.${col(l.millis)}
     )
-    INSERT INTO ${leaderboardLanguages} AS l (range, user_id, language, millis)
+    INSERT INTO ${l} (${cols(l.range, l.userId, l.language, l.millis)})
     SELECT ${range}, c.user_id, c.name, sum(CASE WHEN c.date > ${previous?.to ?? to} THEN c.millis ELSE -c.millis END)
     FROM (${language(sql`SELECT id FROM people WHERE NOT afresh AND shows_languages`, { anyOf: edgeDates })}) AS c
     GROUP BY c.user_id, c.name HAVING sum(CASE WHEN c.date > ${previous?.to ?? to} THEN c.millis ELSE -c.millis END) <> 0 ORDER BY 2, 3
-    ON CONFLICT (range, user_id, language) DO UPDATE SET millis = l.millis + excluded.millis`);
+    ON CONFLICT (${cols(l.range, l.userId, l.language)}) DO UPDATE SET ${addExcluded(l.millis)}`);
   // What shifted to nothing (a language no longer in the range; sums of floats leave crumbs).
-  await tx.execute(sql`DELETE FROM ${leaderboardLanguages} WHERE range = ${range} AND millis < 1`);
+  await tx.execute(sql`DELETE FROM ${l} WHERE ${l.range} = ${range} AND ${l.millis} < 1`);
   await tx.execute(sql`
-    INSERT INTO leaderboard_snapshots (range, generated_at, from_date, to_date) VALUES (${range}, now(), ${from}, ${to})
-    ON CONFLICT (range) DO UPDATE SET generated_at = now(), from_date = excluded.from_date, to_date = excluded.to_date`);
+    INSERT INTO ${ls} (${cols(ls.range, ls.generatedAt, ls.fromDate, ls.toDate)}) VALUES (${range}, now(), ${from}, ${to})
+    ON CONFLICT (${col(ls.range)}) DO UPDATE
+      SET ${col(ls.generatedAt)} = now(), ${col(ls.fromDate)} = excluded.${col(ls.fromDate)}, ${col(ls.toDate)} = excluded.${col(ls.toDate)}`);
 }
 
 const lockKey = (range: LeaderboardRange) => sql`hashtextextended(${'codetally:leaderboard:' + range}, 0)`;
@@ -185,12 +191,13 @@ function rebuildSnapshot(db: Db, range: LeaderboardRange, current: Snapshot | un
  * moves, so no process serves a page it cached before the change.
  */
 export async function leaderboardUserChanged(db: Db, userId: string, settings: { leaderboard?: boolean; share_languages?: boolean } = {}): Promise<void> {
-  if (settings.leaderboard === false) await db.execute(sql`UPDATE leaderboard_entries SET listed = false WHERE user_id = ${userId}::uuid`);
+  const [e, l] = [leaderboardEntries, leaderboardLanguages];
+  if (settings.leaderboard === false) await db.execute(sql`UPDATE ${e} SET ${col(e.listed)} = false WHERE ${e.userId} = ${userId}::uuid`);
   if (settings.leaderboard === false || settings.share_languages === false) {
-    await db.execute(sql`DELETE FROM ${leaderboardLanguages} WHERE user_id = ${userId}::uuid`);
+    await db.execute(sql`DELETE FROM ${l} WHERE ${l.userId} = ${userId}::uuid`);
   }
   if (settings.leaderboard === true || settings.share_languages === true) {
-    await db.execute(sql`UPDATE leaderboard_entries SET stats_version = -1 WHERE user_id = ${userId}::uuid`);
+    await db.execute(sql`UPDATE ${e} SET ${col(e.statsVersion)} = -1 WHERE ${e.userId} = ${userId}::uuid`);
   }
-  await db.execute(sql`UPDATE leaderboard_snapshots SET revision = revision + 1`);
+  await db.execute(sql`UPDATE ${ls} SET ${col(ls.revision)} = ${ls.revision} + 1`);
 }
