@@ -11,7 +11,10 @@ const usage = `Usage: npm run admin -- <command> [options]
 
   create-user  --handle <h> [--display-name <n>] [--timezone <tz>] [--public] [--leaderboard]
                [--share-languages] [--share-editors] [--share-apps] [--no-community-stats]
-  issue-token  --handle <h> [--name <n>] [--scopes sync,badges,account]
+               [--format ct|uuid]
+  issue-token  --handle <h> [--name <n>] [--scopes sync,badges,account,stats] [--format ct|uuid]
+
+  --format uuid issues a key in the format WakaTime plugins accept (scopes sync and stats unless named).
   revoke-token --handle <h> --token <id or prefix>
   list-tokens  --handle <h>`;
 
@@ -25,6 +28,7 @@ function commandFromArgs(argv: string[]): Command {
       timezone: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
+      format: { type: 'string' },
       token: { type: 'string' },
       public: { type: 'boolean' },
       leaderboard: { type: 'boolean' },
@@ -51,9 +55,10 @@ function commandFromArgs(argv: string[]): Command {
               share_apps: values['share-apps'] ?? false,
               community_stats: !values['no-community-stats'],
             },
+            token: values.format ? { format: values.format } : undefined,
           },
         }
-      : { command, handle: values.handle, name: values.name, scopes: values.scopes?.split(','), token: values.token };
+      : { command, handle: values.handle, name: values.name, scopes: values.scopes?.split(','), format: values.format, token: values.token };
   const parsed = commandSchema.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || 'command'}: ${i.message}`).join('\n');

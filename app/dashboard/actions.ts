@@ -50,6 +50,18 @@ export async function createToken(_: FormState, form: FormData): Promise<FormSta
   return { ok: true, message: `Token "${info.name}" created. Copy it now: it is not shown again.`, result: { token } };
 }
 
+/** One click: a key in the format WakaTime plugins accept (sync and stats), shown once. */
+export async function connectEditor(_: FormState): Promise<FormState> {
+  const user = await requireUser();
+  try {
+    const { token } = await issueToken(await getDb(), user.id, { name: 'WakaTime plugins', format: 'uuid' });
+    revalidatePath('/dashboard');
+    return { ok: true, message: 'Key created. Copy the settings now: the key is not shown again.', result: { token } };
+  } catch (err) {
+    return formError(err, {});
+  }
+}
+
 /** A one-button action on one of the user's own tokens or badges, by id; a stale id changes nothing. */
 async function onOwn(form: FormData, change: (db: Awaited<ReturnType<typeof getDb>>, userId: string, id: string) => Promise<unknown>) {
   const user = await requireUser();

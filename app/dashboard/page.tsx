@@ -3,7 +3,7 @@ import { DailyBars, LanguagePie, WeeklyTrend } from '../components/charts';
 import { DaysTable, Figures, Hitmap, NamedList, WeekdayHours } from '../components/figures';
 import { signOut } from '../signin/actions';
 import { deleteBadgeAction, refreshBadgeAction, revokeTokenAction } from './actions';
-import { BadgeMaker, CopyButton, DeleteAccount, PasswordForm, SettingsForm, TokenCreator } from './widgets';
+import { BadgeMaker, CopyButton, DeleteAccount, EditorConnector, PasswordForm, SettingsForm, TokenCreator } from './widgets';
 import { formatDuration } from '@/lib/badges/format';
 import { dashboardData, dashboardRange, dashboardRanges } from '@/lib/web/dashboard';
 import { requireUser } from '@/lib/web/session';
@@ -100,6 +100,14 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
       <Hitmap days={hitmap.days} />
       <h3>When in the week</h3>
       <WeekdayHours grid={hitmap.weekday_hours} />
+
+      <h2 id="editor">Connect your editor</h2>
+      <p>
+        Every WakaTime editor plugin (VS Code, JetBrains, Vim, Neovim, Emacs, Sublime, Xcode and more) can send to Codetally: make a key
+        and paste two lines into <code>~/.wakatime.cfg</code>. Codetally keeps the time, language, project, editor and category of each
+        heartbeat, never the file&apos;s path, branch or contents.
+      </p>
+      <EditorConnector apiUrl={`${origin}/api/wakatime/v1`} />
 
       <h2 id="tokens">Tokens</h2>
       <p>A token lets an editor plugin or the desktop agent send your activity. Give each device its own, so you can revoke one alone.</p>

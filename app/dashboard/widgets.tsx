@@ -2,7 +2,7 @@
 
 import { startTransition, useActionState, useMemo, useState } from 'react';
 import { Field, FormMessage } from '../components/form-bits';
-import { changePasswordAction, createBadgeAction, createToken, deleteAccountAction, saveSettings } from './actions';
+import { changePasswordAction, connectEditor, createBadgeAction, createToken, deleteAccountAction, saveSettings } from './actions';
 import { submitted, type FormState } from '@/lib/web/forms';
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
@@ -65,6 +65,32 @@ export function TokenCreator({ apiUrl }: { apiUrl: string }) {
           <p>Paste these settings into your editor plugin or the desktop agent:</p>
           <pre>{settings}</pre>
           <CopyButton text={settings} label="Copy settings" />
+        </div>
+      )}
+    </>
+  );
+}
+
+/** "Connect your editor": a key for WakaTime plugins and the two lines of ~/.wakatime.cfg that use it. */
+export function EditorConnector({ apiUrl }: { apiUrl: string }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(connectEditor, {});
+  const key = state.result?.token as string | undefined;
+  const cfg = key ? `[settings]\napi_url = ${apiUrl}\napi_key = ${key}` : '';
+  return (
+    <>
+      <form action={action} aria-label="Connect your editor">
+        <button type="submit" disabled={pending}>
+          Make a key for my editor
+        </button>
+      </form>
+      <FormMessage state={state} />
+      {key && (
+        <div className="card" data-testid="wakatime-cfg">
+          <p>
+            Put these lines in <code>~/.wakatime.cfg</code> (keep your other settings), then restart your editor:
+          </p>
+          <pre data-testid="wakatime-cfg-text">{cfg}</pre>
+          <CopyButton text={cfg} label="Copy settings" />
         </div>
       )}
     </>

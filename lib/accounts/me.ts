@@ -5,8 +5,7 @@ import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { authAccounts, badges, desktopActivity, ideActivity, passwordLogins, users } from '../db/schema';
 import { ApiError } from '../http/problem';
-import { pluginScopes } from '../auth/tokens';
-import { displayNameSchema, handleSchema, scopeSchema, settingsSchema, timezoneSchema, tokenNameSchema, userSchema, type UserDto } from './schemas';
+import { displayNameSchema, handleSchema, settingsSchema, timezoneSchema, tokenFormatSchema, tokenNameSchema, tokenScopesSchema, userSchema, type UserDto } from './schemas';
 import { listTokens } from './tokens';
 import { markUserDates } from '../stats/community';
 import { leaderboardUserChanged } from '../stats/leaderboard/snapshot';
@@ -28,11 +27,8 @@ export type UpdateAccountInput = z.infer<typeof updateAccountSchema>;
 export const createTokenSchema = z
   .object({
     name: tokenNameSchema,
-    scopes: z
-      .array(scopeSchema, { error: 'scopes must be a list of sync, badges, account' })
-      .min(1, { error: 'scopes must name at least one scope' })
-      .default([...pluginScopes])
-      .meta({ description: 'Defaults to sync and badges: what an editor plugin or the desktop agent needs.' }),
+    scopes: tokenScopesSchema('scopes'),
+    format: tokenFormatSchema,
   })
   .meta({ id: 'CreateToken' });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isTimeZone } from '../local-time';
-import { scopes } from '../auth/tokens';
+import { pluginScopes, scopes, tokenFormats, wakatimeScopes, type Scope, type TokenFormat } from '../auth/tokens';
 import { handlePattern, isUuid } from '../ids';
 import { checkedText } from '../text';
 
@@ -57,6 +57,22 @@ export const defaultSettings: Settings = {
 
 export const scopeSchema = z.enum(scopes);
 
+export const tokenFormatSchema = z
+  .enum(tokenFormats)
+  .default('ct')
+  .meta({ description: '`ct` (default): a `ct_` token. `uuid`: a random UUID, the key format WakaTime plugins and wakatime-cli accept (also with a `waka_` prefix).' });
+
+/** The scopes of a new token; `path` names the field in messages. */
+export const tokenScopesSchema = (path: string) =>
+  z
+    .array(scopeSchema, { error: `${path} must be a list of ${scopes.join(', ')}` })
+    .min(1, { error: `${path} must name at least one scope` })
+    .optional()
+    .meta({ description: 'Defaults to sync and badges for a `ct` token (an editor plugin, the desktop agent), sync and stats for a `uuid` key (a WakaTime plugin: heartbeats and the status bar).' });
+
+/** The scopes a new token gets when the request names none. */
+export const defaultScopes = (format: TokenFormat): Scope[] => (format === 'uuid' ? wakatimeScopes : pluginScopes);
+
 export const createUserSchema = z
   .object({
     handle: handleSchema,
@@ -64,13 +80,7 @@ export const createUserSchema = z
     timezone: timezoneSchema.optional(),
     settings: settingsSchema.partial().optional(),
     token: z
-      .object({
-        scopes: z
-          .array(scopeSchema, { error: 'token.scopes must be a list of sync, badges, account' })
-          .min(1, { error: 'token.scopes must name at least one scope' })
-          .optional()
-          .meta({ description: 'Defaults to sync and badges: what an editor plugin needs.' }),
-      })
+      .object({ scopes: tokenScopesSchema('token.scopes'), format: tokenFormatSchema })
       .optional()
       .meta({ description: 'The first token of the user.' }),
   })

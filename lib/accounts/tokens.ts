@@ -3,8 +3,9 @@ import type { Db } from '../db/client';
 import { apiTokens, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { z } from 'zod';
-import { generateToken, scopes, type Scope } from '../auth/tokens';
+import { generateToken, scopes, type Scope, type TokenFormat } from '../auth/tokens';
 import { isUuid } from '../ids';
+import { defaultScopes } from './schemas';
 
 export const tokenSchema = z
   .object({
@@ -43,16 +44,18 @@ function tokenDto(t: typeof apiTokens.$inferSelect): TokenDto {
 export const MAX_LIVE_TOKENS = 20;
 
 /**
- * Issues a token; the raw value is returned once and only its hash is stored. 422 when the user
+ * Issues a token (scopes by default as `defaultScopes` of its format); the raw value is returned once and only its hash is stored. 422 when the user
  * already holds MAX_LIVE_TOKENS live tokens (counted under the user's row lock, so concurrent
  * requests cannot pass the bound together).
  */
 export async function issueToken(
   db: Db,
   userId: string,
-  opts: { name: string; scopes: Scope[] },
+  opts: { name: string; scopes?: Scope[]; format?: TokenFormat },
 ): Promise<{ token: string; info: TokenDto }> {
-  const { token, prefix, hash } = generateToken();
+  const format = opts.format ?? 'ct';
+  const { token, prefix, hash } = generateToken(format);
+  const granted = [...new Set(opts.scopes ?? defaultScopes(format))];
   const row = await db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
     const [{ live }] = await tx
@@ -64,7 +67,7 @@ export async function issueToken(
         errors: [{ path: '', code: 'too_many_tokens', message: `revoke a token first: at most ${MAX_LIVE_TOKENS}` }],
       });
     }
-    const [created] = await tx.insert(apiTokens).values({ userId, name: opts.name, prefix, hash, scopes: [...new Set(opts.scopes)] }).returning();
+    const [created] = await tx.insert(apiTokens).values({ userId, name: opts.name, prefix, hash, scopes: granted }).returning();
     return created;
   });
   return { token, info: tokenDto(row) };

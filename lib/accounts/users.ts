@@ -4,7 +4,6 @@ import { users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { issueToken } from './tokens';
 import { defaultSettings, type CreateUserInput, type Settings, type UserDto } from './schemas';
-import { pluginScopes } from '../auth/tokens';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -61,11 +60,11 @@ export async function insertUser(db: Db, input: CreateUserInput): Promise<UserDt
   return userDto(created);
 }
 
-/** Creates a user and a first token (by default a plugin's: sync + badges) in one transaction. */
+/** Creates a user and a first token (by default a plugin's `ct` token: sync + badges) in one transaction. */
 export async function createUser(db: Db, input: CreateUserInput): Promise<{ user: UserDto; token: string }> {
   return db.transaction(async (tx) => {
     const user = await insertUser(tx, input);
-    const { token } = await issueToken(tx, user.id, { name: 'first token', scopes: input.token?.scopes ?? pluginScopes });
+    const { token } = await issueToken(tx, user.id, { name: 'first token', ...input.token });
     return { user, token };
   });
 }

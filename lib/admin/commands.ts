@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { createUserSchema, handleSchema, scopeSchema, tokenNameSchema } from '../accounts/schemas';
+import { createUserSchema, handleSchema, tokenFormatSchema, tokenNameSchema, tokenScopesSchema } from '../accounts/schemas';
 import { issueToken, listTokens, revokeToken } from '../accounts/tokens';
 import { createUser, findUserByHandle, userDto } from '../accounts/users';
-import { pluginScopes } from '../auth/tokens';
 import type { Db } from '../db/client';
 import { checkedText } from '../text';
 
@@ -15,7 +14,8 @@ export const commandSchema = z.discriminatedUnion('command', [
     command: z.literal('issue-token'),
     handle: handleSchema,
     name: tokenNameSchema.default('cli token'),
-    scopes: z.array(scopeSchema).min(1).default(pluginScopes),
+    scopes: tokenScopesSchema('scopes'),
+    format: tokenFormatSchema,
   }),
   z.object({ command: z.literal('revoke-token'), handle: handleSchema, token: checkedText(z.string().min(1).max(100), 'token') }),
   z.object({ command: z.literal('list-tokens'), handle: handleSchema }),
@@ -37,7 +37,7 @@ export async function runCommand(db: Db, command: Command): Promise<unknown> {
       return createUser(db, command.input);
     case 'issue-token': {
       const user = await userByHandle(db, command.handle);
-      const { token, info } = await issueToken(db, user.id, { name: command.name, scopes: command.scopes });
+      const { token, info } = await issueToken(db, user.id, command);
       return { user: userDto(user), token, info };
     }
     case 'revoke-token': {

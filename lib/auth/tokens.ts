@@ -1,26 +1,45 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
-export const scopes = ['sync', 'badges', 'account'] as const;
+/**
+ * `sync` writes activity, `badges` manages badges, `account` the account itself, `stats` reads
+ * the owner's own figures, private ones included (the WakaTime-compatible read routes).
+ */
+export const scopes = ['sync', 'badges', 'account', 'stats'] as const;
 export type Scope = (typeof scopes)[number];
 
 /** What a token for an editor plugin or the desktop agent may do. */
 export const pluginScopes: Scope[] = ['sync', 'badges'];
+/** What a key for WakaTime plugins may do: send heartbeats and read the status bar and summaries. */
+export const wakatimeScopes: Scope[] = ['sync', 'stats'];
+
+/** `ct`: Codetally's own format; `uuid`: the key format WakaTime plugins and wakatime-cli accept. */
+export const tokenFormats = ['ct', 'uuid'] as const;
+export type TokenFormat = (typeof tokenFormats)[number];
 
 export const tokenPrefix = 'ct_';
 const tokenPattern = /^ct_[A-Za-z0-9_-]{43}$/;
+// A version 4 UUID (122 random bits), in any case, also with WakaTime's `waka_` prefix.
+const uuidKeyPattern = /^(?:waka_)?([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})$/i;
 
-/** A new token: `ct_` and 256 random bits in base64url. Shown once; only its hash is kept. */
-export function generateToken(): { token: string; prefix: string; hash: string } {
-  const token = tokenPrefix + randomBytes(32).toString('base64url');
-  return { token, prefix: token.slice(0, 11), hash: hashToken(token) };
+/**
+ * A new token, shown once; only its hash is kept. `ct`: `ct_` and 256 random bits in base64url;
+ * `uuid`: a random version 4 UUID.
+ */
+export function generateToken(format: TokenFormat = 'ct'): { token: string; prefix: string; hash: string } {
+  const token = format === 'uuid' ? randomUUID() : tokenPrefix + randomBytes(32).toString('base64url');
+  return { token, prefix: token.slice(0, format === 'uuid' ? 8 : 11), hash: hashToken(token) };
 }
 
+/** The hash kept for a token. A UUID key hashes alike in any case and with or without `waka_`. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  const uuid = uuidKeyPattern.exec(token);
+  return createHash('sha256')
+    .update(uuid ? uuid[1].toLowerCase() : token)
+    .digest('hex');
 }
 
 export function looksLikeToken(value: string): boolean {
-  return tokenPattern.test(value);
+  return tokenPattern.test(value) || uuidKeyPattern.test(value);
 }
 
 /** Compares two secrets in constant time (hashing first makes the lengths equal). */

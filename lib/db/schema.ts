@@ -94,6 +94,38 @@ export const ideActivity = pgTable(
   ],
 );
 
+/**
+ * Heartbeats of the WakaTime-compatible API (lib/wakatime/heartbeats.ts), kept for 14 days: what
+ * recomputing the hours a late heartbeat changes needs, and nothing more. No entity (a keyed
+ * digest tells duplicates apart; for `type: app` the entity is the application's name and is kept
+ * as `app`), no branch, dependencies, line or cursor numbers. Each row keeps what it is credited
+ * now (its start to `credited_until`, split into hours in `zone`), so that a recomputation takes
+ * back exactly what it added.
+ */
+export const heartbeats = pgTable(
+  'heartbeats',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Epoch milliseconds. */
+    at: bigint('at', { mode: 'number' }).notNull(),
+    type: text('type').notNull(),
+    /** 52 bits of an HMAC of the entity, under a server secret. */
+    entityDigest: bigint('entity_digest', { mode: 'number' }).notNull(),
+    category: text('category').notNull(),
+    language: text('language').notNull(),
+    project: text('project').notNull(),
+    editor: text('editor').notNull(),
+    os: text('os').notNull(),
+    app: text('app').notNull(),
+    creditedUntil: bigint('credited_until', { mode: 'number' }).notNull(),
+    zone: text('zone').notNull(),
+  },
+  // The time index serves the purge of rows older than any late heartbeat can reach.
+  (t) => [primaryKey({ columns: [t.userId, t.at, t.type, t.entityDigest] }), index('heartbeats_at_idx').on(t.at)],
+);
+
 export const desktopActivity = pgTable(
   'desktop_activity',
   {

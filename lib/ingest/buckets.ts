@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { CONTENT_FIELDS } from '../activity';
 import type { FieldError } from '../http/problem';
 import { issueCode } from '../http/validate';
 import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from './fast-path';
@@ -7,7 +8,6 @@ import { desktopBucketSchema, ideBucketSchema, type DesktopBucketInput, type Ide
 // Validation, normalisation and grouping of buckets: pure steps, no database.
 
 /** Field names that would carry file bodies, diffs or clipboard data: never accepted. */
-const contentFields = new Set(['content', 'body', 'text', 'diff', 'patch', 'clipboard', 'source', 'code', 'snippet']);
 
 export interface IdeRow {
   date: string;
@@ -140,7 +140,7 @@ export function validateBuckets<Input, Row>(
     const errors: FieldError[] = [];
     for (const field in record) {
       if (kind.fields.has(field)) continue;
-      if (contentFields.has(field.toLowerCase())) {
+      if (CONTENT_FIELDS.has(field.toLowerCase())) {
         errors.push({
           path: field,
           code: 'content_not_allowed',

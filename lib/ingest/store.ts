@@ -28,10 +28,9 @@ import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
 // Callers pass rows already grouped: one statement may touch a row only once.
 
 /** CTEs that store IDE rows and update the rollups; `guard` may veto the whole batch. */
-function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
+/** The CTE `batch` (date, hour, language, project, editor, millis, lines) of IDE rows, and `batch_hours`. */
+function ideBatch(rows: IdeRow[], guard: SQL): SQL {
   const tuples = rows.map((r) => [r.date, r.hour, r.language, r.project, r.editor, r.millis, r.lines]);
-  const [a, h, d, l, ed] = [ideActivity, userHours, userDays, userDayLanguages, userDayEditors];
-  const activityKey = cols(a.userId, a.date, a.hour, a.language, a.project, a.editor);
   return sql`
     batch AS MATERIALIZED (
       SELECT (e->>0)::date AS date, (e->>1)::smallint AS hour, e->>2 AS language, e->>3 AS project,
@@ -39,6 +38,37 @@ function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
       FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e
       ${guard}
     ),
+    batch_hours AS (SELECT date, hour, sum(millis)::bigint AS millis FROM batch GROUP BY date, hour)`;
+}
+
+/**
+ * What the batch adds to each day once every hour is capped: the capped hour after the write
+ * minus the capped hour before it (the stored hour minus what this batch added). `hours` holds
+ * the stored hours after the write.
+ */
+const cappedDayChange = sql`
+  SELECT h.date, sum(least(h.millis, ${HOUR_CAP_MILLIS}) - least(h.millis - b.millis, ${HOUR_CAP_MILLIS})) AS millis
+  FROM hours h JOIN batch_hours b USING (date, hour)
+  GROUP BY h.date`;
+
+/** CTEs that mark the batch's dates for the site-wide refresh and move the user's stats version. */
+function ideMarks(userId: string): SQL {
+  return sql`
+    community AS (
+      -- Site-wide rollups of these dates are recomputed on the next site-wide read (lib/stats/community.ts).
+      INSERT INTO ${communityDirty} (${col(communityDirty.date)}) SELECT DISTINCT date FROM batch
+    ),
+    version AS (
+      UPDATE ${users} SET ${col(users.statsVersion)} = ${users.statsVersion} + 1
+      WHERE ${users.id} = ${userId}::uuid AND EXISTS (SELECT 1 FROM batch)
+    )`;
+}
+
+function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
+  const [a, h, d, l, ed] = [ideActivity, userHours, userDays, userDayLanguages, userDayEditors];
+  const activityKey = cols(a.userId, a.date, a.hour, a.language, a.project, a.editor);
+  return sql`
+    ${ideBatch(rows, guard)},
     activity AS (
       INSERT INTO ${a} (${activityKey}, ${cols(a.millis, a.lines)})
       SELECT ${userId}::uuid, date, hour, language, project, editor, millis, lines FROM batch
@@ -46,7 +76,6 @@ function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
       ON CONFLICT (${activityKey}) DO UPDATE
         SET ${addExcluded(a.millis)}, ${addExcluded(a.lines)}, ${col(a.updatedAt)} = now()
     ),
-    batch_hours AS (SELECT date, hour, sum(millis)::bigint AS millis FROM batch GROUP BY date, hour),
     hours AS (
       INSERT INTO ${h} (${cols(h.userId, h.date, h.hour, h.millis)})
       SELECT ${userId}::uuid, date, hour, millis FROM batch_hours ORDER BY date, hour
@@ -54,13 +83,8 @@ function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
       RETURNING ${h.date} AS date, ${h.hour} AS hour, ${h.millis} AS millis
     ),
     days AS (
-      -- What the batch adds to each day once every hour is capped: the capped hour after the
-      -- write minus the capped hour before it (the stored hour minus what this batch added).
       INSERT INTO ${d} (${cols(d.userId, d.date, d.millis)})
-      SELECT ${userId}::uuid, h.date,
-             sum(least(h.millis, ${HOUR_CAP_MILLIS}) - least(h.millis - b.millis, ${HOUR_CAP_MILLIS}))
-      FROM hours h JOIN batch_hours b USING (date, hour)
-      GROUP BY h.date ORDER BY h.date
+      SELECT ${userId}::uuid, date, millis FROM (${cappedDayChange}) AS c ORDER BY date
       ON CONFLICT (${cols(d.userId, d.date)}) DO UPDATE SET ${addExcluded(d.millis)}
     ),
     languages AS (
@@ -73,14 +97,43 @@ function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
       SELECT ${userId}::uuid, date, editor, sum(millis) FROM batch GROUP BY date, editor ORDER BY date, editor
       ON CONFLICT (${cols(ed.userId, ed.date, ed.editor)}) DO UPDATE SET ${addExcluded(ed.millis)}
     ),
-    community AS (
-      -- Site-wide rollups of these dates are recomputed on the next site-wide read (lib/stats/community.ts).
-      INSERT INTO ${communityDirty} (${col(communityDirty.date)}) SELECT DISTINCT date FROM batch
+    ${ideMarks(userId)}`;
+}
+
+/**
+ * CTEs that take back IDE time already stored (rows with negative millis, each matching a stored
+ * row): UPDATEs only, so no candidate row below zero ever meets the tables' CHECKs, as an
+ * upsert's would. Heartbeats use it when a late one shortens a credit (lib/wakatime/heartbeats.ts).
+ */
+function ideTakeBacks(userId: string, rows: IdeRow[]): SQL {
+  const [a, h, d, l, ed] = [ideActivity, userHours, userDays, userDayLanguages, userDayEditors];
+  const owned = (t: typeof a | typeof h | typeof d | typeof l | typeof ed) => sql`${t.userId} = ${userId}::uuid`;
+  return sql`
+    ${ideBatch(rows, sql``)},
+    activity AS (
+      UPDATE ${a} SET ${col(a.millis)} = ${a.millis} + b.millis, ${col(a.updatedAt)} = now() FROM batch b
+      WHERE ${owned(a)} AND ${a.date} = b.date AND ${a.hour} = b.hour AND ${a.language} = b.language AND ${a.project} = b.project AND ${a.editor} = b.editor
     ),
-    version AS (
-      UPDATE ${users} SET ${col(users.statsVersion)} = ${users.statsVersion} + 1
-      WHERE ${users.id} = ${userId}::uuid AND EXISTS (SELECT 1 FROM batch)
-    )`;
+    hours AS (
+      UPDATE ${h} SET ${col(h.millis)} = ${h.millis} + b.millis FROM batch_hours b
+      WHERE ${owned(h)} AND ${h.date} = b.date AND ${h.hour} = b.hour
+      RETURNING ${h.date} AS date, ${h.hour} AS hour, ${h.millis} AS millis
+    ),
+    days AS (
+      UPDATE ${d} SET ${col(d.millis)} = ${d.millis} + c.millis FROM (${cappedDayChange}) AS c
+      WHERE ${owned(d)} AND ${d.date} = c.date
+    ),
+    languages AS (
+      UPDATE ${l} SET ${col(l.millis)} = ${l.millis} + c.millis
+      FROM (SELECT date, language, sum(millis) AS millis FROM batch GROUP BY date, language) AS c
+      WHERE ${owned(l)} AND ${l.date} = c.date AND ${l.language} = c.language
+    ),
+    editors AS (
+      UPDATE ${ed} SET ${col(ed.millis)} = ${ed.millis} + c.millis
+      FROM (SELECT date, editor, sum(millis) AS millis FROM batch GROUP BY date, editor) AS c
+      WHERE ${owned(ed)} AND ${ed.date} = c.date AND ${ed.editor} = c.editor
+    ),
+    ${ideMarks(userId)}`;
 }
 
 /** CTEs that store desktop rows (desktop time has no public rollups). */
@@ -100,7 +153,30 @@ function desktopWrites(userId: string, rows: DesktopRow[], guard: SQL): SQL {
     )`;
 }
 
+/** CTEs that take back desktop time already stored (rows with negative millis): see ideTakeBacks. */
+function desktopTakeBacks(userId: string, rows: DesktopRow[]): SQL {
+  const tuples = rows.map((r) => [r.date, r.hour, r.platform, r.app, r.millis]);
+  const a = desktopActivity;
+  return sql`
+    activity AS (
+      UPDATE ${a} SET ${col(a.millis)} = ${a.millis} + (e->>4)::bigint, ${col(a.updatedAt)} = now()
+      FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e
+      WHERE ${a.userId} = ${userId}::uuid AND ${a.date} = (e->>0)::date AND ${a.hour} = (e->>1)::smallint
+        AND ${a.platform} = e->>2 AND ${a.app} = e->>3
+    )`;
+}
+
 const writes = { ide: ideWrites, desktop: desktopWrites } as const;
+
+/**
+ * Takes back time already stored, in one statement: every row names a stored bucket and a
+ * negative amount no larger than what it holds (what an earlier write added). Not idempotent:
+ * the caller keeps what it added (lib/wakatime/heartbeats.ts keeps each credit).
+ */
+export async function takeBackRows(db: Db, kind: 'ide' | 'desktop', userId: string, rows: IdeRow[] | DesktopRow[]): Promise<void> {
+  const ctes = kind === 'ide' ? ideTakeBacks(userId, rows as IdeRow[]) : desktopTakeBacks(userId, rows as DesktopRow[]);
+  await db.execute(sql`WITH ${ctes} SELECT 1`);
+}
 
 export interface Claim extends IdempotencyKey {
   status: number;

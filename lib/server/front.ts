@@ -25,6 +25,8 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 const nextMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** Where the route handlers of the API live (the rest are pages and a few routes of Next's). */
+const apiPaths = ['/main/api/', '/api/wakatime/'];
 /** What pages (and the few route handlers outside the API) answer. */
 const pageMethods = 'GET, HEAD, POST';
 const pageMethodSet = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
@@ -122,9 +124,14 @@ export function frontServer(handle: Handler, options: FrontOptions): http.Server
         return;
       }
       const method = req.method ?? 'GET';
-      const api = req.url?.startsWith('/main/api/') ?? false;
+      // The path as Next routes it (dot segments resolved): `/main/api/../x` is a page.
+      const path = new URL(req.url ?? '/', 'http://front').pathname;
+      const api = apiPaths.some((prefix) => path.startsWith(prefix));
       const action = req.headers['next-action'];
-      if (!api && method === 'POST' && typeof action === 'string' && options.serverActions && !options.serverActions.has(action)) {
+      // Under /main/api/ every path is a route handler (a catch-all answers the unknown ones);
+      // anywhere else a path that names no route is a page, which Next would run the action on.
+      const mayRunAction = !path.startsWith('/main/api/');
+      if (mayRunAction && method === 'POST' && typeof action === 'string' && options.serverActions && !options.serverActions.has(action)) {
         answer(res, 404, JSON.stringify(problemBody('not_found', 'No such form action in this version of the site: reload the page.')));
         return;
       }

@@ -72,7 +72,7 @@ describe('operator commands', () => {
   it('issue, list and revoke tokens for a user', async () => {
     const db = await getDb();
     await runCommand(db, { command: 'create-user', input: { handle: 'dave' } });
-    const issued = (await runCommand(db, { command: 'issue-token', handle: 'dave', name: 'laptop', scopes: ['sync'] })) as {
+    const issued = (await runCommand(db, { command: 'issue-token', handle: 'dave', name: 'laptop', scopes: ['sync'], format: 'ct' })) as {
       token: string;
       info: { prefix: string };
     };

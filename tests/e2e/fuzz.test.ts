@@ -187,6 +187,29 @@ const desktopBucket = fc
   )
   .map((b) => b as Record<string, unknown>);
 
+/** A heartbeat as a WakaTime plugin sends it, or nearly: fields of any kind, times near now or far off. */
+const heartbeat = fc
+  .record(
+    {
+      entity: fieldValue(fc.oneof(text(40), fc.constant('/home/dev/src/main.go'))),
+      type: fieldValue(fc.constantFrom('file', 'app', 'domain', 'url', 'event', 'folder')),
+      time: fieldValue(
+        fc.oneof(
+          fc.integer({ min: -3600, max: 3600 }).map((s) => Date.now() / 1000 + s),
+          fc.constantFrom(0, -1, 1e12, Number.MAX_SAFE_INTEGER, Date.now() / 1000 - 15 * 86_400),
+        ),
+      ),
+      category: fieldValue(fc.constantFrom('coding', 'debugging', 'building', 'x')),
+      language: fieldValue(nameValue),
+      project: fieldValue(nameValue),
+      branch: fieldValue(text()),
+      lineno: fieldValue(fc.integer()),
+      user_agent: fieldValue(fc.oneof(text(60), fc.constant('wakatime/v1.98.0 (linux-6.5.0) go1.22.1 vim/9.1 vim-wakatime/11.0.0'))),
+    },
+    { requiredKeys: [] },
+  )
+  .chain((b) => fc.dictionary(fc.oneof(text(10), fc.constantFrom('content', 'Diff', 'dependencies', '__proto__')), anyJson, { maxKeys: 2 }).map((extra) => ({ ...extra, ...b })));
+
 // ---- requests -------------------------------------------------------------------------------
 
 interface FuzzRequest {
@@ -200,7 +223,7 @@ const uuid = fc.uuid();
 const someUser = () => fc.constantFrom(...fixture.users);
 const segment = (valid: fc.Arbitrary<string>) => fc.oneof({ weight: 3, arbitrary: valid }, { weight: 2, arbitrary: urlPart });
 
-type BodyKind = 'ide' | 'desktop' | 'ide-one' | 'desktop-one' | 'object' | 'none';
+type BodyKind = 'ide' | 'desktop' | 'ide-one' | 'desktop-one' | 'heartbeats' | 'heartbeat' | 'object' | 'none';
 /** Route templates: the path, and the body a write there carries. */
 const paths = (): fc.Arbitrary<{ path: string; body: BodyKind }> =>
   fc.oneof(
@@ -237,6 +260,15 @@ const paths = (): fc.Arbitrary<{ path: string; body: BodyKind }> =>
         .map((path) => ({ path, body: 'object' as const })),
     },
     { weight: 6, arbitrary: fc.constant({ path: '/main/api/v1/admin/users', body: 'object' as const }) },
+    {
+      weight: 8,
+      arbitrary: fc
+        .tuple(segment(fc.oneof(fc.constant('current'), someUser().map((u) => u.handle))), fc.constantFrom('heartbeats.bulk', 'heartbeats', 'statusbar/today'))
+        .map(([user, route]) => ({
+          path: `/api/wakatime/v1/users/${user}/${route}`,
+          body: route === 'heartbeats.bulk' ? ('heartbeats' as const) : route === 'heartbeats' ? ('heartbeat' as const) : ('none' as const),
+        })),
+    },
     { weight: 6, arbitrary: urlPart.map((p) => ({ path: `/main/api/v1/${p}`, body: 'object' as const })) },
     {
       weight: 3,
@@ -272,6 +304,7 @@ const authorization = () =>
   { weight: 2, arbitrary: fc.constant(undefined) },
   { weight: 14, arbitrary: someUser().map((u) => `Bearer ${u.token}`) },
   { weight: 4, arbitrary: someUser().map((u) => `Bearer ${u.account}`) },
+  { weight: 3, arbitrary: someUser().map((u) => `Basic ${Buffer.from(u.token).toString('base64')}`) },
   { weight: 1, arbitrary: fc.constant(`Bearer ${ADMIN_TOKEN}`) },
   { weight: 1, arbitrary: headerText.map((t) => `Bearer ${t}`) },
   { weight: 1, arbitrary: headerText },
@@ -342,6 +375,8 @@ function makeBody(kind: string): fc.Arbitrary<string | Buffer | undefined> {
     desktop: fc.oneof({ weight: 5, arbitrary: fc.record({ activities: fc.array(desktopBucket, { maxLength: 8 }) }) }, { weight: 1, arbitrary: anyJson }),
     'ide-one': fc.oneof(plainBucket, ideBucket),
     'desktop-one': desktopBucket,
+    heartbeats: fc.oneof({ weight: 10, arbitrary: fc.array(heartbeat, { maxLength: 12 }) }, { weight: 1, arbitrary: anyJson }),
+    heartbeat,
     object: fc.oneof(
       fc.record(
         {
@@ -422,6 +457,13 @@ describe('generated requests against every route', () => {
           const problem = JSON.parse(res.body);
           expect(knownCodes.has(problem.code), where).toBe(true);
           expect(problem.status, where).toBe(res.status);
+        }
+        // The WakaTime-compatible routes answer their errors in WakaTime's shape ({"error": ...});
+        // a path that names no route (404), a method none takes (405) and what never reaches a
+        // route (a forged form action) are the server's.
+        const wakatimeError = req.path.startsWith('/api/wakatime/') && res.status >= 400 && ![404, 405].includes(res.status);
+        if (wakatimeError && req.method !== 'HEAD' && /^application\/json/.test(res.headers['content-type'] ?? '')) {
+          expect(typeof JSON.parse(res.body).error, where).toBe('string');
         }
         if (res.status === 405) expect(res.headers.allow, where).toBeTruthy();
       }),

@@ -1,0 +1,68 @@
+import { authenticateHash, unauthorized, withHeaders } from '../auth/bearer';
+import type { Principal } from '../auth/principal';
+import { hashToken, looksLikeToken, type Scope } from '../auth/tokens';
+import { writeLimits } from '../config';
+import { getDb, type Db } from '../db/client';
+import { ApiError, errorResponse } from '../http/problem';
+import { assertWithinLimit, rateLimitHeaders, type RateLimitState } from '../http/rate-limit';
+
+// The door of the WakaTime-compatible routes (/api/wakatime/v1): the key as wakatime-cli and
+// the plugins send it (Basic with the key as user name, Bearer, or ?api_key=), the user named in
+// the path (`current`, or the key owner's own handle or id), and errors in WakaTime's shape,
+// {"error": "..."}, with the status and headers the rest of the API would give.
+
+export interface WakaContext extends Principal {
+  request: Request;
+  db: Db;
+}
+
+/** The key of a request, wherever wakatime-cli or a plugin put it. */
+export function wakatimeKey(request: Request): string | null {
+  const header = request.headers.get('authorization');
+  if (header) {
+    const [scheme, value = ''] = header.trim().split(/\s+/, 2);
+    if (/^basic$/i.test(scheme)) {
+      const decoded = Buffer.from(value, 'base64').toString('utf8');
+      // base64(key), base64(key:) or base64(key:anything): the key is the user name.
+      return decoded.split(':')[0];
+    }
+    if (/^bearer$/i.test(scheme)) return value;
+  }
+  return new URL(request.url).searchParams.get('api_key');
+}
+
+/** An error answer in WakaTime's shape. */
+export async function wakatimeError(err: unknown): Promise<Response> {
+  const problem = errorResponse(err);
+  const { detail } = (await problem.json()) as { detail: string };
+  const headers = new Headers(problem.headers);
+  headers.set('content-type', 'application/json');
+  return new Response(JSON.stringify({ error: detail }), { status: problem.status, headers });
+}
+
+/**
+ * A WakaTime-compatible route for keys with `scope`. `counted`: the request counts against the
+ * write budgets (the heartbeat routes), as every write route's does.
+ */
+export function withWakatimeKey(scope: Scope, handler: (ctx: WakaContext) => Promise<Response>, options: { counted?: boolean } = {}) {
+  return async (request: Request, route?: { params?: Promise<{ user?: string }> }): Promise<Response> => {
+    let rate: RateLimitState | undefined;
+    try {
+      const key = wakatimeKey(request);
+      if (!key) throw unauthorized('Send your API key: Authorization: Basic base64(key), Bearer key, or ?api_key=key.');
+      if (!looksLikeToken(key)) throw unauthorized('The API key is not a Codetally key.', 'invalid_token');
+      const db = await getDb();
+      const found = await authenticateHash(db, hashToken(key), scope, options.counted ? writeLimits() : undefined);
+      rate = found.rate;
+      assertWithinLimit(rate);
+      const named = (await route?.params)?.user ?? 'current';
+      const { user } = found.principal;
+      if (named !== 'current' && named !== user.id && named.toLowerCase() !== user.handle.toLowerCase()) {
+        throw new ApiError('forbidden', 'A key reaches its own user only: use "current".');
+      }
+      return withHeaders(await handler({ ...found.principal, request, db }), rate ? rateLimitHeaders(rate) : {});
+    } catch (err) {
+      return withHeaders(await wakatimeError(err), rate ? rateLimitHeaders(rate) : {});
+    }
+  };
+}

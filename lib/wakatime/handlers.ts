@@ -1,0 +1,38 @@
+import { json, readJsonBody } from '../http/body';
+import { ApiError } from '../http/problem';
+import type { WakaContext } from './door';
+import { MAX_HEARTBEATS, readHeartbeats, storeHeartbeats } from './heartbeats';
+import { statusBarToday } from './statusbar';
+
+// The WakaTime-compatible routes' handlers (their door: ./door.ts).
+
+function bulkItems(value: unknown): unknown[] {
+  if (!Array.isArray(value)) throw new ApiError('malformed_json', 'The body must be a JSON array of heartbeats.');
+  if (value.length > MAX_HEARTBEATS) {
+    throw new ApiError('payload_too_large', `A bulk request holds at most ${MAX_HEARTBEATS} heartbeats; this one has ${value.length}.`);
+  }
+  return value;
+}
+
+/**
+ * POST heartbeats (one) and heartbeats.bulk (an array): every valid heartbeat is stored, and
+ * each gets its own answer, in order, so that wakatime-cli requeues only what may succeed later.
+ */
+export function heartbeatHandler(shape: 'one' | 'bulk') {
+  return async ({ request, db, user }: WakaContext): Promise<Response> => {
+    const { value } = await readJsonBody(request);
+    const items = shape === 'bulk' ? bulkItems(value) : [value];
+    const { valid, results } = await readHeartbeats(db, items, request.headers.get('user-agent'));
+    await storeHeartbeats(db, user, valid);
+    if (shape === 'one') {
+      const [[body, status]] = results;
+      return json(body, { status });
+    }
+    return json({ responses: results }, { status: 201 });
+  };
+}
+
+/** GET statusbar/today: what the editor's status bar shows. */
+export async function statusBarHandler({ db, user }: WakaContext): Promise<Response> {
+  return json({ data: await statusBarToday(db, user) }, { headers: { 'cache-control': 'private, no-store' } });
+}

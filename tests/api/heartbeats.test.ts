@@ -1,0 +1,254 @@
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { POST as postOne } from '@/app/api/wakatime/v1/users/[user]/heartbeats/route';
+import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
+import { GET as getStatusBar } from '@/app/api/wakatime/v1/users/[user]/statusbar/today/route';
+import { POST as postToken } from '@/app/main/api/v1/me/tokens/route';
+import { issueToken, revokeToken } from '@/lib/accounts/tokens';
+import { getDb, rows } from '@/lib/db/client';
+import { call, newUser, storedDesktop, storedIde } from '../helpers/api';
+
+// The WakaTime-compatible heartbeat routes, called as wakatime-cli calls them.
+
+const base = 'http://localhost/api/wakatime/v1/users';
+const vimAgent = 'wakatime/13.1.0 (linux-5.15.0) python3.11 vim/9.0 vim-wakatime/9.0.1';
+const basic = (key: string) => `Basic ${Buffer.from(key).toString('base64')}`;
+
+async function waka(handler: typeof postOne, path: string, key: string | null, body?: unknown, init: { user?: string; headers?: Record<string, string>; query?: string } = {}) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': vimAgent, ...init.headers };
+  if (key !== null && !init.query) headers.authorization ??= basic(key);
+  const request = new Request(`${base}/${init.user ?? 'current'}/${path}${init.query ?? ''}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return handler(request, { params: Promise.resolve({ user: init.user ?? 'current' }) });
+}
+
+/** A user with a WakaTime key (uuid format, scopes sync and stats) in the given timezone. */
+async function wakaUser(timezone = 'UTC') {
+  const u = await newUser({ timezone });
+  const { token } = await issueToken(await getDb(), u.user.id, { name: 'vim', format: 'uuid' });
+  return { ...u, key: token };
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+describe('keys in the WakaTime format', () => {
+  it('are issued as a uuid with sync and stats by default, and work however a plugin sends them', async () => {
+    const u = await newUser();
+    const res = await call(postToken, '/me/tokens', { token: await issueToken(await getDb(), u.user.id, { name: 'acct', scopes: ['account'] }).then((t) => t.token), body: { name: 'editor', format: 'uuid' } });
+    expect(res.status).toBe(201);
+    const { token, info } = await res.json();
+    expect(token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(info.scopes).toEqual(['sync', 'stats']);
+    const beat = (t: number) => ({ entity: '/home/me/src/app.ts', type: 'file', time: t, language: 'TypeScript', project: 'app' });
+    const t0 = nowSeconds() - 600;
+    const ways: [string, string | null, Record<string, string>, string?][] = [
+      ['Basic base64(key)', token, {}],
+      ['Basic base64(key:)', token, { authorization: basic(`${token}:`) }],
+      ['Bearer', token, { authorization: `Bearer ${token}` }],
+      ['waka_ prefix, upper case', token, { authorization: basic(`waka_${token.toUpperCase()}`) }],
+      ['?api_key=', null, {}, `?api_key=${token}`],
+    ];
+    for (const [i, [way, key, headers, query]] of ways.entries()) {
+      const answer = await waka(postOne, 'heartbeats', key, beat(t0 + i * 60), { headers, query });
+      expect([way, answer.status]).toEqual([way, 201]);
+    }
+    const wrong = await waka(postOne, 'heartbeats', '9b2f2a4c-1111-4222-8333-444455556666', beat(t0));
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ error: expect.stringMatching(/unknown or revoked/) });
+    await revokeToken(await getDb(), u.user.id, info.id);
+    expect((await waka(postOne, 'heartbeats', token, beat(t0))).status).toBe(401);
+  });
+
+  it('reach their own user only: current, the own handle or id', async () => {
+    const a = await wakaUser();
+    const b = await wakaUser();
+    const beat = { entity: 'x.go', time: nowSeconds(), language: 'Go' };
+    expect((await waka(postOne, 'heartbeats', a.key, beat, { user: a.user.handle })).status).toBe(201);
+    expect((await waka(postOne, 'heartbeats', a.key, beat, { user: a.user.id })).status).toBe(201);
+    const other = await waka(postOne, 'heartbeats', a.key, beat, { user: b.user.handle });
+    expect(other.status).toBe(403);
+    expect(Object.keys(await other.json())).toEqual(['error']);
+  });
+});
+
+describe('heartbeats to time', () => {
+  it('count the gap to the next heartbeat up to 15 minutes, credited to the earlier one, with the editor from the User-Agent', async () => {
+    const u = await wakaUser();
+    const t0 = Math.floor(nowSeconds() / 3600) * 3600 - 3 * 3600; // three hours ago, on the hour
+    const beats = [
+      { entity: 'a.go', time: t0, language: 'Go', project: 'api' },
+      { entity: 'a.go', time: t0 + 300, language: 'Go', project: 'api' },
+      { entity: 'b.rs', time: t0 + 600, language: 'Rust', project: 'api' },
+      // 20 minutes later: the gap does not count.
+      { entity: 'b.rs', time: t0 + 1800, language: 'Rust', project: 'api' },
+      { entity: 'b.rs', time: t0 + 1860, language: 'Rust', project: 'api' },
+    ];
+    const res = await waka(postBulk, 'heartbeats.bulk', u.key, beats);
+    expect(res.status).toBe(201);
+    expect((await res.json()).responses.map((r: [unknown, number]) => r[1])).toEqual([201, 201, 201, 201, 201]);
+    const stored = await storedIde(u.user.id);
+    expect(stored.map((r) => [r.language, r.project, r.editor, r.millis])).toEqual([
+      ['Go', 'api', 'Vim', 600_000],
+      ['Rust', 'api', 'Vim', 60_000],
+    ]);
+  });
+
+  it('answer each heartbeat of a bulk request in order; a bad one is refused alone', async () => {
+    const u = await wakaUser();
+    const t = nowSeconds() - 120;
+    const res = await waka(postBulk, 'heartbeats.bulk', u.key, [
+      { entity: 'ok.py', time: t, language: 'Python' },
+      { entity: 'old.py', time: t - 15 * 86_400, language: 'Python' },
+      { entity: 'future.py', time: t + 2 * 3600, language: 'Python' },
+      { entity: 'diff.py', time: t, content: 'print(1)' },
+      'not an object',
+      { time: t },
+      { entity: 'ok.py', time: t + 60, language: 'Python' },
+    ]);
+    expect(res.status).toBe(201);
+    const { responses } = await res.json();
+    expect(responses.map((r: [unknown, number]) => r[1])).toEqual([201, 400, 400, 400, 400, 400, 201]);
+    expect(responses[1][0].error).toMatch(/14 days/);
+    expect(responses[3][0].error).toMatch(/never accepted/);
+    expect(responses[0][0].data).toMatchObject({ type: 'file', language: 'Python' });
+    expect(JSON.stringify(responses)).not.toContain('ok.py');
+    expect((await storedIde(u.user.id)).map((r) => r.millis)).toEqual([60_000]);
+  });
+
+  it('keep nothing of the file: no entity, branch, dependencies, line or cursor numbers', async () => {
+    const u = await wakaUser();
+    const t = nowSeconds() - 300;
+    const secret = { entity: '/home/me/secret-client/contract.md', branch: 'feature/secret-deal', dependencies: ['secret-lib'], lineno: 4242, cursorpos: 777, lines: 31337 };
+    await waka(postBulk, 'heartbeats.bulk', u.key, [
+      { ...secret, time: t, language: 'Markdown', project: 'p' },
+      { ...secret, time: t + 30, language: 'Markdown', project: 'p' },
+    ]);
+    const kept = await rows<{ row: string }>(await getDb(), sql`SELECT row_to_json(h)::text AS row FROM heartbeats h WHERE user_id = ${u.user.id}`);
+    expect(kept).toHaveLength(2);
+    for (const { row } of kept) for (const value of ['secret-client', 'contract.md', 'secret-deal', 'secret-lib', '4242', '777', '31337']) expect(row).not.toContain(value);
+  });
+
+  it('count app heartbeats as desktop time, per application', async () => {
+    const u = await wakaUser();
+    const t = nowSeconds() - 600;
+    await waka(postBulk, 'heartbeats.bulk', u.key, [
+      { entity: 'Figma', type: 'app', time: t, category: 'designing' },
+      { entity: 'Figma', type: 'app', time: t + 120, category: 'designing' },
+    ]);
+    expect((await storedDesktop(u.user.id)).map((r) => [r.platform, r.app, r.millis])).toEqual([['Linux', 'Figma', 120_000]]);
+    expect(await storedIde(u.user.id)).toEqual([]);
+  });
+
+  it('show on the status bar: today\'s total, categories, languages, editors, projects and systems', async () => {
+    const u = await wakaUser();
+    // Twenty minutes ago, or the day's start if that was yesterday (UTC is the user's timezone).
+    const t = Math.max(nowSeconds() - 1200, Math.floor(nowSeconds() / 86_400) * 86_400);
+    await waka(postBulk, 'heartbeats.bulk', u.key, [
+      { entity: 'a.ts', time: t, language: 'TypeScript', project: 'web', category: 'coding' },
+      { entity: 'a.ts', time: t + 600, language: 'TypeScript', project: 'web', category: 'debugging' },
+      { entity: 'a.ts', time: t + 900, language: 'TypeScript', project: 'web', category: 'debugging' },
+    ]);
+    const res = await waka(getStatusBar, 'statusbar/today', u.key);
+    expect(res.status).toBe(200);
+    const { data } = await res.json();
+    expect(data.grand_total).toEqual({ digital: '0:15', hours: 0, minutes: 15, text: '15 mins', total_seconds: 900 });
+    expect(data.categories.map((c: { name: string; total_seconds: number }) => [c.name, c.total_seconds])).toEqual([
+      ['Coding', 600],
+      ['Debugging', 300],
+    ]);
+    expect(data.languages[0]).toMatchObject({ name: 'TypeScript', total_seconds: 900, percent: 100, text: '15 mins' });
+    expect(data.editors[0].name).toBe('Vim');
+    expect(data.projects[0].name).toBe('web');
+    expect(data.operating_systems[0]).toMatchObject({ name: 'Linux', total_seconds: 900 });
+  });
+});
+
+// The property: late, duplicated, reordered heartbeats in any batching give exactly the totals of
+// the stream in order. The reference credits each gap of at most 15 minutes to the earlier
+// heartbeat and cuts it at local hours of a timezone whose offset (+05:45, no daylight saving)
+// is not a whole hour.
+const zone = 'Asia/Kathmandu';
+const offsetMs = (5 * 60 + 45) * 60_000;
+
+interface Beat {
+  entity: string;
+  time: number;
+  language: string;
+  project: string;
+  category: string;
+}
+
+function expected(beats: Beat[]): Map<string, number> {
+  const unique = [...new Map(beats.map((b) => [`${b.time}/${b.entity}`, b])).values()];
+  const ordered = unique.sort((a, b) => a.time - b.time);
+  const totals = new Map<string, number>();
+  for (const [i, b] of ordered.entries()) {
+    const next = ordered[i + 1];
+    if (!next || next.time - b.time > 900) continue;
+    for (let ms = b.time * 1000; ms < next.time * 1000; ) {
+      const local = new Date(ms + offsetMs);
+      const hourEnd = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate(), local.getUTCHours() + 1) - offsetMs;
+      const end = Math.min(next.time * 1000, hourEnd);
+      const key = JSON.stringify([local.toISOString().slice(0, 10), local.getUTCHours(), b.language, b.project]);
+      totals.set(key, (totals.get(key) ?? 0) + end - ms);
+      ms = end;
+    }
+  }
+  return totals;
+}
+
+async function storedTotals(userId: string): Promise<Map<string, number>> {
+  const stored = await storedIde(userId);
+  return new Map(stored.filter((r) => r.millis !== 0).map((r) => [JSON.stringify([r.date, r.hour, r.language, r.project]), r.millis]));
+}
+
+describe('heartbeats in any order and batching', () => {
+  it('give exactly the totals of the stream in order', async () => {
+    const start = nowSeconds() - 12 * 86_400;
+    const beatArb = fc.record({
+      entity: fc.constantFrom('a.go', 'b.go', 'c.rs'),
+      // Clustered times: many gaps under 15 minutes, some over, some hour boundaries crossed.
+      time: fc.integer({ min: 0, max: 3 * 3600 }).map((s) => start + s),
+      language: fc.constantFrom('Go', 'Rust'),
+      project: fc.constantFrom('api', 'web'),
+      category: fc.constantFrom('coding', 'debugging'),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(beatArb, { minLength: 1, maxLength: 40 }), fc.infiniteStream(fc.nat()), async (stream, random) => {
+        // A duplicate (same time and entity) carries the first one's fields, as a resend does.
+        const firstOf = new Map<string, Beat>();
+        const beats = stream.map((b) => {
+          const key = `${b.time}/${b.entity}`;
+          if (!firstOf.has(key)) firstOf.set(key, b);
+          return firstOf.get(key)!;
+        });
+        const inOrder = await wakaUser(zone);
+        const sorted = [...new Map(beats.map((b) => [`${b.time}/${b.entity}`, b])).values()].sort((a, b) => a.time - b.time);
+        expect((await waka(postBulk, 'heartbeats.bulk', inOrder.key, sorted)).status).toBe(201);
+
+        // The same heartbeats, some twice, shuffled, in batches of random sizes.
+        const late = await wakaUser(zone);
+        const it = random[Symbol.iterator]();
+        const next = () => it.next().value as number;
+        const sent = [...beats, ...beats.filter(() => next() % 3 === 0)];
+        for (let i = sent.length - 1; i > 0; i--) {
+          const j = next() % (i + 1);
+          [sent[i], sent[j]] = [sent[j], sent[i]];
+        }
+        while (sent.length > 0) {
+          const batch = sent.splice(0, 1 + (next() % 7));
+          expect((await waka(postBulk, 'heartbeats.bulk', late.key, batch)).status).toBe(201);
+        }
+        // Both orders end at the same totals; where no two heartbeats share a time (whose order
+        // the server settles by a digest this test cannot know), they are the reference's too.
+        expect(await storedTotals(late.user.id)).toEqual(await storedTotals(inOrder.user.id));
+        if (new Set(sorted.map((b) => b.time)).size === sorted.length) expect(await storedTotals(inOrder.user.id)).toEqual(expected(beats));
+      }),
+      { numRuns: 25, endOnFailure: true },
+    );
+  }, 120_000);
+});

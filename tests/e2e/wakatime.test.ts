@@ -1,0 +1,72 @@
+import { describe, expect, inject, it } from 'vitest';
+
+// wakatime-cli, simulated against the production build: its User-Agent, Basic auth with the key,
+// bulk requests of 25 (its batch), the offline queue sending again what it already sent and
+// older heartbeats it kept, then the status bar as `wakatime-cli --today` asks for it.
+const base = inject('baseUrl');
+const waka = `${base}/api/wakatime/v1`;
+const userAgent = 'wakatime/v1.98.0 (linux-6.5.0-14-generic-x86_64) go1.22.1 vscode/1.88.1 vscode-wakatime/24.5.0';
+
+async function wakaUser() {
+  const res = await fetch(`${base}/main/api/v1/admin/users`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${inject('adminToken')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ handle: `cli${Math.random().toString(36).slice(2, 10)}`, token: { format: 'uuid' } }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { user: { id: string }; token: string };
+}
+
+const send = (key: string, beats: unknown[]) =>
+  fetch(`${waka}/users/current/heartbeats.bulk`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(key).toString('base64')}`, 'content-type': 'application/json', 'user-agent': userAgent },
+    body: JSON.stringify(beats),
+  });
+
+describe('wakatime-cli against the server', () => {
+  it('sends bulks of 25 and resends its offline queue; the status bar counts every minute once', async () => {
+    const { token: key } = await wakaUser();
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    const now = Math.floor(Date.now() / 1000);
+    // 25 heartbeats a minute apart, all today (UTC, the user's timezone): 24 minutes.
+    const start = Math.max(now - 1800, Math.floor(now / 86_400) * 86_400);
+    const today = Array.from({ length: 25 }, (_, i) => ({
+      entity: `/home/dev/project/src/file${i % 3}.ts`,
+      type: 'file',
+      time: start + i * 60 + 0.123,
+      category: 'coding',
+      project: 'project',
+      language: 'TypeScript',
+      branch: 'main',
+      lineno: i,
+      is_write: i % 5 === 0,
+    }));
+    const first = await send(key, today);
+    expect(first.status).toBe(201);
+    expect((await first.json()).responses).toHaveLength(25);
+
+    // The offline queue: the same heartbeats again, and ten from two days ago.
+    const older = Array.from({ length: 10 }, (_, i) => ({ entity: '/home/dev/old.go', type: 'file', time: now - 2 * 86_400 + i * 30, language: 'Go', project: 'old' }));
+    const again = await send(key, [...today.slice(10), ...older, ...today.slice(0, 10)]);
+    expect(again.status).toBe(201);
+    expect((await again.json()).responses.every((r: [unknown, number]) => r[1] === 201)).toBe(true);
+
+    const bar = await fetch(`${waka}/users/current/statusbar/today?api_key=${key}`, { headers: { 'user-agent': userAgent } });
+    expect(bar.status).toBe(200);
+    const { data } = await bar.json();
+    expect(data.grand_total).toMatchObject({ total_seconds: 24 * 60, text: '24 mins' });
+    expect(data.editors[0]).toMatchObject({ name: 'VS Code', total_seconds: 24 * 60 });
+    expect(data.languages[0]).toMatchObject({ name: 'TypeScript' });
+    expect(data.categories).toEqual([expect.objectContaining({ name: 'Coding', total_seconds: 24 * 60 })]);
+  });
+
+  it('answers a wrong key in WakaTime\'s shape, and a method it does not take with 405 and Allow', async () => {
+    const wrong = await send('0b7c0a4e-2222-4333-8444-555566667777', [{ entity: 'x', time: Date.now() / 1000 }]);
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ error: expect.any(String) });
+    const put = await fetch(`${waka}/users/current/heartbeats.bulk`, { method: 'PUT' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+});

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { parseUserAgent } from '@/lib/wakatime/user-agent';
+
+describe("wakatime-cli's User-Agent", () => {
+  it.each([
+    ['wakatime/v1.98.0 (linux-6.5.0-14-generic-x86_64) go1.22.1 vscode/1.88.1 vscode-wakatime/24.5.0', 'VS Code', 'Linux'],
+    ['wakatime/13.1.0 (linux-5.15.0) python3.11 vim/9.0 vim-wakatime/9.0.1', 'Vim', 'Linux'],
+    ['wakatime/v1.90.0 (darwin-23.4.0-arm64) go1.21.5 neovim/0.9.5 neovim-wakatime/1.0.0', 'Neovim', 'Mac'],
+    ['wakatime/v1.90.0 (windows-10.0.22631-amd64) go1.21.5 PyCharm/2024.1 PyCharm-wakatime/15.0.0', 'PyCharm', 'Windows'],
+    ['wakatime/v1.90.0 (linux-6.1-x86_64) go1.21.5 emacs-wakatime/1.0.2', 'Emacs', 'Linux'],
+    ['wakatime/v1.90.0 (freebsd-14.0-amd64) go1.21.5 helix/24.3 helix-wakatime/0.1.0', 'helix', 'FreeBSD'],
+  ])('%s -> %s on %s', (ua, editor, os) => {
+    expect(parseUserAgent(ua)).toEqual({ editor, os });
+  });
+
+  it('says nothing it cannot read', () => {
+    expect(parseUserAgent(undefined)).toEqual({ editor: '', os: '' });
+    expect(parseUserAgent('curl/8.5.0')).toEqual({ editor: 'curl', os: '' });
+  });
+});
