@@ -41,6 +41,7 @@ export default async function Docs() {
       </p>
       <nav aria-label="On this page">
         <ul>
+          <li><a href="/docs/wakatime">Use your WakaTime plugins</a></li>
           <li><a href="#clients">Writing a client</a></li>
           <li><a href="#example">A first upload</a></li>
           <li><a href="#badges">Embedding badges</a></li>

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
 import { desktopActivity, ideActivity, userHours } from '../db/schema';
+import { periodOf, type Per } from './queries';
 import { HOUR_CAP_MILLIS } from '../activity';
 import type { PublicOwner } from '../sharing/gate';
 import type { ChartTarget, NamedSeconds } from './charts';
@@ -27,19 +28,23 @@ function named(found: { name: string; millis: number }[]): NamedSeconds[] {
     .map((f) => ({ ...f, percent: total ? Math.round((f.seconds / total) * 1000) / 10 : 0 }));
 }
 
-/** Coding time per project; an hour over the cap is scaled down in proportion. */
-export async function ownProjects(db: Db, userId: string, from: string, to: string): Promise<NamedSeconds[]> {
+/** Coding time per project (per period), an hour over the cap scaled down in proportion. */
+export async function projectTotals(db: Db, userId: string, from: string, to: string, per: Per = 'range'): Promise<{ period: string; name: string; millis: number }[]> {
   const [a, h] = [ideActivity, userHours];
-  return named(
-    await rows<{ name: string; millis: number }>(
-      db,
-      sql`SELECT CASE WHEN ${a.project} = '' THEN '(no project)' ELSE ${a.project} END AS name,
-                 sum(${a.millis} * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(${h.millis}, 0)))::float8 AS millis
-          FROM ${a} JOIN ${h} ON ${h.userId} = ${a.userId} AND ${h.date} = ${a.date} AND ${h.hour} = ${a.hour}
-          WHERE ${a.userId} = ${userId}::uuid AND ${a.date} BETWEEN ${from} AND ${to}
-          GROUP BY 1`,
-    ),
+  const found = await rows<{ period: string; name: string; millis: number }>(
+    db,
+    sql`SELECT ${periodOf(a.date, per)} AS period, CASE WHEN ${a.project} = '' THEN '(no project)' ELSE ${a.project} END AS name,
+               sum(${a.millis} * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(${h.millis}, 0)))::float8 AS millis
+        FROM ${a} JOIN ${h} ON ${h.userId} = ${a.userId} AND ${h.date} = ${a.date} AND ${h.hour} = ${a.hour}
+        WHERE ${a.userId} = ${userId}::uuid AND ${a.date} BETWEEN ${from} AND ${to}
+        GROUP BY 1, 2`,
   );
+  return found.map((r) => ({ ...r, millis: Number(r.millis) }));
+}
+
+/** Coding time per project over the range, as the dashboard lists it. */
+export async function ownProjects(db: Db, userId: string, from: string, to: string): Promise<NamedSeconds[]> {
+  return named(await projectTotals(db, userId, from, to));
 }
 
 /** Desktop time per application, capped per hour across applications; its own figure. */

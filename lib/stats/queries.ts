@@ -63,8 +63,15 @@ export async function communityDaysShown(db: Db, from: string, to: string): Prom
   return row.shown;
 }
 
+/** How figures over a range are grouped: all together, per ISO week, or per date. */
+export type Per = 'range' | 'week' | 'day';
+
+/** The period a date falls in: '' for the whole range, the Monday of its ISO week, or the date. */
+export const periodOf = (date: SQLWrapper, per: Per): SQL =>
+  per === 'week' ? sql`to_char(date_trunc('week', ${date}), 'YYYY-MM-DD')` : per === 'day' ? sql`to_char(${date}, 'YYYY-MM-DD')` : sql`''`;
+
 export interface NamedFigure {
-  /** '' for the whole range, or the Monday of the ISO week. */
+  /** '' for the whole range, the Monday of the ISO week, or the date (see Per). */
   period: string;
   name: string;
   millis: number;
@@ -110,17 +117,17 @@ export function cappedPerUserDay(dimension: Dimension, users: (column: SQLWrappe
     FROM raw r LEFT JOIN excess x USING (user_id, date, name)`;
 }
 
-/** Capped time per language or editor, for the whole range or per ISO week. */
+/** Capped time per language or editor, for the whole range, per ISO week or per date. */
 export async function dimensionTotals(
   db: Db,
   scope: Scope,
   dimension: Dimension,
   from: string,
   to: string,
-  per: 'range' | 'week' = 'range',
+  per: Per = 'range',
 ): Promise<NamedFigure[]> {
   const { community: c, communityColumn } = dimensions[dimension];
-  const week = (date: SQLWrapper) => (per === 'week' ? sql`to_char(date_trunc('week', ${date}), 'YYYY-MM-DD')` : sql`''`);
+  const week = (date: SQLWrapper) => periodOf(date, per);
   const found = await rows<NamedFigure>(
     db,
     scope === 'community'

@@ -14,6 +14,8 @@ import { assertWithinLimit, rateLimitHeaders, type RateLimitState } from '../htt
 export interface WakaContext extends Principal {
   request: Request;
   db: Db;
+  /** The route's path parameters (`user`, and `range` on stats). */
+  params: Record<string, string>;
 }
 
 /** The key of a request, wherever wakatime-cli or a plugin put it. */
@@ -45,7 +47,7 @@ export async function wakatimeError(err: unknown): Promise<Response> {
  * write budgets (the heartbeat routes), as every write route's does.
  */
 export function withWakatimeKey(scope: Scope, handler: (ctx: WakaContext) => Promise<Response>, options: { counted?: boolean } = {}) {
-  return async (request: Request, route?: { params?: Promise<{ user?: string }> }): Promise<Response> => {
+  return async (request: Request, route?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
     let rate: RateLimitState | undefined;
     try {
       const key = wakatimeKey(request);
@@ -55,12 +57,13 @@ export function withWakatimeKey(scope: Scope, handler: (ctx: WakaContext) => Pro
       const found = await authenticateHash(db, hashToken(key), scope, options.counted ? writeLimits() : undefined);
       rate = found.rate;
       assertWithinLimit(rate);
-      const named = (await route?.params)?.user ?? 'current';
+      const params = (await route?.params) ?? {};
+      const named = params.user ?? 'current';
       const { user } = found.principal;
       if (named !== 'current' && named !== user.id && named.toLowerCase() !== user.handle.toLowerCase()) {
         throw new ApiError('forbidden', 'A key reaches its own user only: use "current".');
       }
-      return withHeaders(await handler({ ...found.principal, request, db }), rate ? rateLimitHeaders(rate) : {});
+      return withHeaders(await handler({ ...found.principal, request, db, params }), rate ? rateLimitHeaders(rate) : {});
     } catch (err) {
       return withHeaders(await wakatimeError(err), rate ? rateLimitHeaders(rate) : {});
     }

@@ -2,7 +2,8 @@ import { json, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
 import type { WakaContext } from './door';
 import { MAX_HEARTBEATS, readHeartbeats, storeHeartbeats } from './heartbeats';
-import { statusBarToday } from './statusbar';
+import { allTimeSinceToday, currentUser, projects, stats, summaries } from './reads';
+import { statusBarToday } from './summaries';
 
 // The WakaTime-compatible routes' handlers (their door: ./door.ts).
 
@@ -32,7 +33,35 @@ export function heartbeatHandler(shape: 'one' | 'bulk') {
   };
 }
 
+/** The owner's own figures: for them only, never kept by a shared cache. */
+const own = (body: unknown) => json(body, { headers: { 'cache-control': 'private, no-store' } });
+
 /** GET statusbar/today: what the editor's status bar shows. */
 export async function statusBarHandler({ db, user }: WakaContext): Promise<Response> {
-  return json({ data: await statusBarToday(db, user) }, { headers: { 'cache-control': 'private, no-store' } });
+  return own({ data: await statusBarToday(db, user) });
+}
+
+/** GET summaries?start&end (or range=). */
+export async function summariesHandler({ db, user, request }: WakaContext): Promise<Response> {
+  return own(await summaries(db, user, new URL(request.url).searchParams));
+}
+
+/** GET stats/{range}. */
+export async function statsHandler({ db, user, params }: WakaContext): Promise<Response> {
+  return own(await stats(db, user, params.range ?? ''));
+}
+
+/** GET all_time_since_today. */
+export async function allTimeHandler({ db, user }: WakaContext): Promise<Response> {
+  return own(await allTimeSinceToday(db, user));
+}
+
+/** GET users/current. */
+export async function userHandler({ db, user }: WakaContext): Promise<Response> {
+  return own(await currentUser(db, user.id));
+}
+
+/** GET projects?q=. */
+export async function projectsHandler({ db, user, request }: WakaContext): Promise<Response> {
+  return own(await projects(db, user.id, new URL(request.url).searchParams.get('q')));
 }

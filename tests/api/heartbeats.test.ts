@@ -4,6 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { POST as postOne } from '@/app/api/wakatime/v1/users/[user]/heartbeats/route';
 import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
 import { GET as getStatusBar } from '@/app/api/wakatime/v1/users/[user]/statusbar/today/route';
+import { GET as getUser } from '@/app/api/wakatime/v1/users/[user]/route';
+import { GET as getSummaries } from '@/app/api/wakatime/v1/users/[user]/summaries/route';
+import { GET as getStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
+import { GET as getAllTime } from '@/app/api/wakatime/v1/users/[user]/all_time_since_today/route';
+import { GET as getProjects } from '@/app/api/wakatime/v1/users/[user]/projects/route';
 import { POST as postToken } from '@/app/main/api/v1/me/tokens/route';
 import { issueToken, revokeToken } from '@/lib/accounts/tokens';
 import { getDb, rows } from '@/lib/db/client';
@@ -15,15 +20,21 @@ const base = 'http://localhost/api/wakatime/v1/users';
 const vimAgent = 'wakatime/13.1.0 (linux-5.15.0) python3.11 vim/9.0 vim-wakatime/9.0.1';
 const basic = (key: string) => `Basic ${Buffer.from(key).toString('base64')}`;
 
-async function waka(handler: typeof postOne, path: string, key: string | null, body?: unknown, init: { user?: string; headers?: Record<string, string>; query?: string } = {}) {
+async function waka(
+  handler: typeof postOne,
+  path: string,
+  key: string | null,
+  body?: unknown,
+  init: { user?: string; headers?: Record<string, string>; query?: string; params?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': vimAgent, ...init.headers };
-  if (key !== null && !init.query) headers.authorization ??= basic(key);
+  if (key !== null && !init.query?.includes('api_key=')) headers.authorization ??= basic(key);
   const request = new Request(`${base}/${init.user ?? 'current'}/${path}${init.query ?? ''}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return handler(request, { params: Promise.resolve({ user: init.user ?? 'current' }) });
+  return handler(request, { params: Promise.resolve({ user: init.user ?? 'current', ...init.params }) });
 }
 
 /** A user with a WakaTime key (uuid format, scopes sync and stats) in the given timezone. */
@@ -116,7 +127,8 @@ describe('heartbeats to time', () => {
     expect(responses[3][0].error).toMatch(/never accepted/);
     expect(responses[0][0].data).toMatchObject({ type: 'file', language: 'Python' });
     expect(JSON.stringify(responses)).not.toContain('ok.py');
-    expect((await storedIde(u.user.id)).map((r) => r.millis)).toEqual([60_000]);
+    // One minute, however the hours cut it.
+    expect((await storedIde(u.user.id)).reduce((sum, r) => sum + r.millis, 0)).toBe(60_000);
   });
 
   it('keep nothing of the file: no entity, branch, dependencies, line or cursor numbers', async () => {
@@ -139,7 +151,9 @@ describe('heartbeats to time', () => {
       { entity: 'Figma', type: 'app', time: t, category: 'designing' },
       { entity: 'Figma', type: 'app', time: t + 120, category: 'designing' },
     ]);
-    expect((await storedDesktop(u.user.id)).map((r) => [r.platform, r.app, r.millis])).toEqual([['Linux', 'Figma', 120_000]]);
+    const desktop = await storedDesktop(u.user.id);
+    expect([...new Set(desktop.map((r) => `${r.platform}/${r.app}`))]).toEqual(['Linux/Figma']);
+    expect(desktop.reduce((sum, r) => sum + r.millis, 0)).toBe(120_000);
     expect(await storedIde(u.user.id)).toEqual([]);
   });
 
@@ -164,6 +178,56 @@ describe('heartbeats to time', () => {
     expect(data.editors[0].name).toBe('Vim');
     expect(data.projects[0].name).toBe('web');
     expect(data.operating_systems[0]).toMatchObject({ name: 'Linux', total_seconds: 900 });
+  });
+});
+
+describe('the read routes, with a stats key', () => {
+  it('answer summaries, stats, all time, the user and the projects in WakaTime\'s shapes', async () => {
+    const u = await wakaUser();
+    const now = nowSeconds();
+    const t = Math.max(now - 1200, Math.floor(now / 86_400) * 86_400);
+    const today = new Date(t * 1000).toISOString().slice(0, 10);
+    await waka(postBulk, 'heartbeats.bulk', u.key, [
+      { entity: 'a.ts', time: t, language: 'TypeScript', project: 'web' },
+      { entity: 'b.go', time: t + 300, language: 'Go', project: 'api' },
+      { entity: 'b.go', time: t + 600, language: 'Go', project: 'api' },
+    ]);
+    const read = async (handler: typeof getUser, path: string, query = '', params: Record<string, string> = {}) => {
+      const res = await waka(handler, path, u.key, undefined, { query, params });
+      return { status: res.status, body: await res.json() };
+    };
+    const summary = await read(getSummaries, 'summaries', `?start=${today}&end=${today}`);
+    expect(summary.status).toBe(200);
+    expect(summary.body.data).toHaveLength(1);
+    expect(summary.body.data[0].grand_total.total_seconds).toBe(600);
+    expect(summary.body.data[0].languages.map((l: { name: string; total_seconds: number }) => [l.name, l.total_seconds])).toEqual([
+      ['Go', 300],
+      ['TypeScript', 300],
+    ]);
+    expect(summary.body.data[0].range).toMatchObject({ date: today, timezone: 'UTC' });
+    expect(summary.body.cumulative_total).toMatchObject({ seconds: 600, text: '10 mins', digital: '0:10', decimal: '0.17' });
+    expect((await read(getSummaries, 'summaries', '?range=Today')).body.data[0].grand_total.total_seconds).toBe(600);
+    expect((await read(getSummaries, 'summaries', '?range=Last%207%20Days')).body.data).toHaveLength(7);
+    const badRange = await read(getSummaries, 'summaries', '?range=forever');
+    expect(badRange).toEqual({ status: 400, body: { error: expect.stringMatching(/^range must be/) } });
+    expect((await read(getSummaries, 'summaries', '?start=2020-01-01&end=2026-01-01')).status).toBe(400);
+
+    const week = await read(getStats, 'stats/last_7_days', '', { range: 'last_7_days' });
+    expect(week.body.data).toMatchObject({ total_seconds: 600, human_readable_total: '10 mins', range: 'last_7_days', username: u.user.handle });
+    expect((await read(getStats, 'stats/all_time', '', { range: 'all_time' })).body.data.total_seconds).toBe(600);
+    expect((await read(getStats, 'stats/forever', '', { range: 'forever' })).status).toBe(404);
+    expect((await read(getAllTime, 'all_time_since_today')).body.data).toMatchObject({ total_seconds: 600, text: '10 mins' });
+    expect((await read(getUser, '')).body.data).toMatchObject({ id: u.user.id, username: u.user.handle, timezone: 'UTC' });
+    expect((await read(getProjects, 'projects')).body.data.map((p: { name: string }) => p.name).sort()).toEqual(['api', 'web']);
+    expect((await read(getProjects, 'projects', '?q=WE')).body.data.map((p: { name: string }) => p.name)).toEqual(['web']);
+    expect((await read(getProjects, 'projects', '?q=%00')).status).toBe(400);
+  });
+
+  it('need the stats scope: a plugin token may send but not read', async () => {
+    const u = await newUser(); // its first token: sync and badges
+    const res = await waka(getStatusBar, 'statusbar/today', u.token);
+    expect(res.status).toBe(403);
+    expect(Object.keys(await res.json())).toEqual(['error']);
   });
 });
 

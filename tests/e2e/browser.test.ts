@@ -93,6 +93,8 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await visit(page, '/leaderboard', 'leaderboard-empty');
     await visit(page, '/docs', 'docs');
     await expect(page.locator('#post-sync-activities').count()).resolves.toBe(1);
+    await visit(page, '/docs/wakatime', 'docs-wakatime');
+    await expect(page.locator('pre').first().textContent()).resolves.toContain(`api_url = ${base}/api/wakatime/v1`);
     await visit(page, '/docs/errors', 'docs-errors');
     await expect(page.locator('#invalid_payload').count()).resolves.toBe(1);
 
@@ -103,7 +105,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
 
     const phone = watch(await (await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true })).newPage());
-    for (const url of ['/', '/leaderboard', '/pricing', '/docs', '/signup']) {
+    for (const url of ['/', '/leaderboard', '/pricing', '/docs', '/docs/wakatime', '/signup']) {
       await phone.goto(`${base}${url}`, { waitUntil: 'networkidle' });
       const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect([url, overflow]).toEqual([url, 0]);
@@ -113,7 +115,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await context.close();
   });
 
-  it('without JavaScript, the forms still work: sign up, sign in, create a token', async () => {
+  it('without JavaScript, the forms still work: sign up, sign in, create a token, connect a WakaTime plugin', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = watch(await context.newPage());
     const noScript = `ns${handle}`;
@@ -130,6 +132,26 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await page.getByLabel('Token name').fill('no-js');
     await page.getByRole('button', { name: 'Create token' }).click();
     await expect(page.getByTestId('token-value').textContent()).resolves.toMatch(/^ct_/);
+
+    // Connect a WakaTime plugin: the two lines of ~/.wakatime.cfg, then wakatime-cli sends with them.
+    await page.getByRole('button', { name: 'Make a key for my editor' }).click();
+    const cfg = (await page.getByTestId('wakatime-cfg-text').textContent())!;
+    expect(cfg).toContain(`api_url = ${base}/api/wakatime/v1`);
+    const key = /api_key = ([0-9a-f-]{36})/.exec(cfg)![1];
+    const now = Math.floor(Date.now() / 1000);
+    const start = Math.max(now - 600, Math.floor(now / 86_400) * 86_400);
+    const sent = await fetch(`${base}/api/wakatime/v1/users/current/heartbeats.bulk`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(key).toString('base64')}`,
+        'content-type': 'application/json',
+        'user-agent': 'wakatime/v1.98.0 (linux-6.5.0) go1.22.1 neovim/0.10.0 neovim-wakatime/1.0.0',
+      },
+      body: JSON.stringify([0, 60, 120].map((s) => ({ entity: `/home/me/wakaproj/main.lua`, time: start + s, language: 'Lua', project: 'wakaproj' }))),
+    });
+    expect(sent.status).toBe(201);
+    await page.goto(`${base}/dashboard`);
+    await expect(page.getByRole('table', { name: 'Your projects' }).textContent()).resolves.toContain('wakaproj');
     await context.close();
   });
 

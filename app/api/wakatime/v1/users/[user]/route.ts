@@ -1,0 +1,9 @@
+// GET /api/wakatime/v1/users/current — the key's owner
+import { route } from '@/lib/http/methods';
+import { withWakatimeKey } from '@/lib/wakatime/door';
+import { userHandler } from '@/lib/wakatime/handlers';
+
+export const dynamic = 'force-dynamic';
+const get = withWakatimeKey('stats', userHandler);
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get });

@@ -1,0 +1,97 @@
+import type { Metadata } from 'next';
+import { requestOrigin } from '@/lib/web/session';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = {
+  title: 'Use your WakaTime plugins',
+  description: 'Send your editor time to Codetally with the WakaTime plugin you already have: two lines of ~/.wakatime.cfg.',
+};
+
+const routes: [string, string, string][] = [
+  ['POST', '/users/current/heartbeats', 'one heartbeat; 201 {"data": …}'],
+  ['POST', '/users/current/heartbeats.bulk', 'up to 1000 heartbeats; 201 {"responses": [[{"data": …}, 201] | [{"error": …}, 400], …]}, one per heartbeat, in order'],
+  ['GET', '/users/current/statusbar/today', 'what the status bar shows: the total, categories, languages, editors, projects, systems'],
+  ['GET', '/users/current/summaries?start=&end=', 'per date; or range=Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month, Last Month'],
+  ['GET', '/users/current/stats/{range}', 'last_7_days, last_30_days, last_6_months, last_year or all_time'],
+  ['GET', '/users/current/all_time_since_today', 'every second ever counted'],
+  ['GET', '/users/current', 'you'],
+  ['GET', '/users/current/projects', 'your projects, the most recently used first; ?q= filters'],
+];
+
+export default async function WakatimeDocs() {
+  const base = `${await requestOrigin()}/api/wakatime/v1`;
+  return (
+    <>
+      <h1>Use your WakaTime plugins</h1>
+      <p className="lead">
+        Every WakaTime editor plugin (VS Code, JetBrains IDEs, Vim, Neovim, Emacs, Sublime Text, Xcode, terminals and browsers) sends through
+        wakatime-cli, which sends to whatever <code>api_url</code> its config names. Point it at Codetally and your editor&apos;s time shows on
+        your dashboard, your status bar and, when you share it, your public profile.
+      </p>
+
+      <h2 id="setup">Two lines</h2>
+      <ol className="steps">
+        <li>
+          On your <a href="/dashboard#editor">dashboard</a>, choose &ldquo;Make a key for my editor&rdquo;. The key is shown once.
+        </li>
+        <li>
+          Put these lines in <code>~/.wakatime.cfg</code> (keep your other settings) and restart the editor:
+          <pre>{`[settings]\napi_url = ${base}\napi_key = <your key>`}</pre>
+        </li>
+      </ol>
+      <p>
+        The key works as WakaTime&apos;s does: as the user name of Basic authentication (how wakatime-cli sends it), as a Bearer token, or as
+        <code>?api_key=</code>. <code>current</code> in a path may also be your handle or your id.
+      </p>
+
+      <h2 id="privacy">What is kept, and what is not</h2>
+      <ul>
+        <li>Kept: each heartbeat&apos;s time, language, project, category, and the editor and operating system named by the plugin&apos;s User-Agent.</li>
+        <li>
+          Never kept or logged: the file&apos;s path or name, the branch, dependencies, line and cursor numbers. To recognise a heartbeat sent
+          twice, a keyed digest of the file name is kept for 14 days, then deleted with the heartbeat.
+        </li>
+        <li>For heartbeats of type <code>app</code> the entity is the application&apos;s name, kept as desktop time.</li>
+        <li>A heartbeat carrying a field named content, body, text, diff, patch, clipboard, source, code or snippet is refused.</li>
+      </ul>
+
+      <h2 id="time">How heartbeats become time</h2>
+      <p>
+        WakaTime&apos;s rule: your heartbeats in time order; the gap to the next one counts when it is at most 15 minutes, credited to the earlier
+        heartbeat&apos;s language, project, editor and category, in the hours it covers in your timezone. Heartbeats that arrive late (up to 14
+        days), twice, or in any order and batching count exactly as if they had arrived once and in order. Older than 14 days, or more than an
+        hour ahead: refused, each with its own answer. Time from WakaTime plugins and from Codetally&apos;s own plugins adds up, with no hour
+        counting more than 60 minutes.
+      </p>
+
+      <h2 id="routes">Routes</h2>
+      <p>
+        Under <code>{base}</code>. Sending needs a key with the <code>sync</code> scope (and counts against the write rate limit); reading your
+        own figures needs <code>stats</code>. A key made for your editor has both. Errors are <code>{'{"error": "…"}'}</code> with the usual
+        status.
+      </p>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Method</th>
+              <th scope="col">Path</th>
+              <th scope="col">What</th>
+            </tr>
+          </thead>
+          <tbody>
+            {routes.map(([method, path, what]) => (
+              <tr key={`${method} ${path}`}>
+                <td>{method}</td>
+                <td>
+                  <code>{path}</code>
+                </td>
+                <td>{what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,176 @@
+import { and, desc, eq, max, ne, sql } from 'drizzle-orm';
+import { addDays, daysBetween, isCalendarDate } from '../dates';
+import type { Db } from '../db/client';
+import { ideActivity, users } from '../db/schema';
+import { ApiError } from '../http/problem';
+import { localDateHour } from '../local-time';
+import { textProblem } from '../text';
+import { dayTotals, earliestDate } from '../stats/queries';
+import { durationText, figures, type WakaUser } from './summaries';
+
+// The WakaTime-compatible read routes (scope `stats`): the owner's own figures, private ones
+// included, in WakaTime's shapes.
+
+/** The longest span summaries answer in one request. */
+export const MAX_SUMMARY_DAYS = 366;
+
+const digital = (s: number) => `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
+const decimal = (s: number) => (s / 3600).toFixed(2);
+
+/** WakaTime's named summary ranges, as local dates ending today. */
+function namedRange(name: string, today: string): { from: string; to: string } | null {
+  const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday 0
+  const monthStart = `${today.slice(0, 8)}01`;
+  const ranges: Record<string, () => { from: string; to: string }> = {
+    today: () => ({ from: today, to: today }),
+    yesterday: () => ({ from: addDays(today, -1), to: addDays(today, -1) }),
+    'last 7 days': () => ({ from: addDays(today, -6), to: today }),
+    'last 7 days from yesterday': () => ({ from: addDays(today, -7), to: addDays(today, -1) }),
+    'last 14 days': () => ({ from: addDays(today, -13), to: today }),
+    'last 30 days': () => ({ from: addDays(today, -29), to: today }),
+    'this week': () => ({ from: addDays(today, -weekday), to: today }),
+    'last week': () => ({ from: addDays(today, -weekday - 7), to: addDays(today, -weekday - 1) }),
+    'this month': () => ({ from: monthStart, to: today }),
+    'last month': () => {
+      const lastDay = addDays(monthStart, -1);
+      return { from: `${lastDay.slice(0, 8)}01`, to: lastDay };
+    },
+  };
+  return ranges[name.toLowerCase()]?.() ?? null;
+}
+
+/** The dates a summaries request asks for: `start` and `end`, or `range`. */
+export function summaryRange(params: URLSearchParams, timeZone: string): { from: string; to: string } {
+  const today = localDateHour(timeZone).date;
+  const range = params.get('range');
+  if (range !== null) {
+    const found = namedRange(range, today);
+    if (!found) throw new ApiError('invalid_query', 'range must be Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month or Last Month.');
+    return found;
+  }
+  const date = (name: string) => {
+    const value = (params.get(name) ?? '').slice(0, 10);
+    if (!isCalendarDate(value)) throw new ApiError('invalid_query', `${name} must be a date, YYYY-MM-DD (or use range=).`);
+    return value;
+  };
+  const from = date('start');
+  const to = date('end');
+  if (to < from) throw new ApiError('invalid_query', 'end must not be before start.');
+  if (daysBetween(from, to) >= MAX_SUMMARY_DAYS) throw new ApiError('invalid_query', `A summary spans at most ${MAX_SUMMARY_DAYS} days.`);
+  return { from, to };
+}
+
+const rangeText = (date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
+/** GET summaries: one entry per date, with the cumulative total and the daily average. */
+export async function summaries(db: Db, user: WakaUser, params: URLSearchParams) {
+  const { from, to } = summaryRange(params, user.timezone);
+  const perDay = await figures(db, user, from, to, 'day');
+  const data = [...perDay].map(([date, f]) => ({
+    ...f,
+    dependencies: [],
+    machines: [],
+    range: { date, start: `${date}T00:00:00`, end: `${date}T23:59:59`, text: rangeText(date), timezone: user.timezone },
+  }));
+  const total = data.reduce((sum, d) => sum + d.grand_total.total_seconds, 0);
+  const days = data.length;
+  const average = days ? Math.round(total / days) : 0;
+  return {
+    data,
+    cumulative_total: { seconds: total, text: durationText(total), digital: digital(total), decimal: decimal(total) },
+    daily_average: { holidays: 0, days_including_holidays: days, days_minus_holidays: days, seconds: average, text: durationText(average), seconds_including_other_language: average, text_including_other_language: durationText(average) },
+    start: `${from}T00:00:00`,
+    end: `${to}T23:59:59`,
+  };
+}
+
+export const statsRanges = ['last_7_days', 'last_30_days', 'last_6_months', 'last_year', 'all_time'] as const;
+export type StatsRange = (typeof statsRanges)[number];
+
+/** GET stats/{range}: the range's figures together. */
+export async function stats(db: Db, user: WakaUser & { handle: string }, range: string) {
+  if (!(statsRanges as readonly string[]).includes(range)) {
+    throw new ApiError('not_found', `No such stats range: use ${statsRanges.join(', ')}.`);
+  }
+  const today = localDateHour(user.timezone).date;
+  const days = { last_7_days: 7, last_30_days: 30, last_6_months: 183, last_year: 365 }[range as Exclude<StatsRange, 'all_time'>];
+  const from = days ? addDays(today, 1 - days) : ((await earliestDate(db, { userId: user.id })) ?? today);
+  const found = (await figures(db, user, from, today, 'range')).get('')!;
+  const total = found.grand_total.total_seconds;
+  const span = daysBetween(from, today) + 1;
+  const average = Math.round(total / span);
+  return {
+    data: {
+      ...found,
+      total_seconds: total,
+      human_readable_total: durationText(total),
+      daily_average: average,
+      human_readable_daily_average: durationText(average),
+      days_including_holidays: span,
+      range,
+      start: `${from}T00:00:00`,
+      end: `${today}T23:59:59`,
+      timezone: user.timezone,
+      is_up_to_date: true,
+      percent_calculated: 100,
+      status: 'ok',
+      user_id: user.id,
+      username: user.handle,
+    },
+  };
+}
+
+/** GET all_time_since_today: every second ever counted. */
+export async function allTimeSinceToday(db: Db, user: WakaUser) {
+  const today = localDateHour(user.timezone).date;
+  const first = (await earliestDate(db, { userId: user.id })) ?? today;
+  const total = Math.round((await dayTotals(db, { userId: user.id }, first, today)).reduce((sum, d) => sum + d.millis, 0) / 1000);
+  return {
+    data: {
+      total_seconds: total,
+      text: durationText(total),
+      digital: digital(total),
+      decimal: decimal(total),
+      is_up_to_date: true,
+      percent_calculated: 100,
+      range: { start_date: first, end_date: today, start_text: rangeText(first), end_text: 'Today', timezone: user.timezone },
+      timeout: 15,
+    },
+  };
+}
+
+/** GET users/current: the owner. */
+export async function currentUser(db: Db, userId: string) {
+  const [u] = await db.select().from(users).where(eq(users.id, userId));
+  if (!u) throw new ApiError('not_found', 'This account no longer exists.');
+  return {
+    data: {
+      id: u.id,
+      username: u.handle,
+      display_name: u.displayName,
+      full_name: u.displayName,
+      timezone: u.timezone,
+      created_at: u.createdAt.toISOString(),
+      photo: null,
+      is_hireable: false,
+      has_premium_features: false,
+    },
+  };
+}
+
+/** GET projects: the owner's projects, the most recently used first; `q` filters by name. */
+export async function projects(db: Db, userId: string, q: string | null) {
+  if (q !== null && (q.length > 100 || textProblem(q))) throw new ApiError('invalid_query', 'q must be at most 100 characters of well-formed text.');
+  const a = ideActivity;
+  const found = await db
+    .select({ name: a.project, lastDate: max(a.date) })
+    .from(a)
+    .where(and(eq(a.userId, userId), ne(a.project, ''), q ? sql`strpos(lower(${a.project}), lower(${q})) > 0` : undefined))
+    .groupBy(a.project)
+    .orderBy(desc(max(a.date)), a.project)
+    .limit(1000);
+  return {
+    data: found.map((p) => ({ id: p.name, name: p.name, last_heartbeat_at: p.lastDate ? `${p.lastDate}T00:00:00Z` : null })),
+  };
+}
