@@ -146,16 +146,10 @@ export function hoursOf(start: number, end: number, zone: string): Piece[] {
   return pieces;
 }
 
-interface StoredRow {
-  at: number;
+/** A stored heartbeat as a recomputation reads it back: its fields and its current credit. */
+interface StoredRow extends Omit<Heartbeat, 'type' | 'digest'> {
   type: string;
   entity_digest: number;
-  category: string;
-  language: string;
-  project: string;
-  editor: string;
-  os: string;
-  app: string;
   credited_until: number;
   zone: string;
 }
