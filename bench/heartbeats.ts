@@ -101,7 +101,8 @@ async function metered<T extends { requests: number }>(groups: Record<string, Pi
   return { ...result, cpu_ms_per_unit: cpu };
 }
 
-async function main() {
+/** Runs every phase and writes bench/results/heartbeats.json; returns the figures. */
+export async function heartbeatsBench(): Promise<Record<string, unknown>> {
   const url = await freshDatabase('codetally_bench_heartbeats');
   const handle = await openDb({ databaseUrl: url, dataDir: '' }, 2);
   const keys: string[] = [];
@@ -162,9 +163,15 @@ async function main() {
       );
     }
     console.log(`\nwritten to ${writeResults('heartbeats', results)}`);
+    return results;
   } finally {
     await server.stop();
   }
 }
 
-await main();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  heartbeatsBench().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

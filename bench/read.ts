@@ -19,6 +19,7 @@ import { migrateDb } from '../lib/db/migrate';
 import { resetConfig } from '../lib/config';
 import { sql } from 'drizzle-orm';
 import { allCpus, databaseUrl, freshDatabase, machine, median, percentile, setAffinity, startServer, writeResults, benchBaseUrl } from './common';
+import { heartbeatsBench } from './heartbeats';
 import { ingestBench } from './ingest';
 
 const SEED = Number(process.env.BENCH_SEED ?? 42);
@@ -230,6 +231,7 @@ async function main() {
   }
 
   if (process.env.BENCH_SKIP_INGEST !== '1') results.ingest = await ingestBench();
+  if (process.env.BENCH_SKIP_HEARTBEATS !== '1') results.heartbeats = await heartbeatsBench();
   console.log(`figures written to ${writeResults('read', results)}`);
 }
 

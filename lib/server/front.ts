@@ -48,6 +48,19 @@ function wellEncoded(url: string | undefined): boolean {
   }
 }
 
+/**
+ * The request's path with dot segments resolved, as Next routes it, or null when it is none (the
+ * target is read as a path even when it starts with `//`, which a URL parser would take for a host).
+ */
+export function routedPath(target: string | undefined): string | null {
+  const pathOnly = (target ?? '/').split('?')[0];
+  try {
+    return new URL(`http://front${pathOnly.startsWith('/') ? '' : '/'}${pathOnly}`).pathname;
+  } catch {
+    return null;
+  }
+}
+
 function answer(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { ...headers, 'content-type': 'application/problem+json', 'cache-control': 'no-store' });
   res.end(body);
@@ -125,7 +138,11 @@ export function frontServer(handle: Handler, options: FrontOptions): http.Server
       }
       const method = req.method ?? 'GET';
       // The path as Next routes it (dot segments resolved): `/main/api/../x` is a page.
-      const path = new URL(req.url ?? '/', 'http://front').pathname;
+      const path = routedPath(req.url);
+      if (path === null) {
+        answer(res, 404, JSON.stringify(problemBody('not_found', 'No such page: the path is not a valid path.')));
+        return;
+      }
       const api = apiPaths.some((prefix) => path.startsWith(prefix));
       const action = req.headers['next-action'];
       // Under /main/api/ every path is a route handler (a catch-all answers the unknown ones);

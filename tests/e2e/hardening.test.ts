@@ -71,6 +71,13 @@ describe('malformed requests', () => {
     }
   });
 
+  it('a target starting with // is a path, not a host: answered below 500, and the server stays up', async () => {
+    for (const path of ['//', '//[', '//:99999', '///main/api/v1/health']) {
+      expect((await request('GET', `${base}${path}`)).status).toBeLessThan(500);
+    }
+    expect((await request('GET', `${api}/health`)).status).toBe(200);
+  });
+
   it('a session cookie that is not one is no session: 401, not 500', async () => {
     for (const cookie of ['authjs.session-token=%E0%A4%A', 'authjs.session-token=garbage', '__Secure-authjs.session-token=%']) {
       const res = await request('GET', `${api}/me`, { cookie });

@@ -84,6 +84,24 @@ describe('the HTTP front', () => {
     expect(seen).toEqual([]);
   });
 
+  it('reads a target starting with // as a path, never as a host: answered, and the server stays up', async () => {
+    const { port, seen } = await start();
+    for (const target of ['//', '///', '//[', '//:99999', '//x%20y']) {
+      const res = await raw(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect([target, res.text.slice(0, 12)]).toEqual([target, 'HTTP/1.1 200']);
+    }
+    expect(seen.map((s) => s.url)).toEqual(['//', '///', '//[', '//:99999', '//x%20y']);
+  });
+
+  it('answers a form action this build does not have with 404, on a page reached through dot segments too', async () => {
+    const { port, seen } = await start({ serverActions: new Set(['known']) });
+    for (const target of ['/pricing', '/main/api/../pricing']) {
+      const forged = await raw(port, `POST ${target} HTTP/1.1\r\nHost: x\r\nnext-action: forged\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      expect([target, forged.text.slice(0, 12)]).toEqual([target, 'HTTP/1.1 404']);
+    }
+    expect(seen).toEqual([]);
+  });
+
   it('strips a client\'s own copy of the internal method header', async () => {
     const { port, seen } = await start();
     await raw(port, `GET /main/api/v1/health HTTP/1.1\r\nHost: x\r\n${UNSUPPORTED_METHOD_HEADER}: TRACE\r\nConnection: close\r\n\r\n`);
