@@ -11,6 +11,19 @@ import { chartQueries, hitmapChartSchema, leaderboardSchema, languageChartSchema
 import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ideBucketSchema } from './ingest/schemas';
 import { errorCatalog, type ErrorCode } from './http/errors';
 import { problemSchema } from './http/problem';
+import { heartbeatSchema } from './wakatime/heartbeats';
+import { statsRanges } from './wakatime/reads';
+import {
+  allTimeSchema,
+  bulkAnswerSchema,
+  heartbeatAnswerSchema,
+  projectsSchema,
+  statsSchema,
+  statusBarSchema,
+  summariesSchema,
+  wakaErrorSchema,
+  wakaUserSchema,
+} from './wakatime/schemas';
 
 // openapi.json is generated from the same zod schemas that validate requests.
 
@@ -65,7 +78,7 @@ function componentSchemas(roots: z.ZodType[]): Record<string, Record<string, unk
  * An operation's problem answers, grouped under the status the catalog gives each code. A note
  * says what the code means on this operation; an empty one takes the catalog's meaning.
  */
-function problems(notes: Partial<Record<ErrorCode, string>>): Record<string, unknown> {
+function problems(notes: Partial<Record<ErrorCode, string>>, shape: 'problem' | 'wakatime' = 'problem'): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of Object.keys(notes) as ErrorCode[]) {
     const { status } = errorCatalog[code];
@@ -74,6 +87,8 @@ function problems(notes: Partial<Record<ErrorCode, string>>): Record<string, unk
   return Object.fromEntries(
     [...byStatus].map(([status, codes]) => {
       const description = codes.map((code) => `\`${code}\`: ${notes[code] || errorCatalog[code].meaning}`).join(' ');
+      // The WakaTime-compatible routes answer the same errors in WakaTime's shape.
+      if (shape === 'wakatime') return [String(status), { description, content: { 'application/json': { schema: ref(wakaErrorSchema) } } }];
       const schema = { allOf: [ref(problemSchema), { properties: { code: { enum: codes } } }] };
       return [String(status), { description, content: { 'application/problem+json': { schema } } }];
     }),
@@ -182,6 +197,96 @@ function accountOperation(
   };
 }
 
+const wakatimeServers = [{ url: '/api/wakatime/v1' }];
+const wakatimeUser = {
+  name: 'user',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: '`current`, or the key owner\'s own handle or id (another user: 403).',
+};
+const wakatimeKeys = (scope: string) => [{ wakatimeBasic: [scope] }, { bearer: [scope] }, { wakatimeQuery: [scope] }];
+
+/** An operation of the WakaTime-compatible API (its errors in WakaTime's shape). */
+function wakatimeOperation(
+  summary: string,
+  description: string,
+  scope: 'sync' | 'stats',
+  responses: Record<string, unknown>,
+  notes: Partial<Record<ErrorCode, string>> = {},
+  extra: { body?: Record<string, unknown>; parameters?: unknown[]; withUser?: boolean } = {},
+): Operation {
+  const errors = {
+    unauthorized: 'no key, or a key that is unknown, revoked or not a Codetally key.',
+    forbidden: `the key lacks the \`${scope}\` scope${extra.withUser === false ? '' : ', or the path names another user'}.`,
+    ...notes,
+    ...always,
+  };
+  return {
+    summary,
+    description: `${description} The key goes as Basic authentication (the key as user name), a Bearer token, or \`?api_key=\`.`,
+    security: wakatimeKeys(scope),
+    parameters: [...(extra.withUser === false ? [] : [wakatimeUser]), ...(extra.parameters ?? [])],
+    ...(extra.body ? { requestBody: { required: true, content: { 'application/json': { schema: extra.body } } } } : {}),
+    responses: { ...responses, ...problems(errors, 'wakatime') },
+  };
+}
+
+const heartbeatRules =
+  'Time follows WakaTime\'s rule: the gap to the next heartbeat counts when at most 15 minutes, credited to the earlier one, in the hours it covers in the user\'s timezone; late (up to 14 days), repeated or reordered heartbeats count as if sent once and in order. Older than 14 days or more than an hour ahead: refused per item. The editor and OS come from `user_agent` or the User-Agent. Never kept: the entity (a keyed digest for 14 days tells repeats apart; for `type: app` the entity is the application\'s name, kept as desktop time), branch, dependencies, line and cursor numbers. Counts against the write rate limit.';
+
+function heartbeatPost(shape: 'one' | 'bulk', withUser: boolean): Operation {
+  const one = shape === 'one';
+  return wakatimeOperation(
+    one ? 'Send one heartbeat (WakaTime)' : 'Send up to 1000 heartbeats (WakaTime)',
+    `${one ? 'One heartbeat; 400 when it is refused.' : 'An array of up to 1000 heartbeats; each gets its own answer, in order.'} ${heartbeatRules}`,
+    'sync',
+    { '201': { description: 'Stored', headers: rateHeaders, content: { 'application/json': { schema: ref(one ? heartbeatAnswerSchema : bulkAnswerSchema) } } } },
+    {
+      ...jsonBody,
+      ...(one ? { invalid_payload: '' } : {}),
+      malformed_json: one ? 'not JSON.' : 'not JSON, or not an array.',
+      payload_too_large: one ? 'the body is over 1 MiB.' : 'over 1 MiB or more than 1000 heartbeats.',
+      rate_limited: 'over the write rate; honour `Retry-After`.',
+    },
+    { body: one ? ref(heartbeatSchema) : { type: 'array', maxItems: 1000, items: ref(heartbeatSchema) }, withUser },
+  );
+}
+
+const wakatimeRead = (summary: string, description: string, schema: z.ZodType, notes: Partial<Record<ErrorCode, string>> = {}, parameters: unknown[] = []) =>
+  wakatimeOperation(summary, `${description} The key owner\'s own figures, private ones included; \`Cache-Control: private, no-store\`.`, 'stats', { '200': ok(schema) }, notes, {
+    parameters,
+  });
+
+const query = (name: string, description: string) => ({ name, in: 'query', required: false, schema: { type: 'string' }, description });
+
+/** The WakaTime-compatible routes, each under its own server (/api/wakatime/v1). */
+function wakatimePaths(): Record<string, unknown> {
+  const at = (ops: Record<string, Operation>) => ({ servers: wakatimeServers, ...ops });
+  return {
+    '/users/{user}/heartbeats': at({ post: heartbeatPost('one', true) }),
+    '/users/{user}/heartbeats.bulk': at({ post: heartbeatPost('bulk', true) }),
+    '/heartbeats': at({ post: heartbeatPost('one', false) }),
+    '/heartbeats.bulk': at({ post: heartbeatPost('bulk', false) }),
+    '/users/{user}/statusbar/today': at({ get: wakatimeRead('Today, for the status bar (WakaTime)', 'The total, categories, languages, editors, projects and systems of today in the user\'s timezone.', statusBarSchema) }),
+    '/users/{user}/summaries': at({
+      get: wakatimeRead('Figures per date (WakaTime)', 'One entry per date of the range (at most 366 days), with the cumulative total and the daily average.', summariesSchema, { invalid_query: 'bad dates, a span over 366 days, or an unknown range.' }, [
+        query('start', 'First date, YYYY-MM-DD.'),
+        query('end', 'Last date, YYYY-MM-DD.'),
+        query('range', 'Instead of start and end: Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month, Last Month.'),
+      ]),
+    }),
+    '/users/{user}/stats/{range}': at({
+      get: wakatimeRead('Figures of a range (WakaTime)', 'The range\'s figures together.', statsSchema, { not_found: 'an unknown range.' }, [
+        { name: 'range', in: 'path', required: true, schema: { type: 'string', enum: [...statsRanges] } },
+      ]),
+    }),
+    '/users/{user}/all_time_since_today': at({ get: wakatimeRead('Every second counted (WakaTime)', 'From the first date with data to today.', allTimeSchema) }),
+    '/users/{user}/projects': at({ get: wakatimeRead('Projects (WakaTime)', 'The most recently used first.', projectsSchema, { invalid_query: '`q` too long or not well-formed text.' }, [query('q', 'Keep projects whose name contains this (any case).')]) }),
+    '/users/{user}': at({ get: wakatimeRead('The key\'s owner (WakaTime)', 'The user the key belongs to.', wakaUserSchema, { not_found: 'the account no longer exists.' }) }),
+  };
+}
+
 const chartRules =
   'With `user`: that user\'s figures if their profile is public (404 otherwise, the same as for an unknown user, or for a reference that cannot be a handle or id); unshared languages or editors come back as empty lists; "today" is the user\'s timezone. Without `user`: site-wide figures (UTC) over users in community statistics, summed from cells (a date, or a date and a language, editor or hour): a cell counts only if at least PUBLIC_MIN_USERS users are behind it on that date, and what is published of it is its figure plus noise (Laplace, scale PUBLIC_NOISE_SECONDS, growing with each release of the cell), rounded to whole minutes and drawn once per release, so the same question always gets the same answer. A cell is released again at most once per PUBLIC_CACHE_SECONDS when its figure changed. `suppressed` is true when no day of the range may be shown. No figure counts more than 3600 s for one user in one date-hour. 400 `invalid_query` names the bad parameter; dates run from 0001-01-01.';
 
@@ -195,6 +300,8 @@ const documentRoots = (): z.ZodType[] => [
   languageChartSchema, hitmapChartSchema, weeklyChartSchema, leaderboardSchema, badgeSchema,
   createBadgeSchema, accountSchema, updateAccountSchema, createTokenSchema, userSchema,
   tokenSchema, issuedTokenSchema, tokenListSchema, badgeListSchema, shieldsSchema, healthSchema,
+  heartbeatSchema, wakaErrorSchema, heartbeatAnswerSchema, bulkAnswerSchema, statusBarSchema, summariesSchema,
+  statsSchema, allTimeSchema, wakaUserSchema, projectsSchema,
 ];
 
 /** The zod schema of each component, by its id: tests check answers against them. */
@@ -211,13 +318,15 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Codetally API',
       version: '1.0.0',
       description:
-        'Aggregated coding activity from editor plugins and a desktop agent, and public reads of what users chose to share. All paths are under /main/api/v1. Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code`; clients retry 5xx, 409 and 429 (honouring `Retry-After`) and network failures with back-off, and drop what another 4xx rejects. Every route answers a method it does not take with 405 `method_not_allowed` and an `Allow` header, and `OPTIONS` with the methods it takes. Write rate: `SYNC_RATE_LIMIT_PER_MINUTE` requests a minute per token (default 120) and `SYNC_USER_RATE_LIMIT_PER_MINUTE` per account over all its tokens (default twice that), in fixed one-minute windows. A user holds at most 20 live tokens. A request must arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS (30).',
+        'Aggregated coding activity from editor plugins and a desktop agent, and public reads of what users chose to share. All paths are under /main/api/v1, except the WakaTime-compatible ones under /api/wakatime/v1 (each path names its server), which answer errors in WakaTime\'s shape, `{"error": ...}`. Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code`; clients retry 5xx, 409 and 429 (honouring `Retry-After`) and network failures with back-off, and drop what another 4xx rejects. Every route answers a method it does not take with 405 `method_not_allowed` and an `Allow` header, and `OPTIONS` with the methods it takes. Write rate: `SYNC_RATE_LIMIT_PER_MINUTE` requests a minute per token (default 120) and `SYNC_USER_RATE_LIMIT_PER_MINUTE` per account over all its tokens (default twice that), in fixed one-minute windows. A user holds at most 20 live tokens. A request must arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS (30).',
     },
     servers: [{ url: '/main/api/v1' }],
     components: {
       schemas,
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'A Codetally token (`ct_...`), scopes sync, badges, account.' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'A Codetally token (`ct_...`, or a key in the uuid format), scopes sync, badges, account, stats.' },
+        wakatimeBasic: { type: 'http', scheme: 'basic', description: 'WakaTime-compatible routes: the key as the user name (base64(key) or base64(key:)), as wakatime-cli sends it.' },
+        wakatimeQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'WakaTime-compatible routes: the key as `?api_key=`.' },
         admin: { type: 'http', scheme: 'bearer', description: 'The operator token ADMIN_TOKEN.' },
         session: {
           type: 'apiKey',
@@ -228,6 +337,7 @@ export function openApiDocument(): Record<string, unknown> {
       },
     },
     paths: {
+      ...wakatimePaths(),
       '/sync/activities': {
         post: writeOperation(
           'Store a batch of IDE buckets',

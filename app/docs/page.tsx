@@ -20,18 +20,29 @@ interface Operation {
 const methods = ['get', 'post', 'patch', 'delete'] as const;
 const anchor = (method: string, path: string) => `${method}-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`;
 
+const schemeNames: Record<string, (scopes: string[]) => string> = {
+  bearer: (scopes) => `token with ${scopes.join(', ')}`,
+  admin: () => 'ADMIN_TOKEN',
+  session: () => 'dashboard session',
+  wakatimeBasic: (scopes) => `key with ${scopes.join(', ')} as Basic user name`,
+  wakatimeQuery: () => '?api_key=',
+};
+
 function auth(op: Operation): string {
   if (!op.security) return 'public, no token';
   return op.security
-    .map((s) => Object.entries(s).map(([name, scopes]) => (name === 'bearer' ? `token with ${scopes.join(', ')}` : name === 'admin' ? 'ADMIN_TOKEN' : 'dashboard session')))
+    .map((s) => Object.entries(s).map(([name, scopes]) => schemeNames[name]?.(scopes) ?? name))
     .flat()
     .join(' or ');
 }
 
 export default async function Docs() {
-  const doc = openApiDocument() as { paths: Record<string, Partial<Record<(typeof methods)[number], Operation>>> };
+  const doc = openApiDocument() as { paths: Record<string, Partial<Record<(typeof methods)[number], Operation>> & { servers?: { url: string }[] }> };
   const base = `${await requestOrigin()}/main/api/v1`;
-  const routes = Object.entries(doc.paths).flatMap(([path, ops]) => methods.filter((m) => ops[m]).map((m) => ({ path, method: m, op: ops[m]! })));
+  // A path names its own server when it is not under /main/api/v1 (the WakaTime-compatible routes).
+  const routes = Object.entries(doc.paths).flatMap(([relative, ops]) =>
+    methods.filter((m) => ops[m]).map((m) => ({ path: relative, shown: `${ops.servers?.[0]?.url ?? '/main/api/v1'}${relative}`, method: m, op: ops[m]! })),
+  );
   return (
     <>
       <h1>API and plugin guide</h1>
@@ -92,18 +103,18 @@ export default async function Docs() {
           <li key={anchor(r.method, r.path)}>
             <a href={`#${anchor(r.method, r.path)}`}>
               <code>
-                {r.method.toUpperCase()} {r.path}
+                {r.method.toUpperCase()} {r.shown}
               </code>
             </a>{' '}
             — {r.op.summary}
           </li>
         ))}
       </ul>
-      {routes.map(({ path, method, op }) => (
+      {routes.map(({ path, shown, method, op }) => (
         <section key={anchor(method, path)} id={anchor(method, path)} aria-labelledby={`${anchor(method, path)}-h`}>
           <h3 id={`${anchor(method, path)}-h`}>
             <code>
-              {method.toUpperCase()} /main/api/v1{path}
+              {method.toUpperCase()} {shown}
             </code>
           </h3>
           <p>

@@ -127,14 +127,13 @@ export async function dimensionTotals(
   per: Per = 'range',
 ): Promise<NamedFigure[]> {
   const { community: c, communityColumn } = dimensions[dimension];
-  const week = (date: SQLWrapper) => periodOf(date, per);
   const found = await rows<NamedFigure>(
     db,
     scope === 'community'
-      ? sql`SELECT ${week(c.date)} AS period, ${communityColumn} AS name, sum(${c.released})::float8 AS millis, max(${c.users})::int AS users
+      ? sql`SELECT ${periodOf(c.date, per)} AS period, ${communityColumn} AS name, sum(${c.released})::float8 AS millis, max(${c.users})::int AS users
             FROM ${c} WHERE ${c.date} BETWEEN ${from} AND ${to} AND ${publishedCells(c)}
             GROUP BY 1, 2`
-      : sql`SELECT ${week(sql`u.date`)} AS period, u.name, sum(u.millis)::float8 AS millis, 1 AS users
+      : sql`SELECT ${periodOf(sql`u.date`, per)} AS period, u.name, sum(u.millis)::float8 AS millis, 1 AS users
             FROM (${cappedPerUserDay(dimension, (column) => ofUser(column, scope), { from, to })}) AS u
             GROUP BY 1, 2`,
   );

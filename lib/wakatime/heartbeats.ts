@@ -88,6 +88,13 @@ function entityDigest(key: string, type: string, entity: string): number {
   return parseInt(createHmac('sha256', key).update(`${type}\u0000${entity}`).digest('hex').slice(0, 13), 16);
 }
 
+/** What is wrong with an application's name (the entity of an app heartbeat), if anything. */
+function appNameProblem(name: string): string | null {
+  if (name.length > 255) return 'must be at most 255 characters';
+  const problem = nameProblem(name);
+  return problem && textRule(problem);
+}
+
 /**
  * Validates heartbeats one by one. Returns the valid ones (duplicates within the request once)
  * and an answer per item, in order. `userAgent` is the request's, for heartbeats without their own.
@@ -105,8 +112,9 @@ export async function readHeartbeats(db: Db, items: readonly unknown[], userAgen
     const at = Math.round(h.time * 1000);
     if (at < now - LATE_LIMIT_MS || at > now + AHEAD_LIMIT_MS) return [{ error: 'time must be within the last 14 days and at most one hour ahead' }, 400];
     // For `type: app` the entity is the application's name, kept as desktop time's app.
-    const appProblem = h.type === 'app' ? nameProblem(h.entity.trim()) : null;
-    if (appProblem) return [{ error: `entity of an app heartbeat is the application's name, which ${textRule(appProblem)}` }, 400];
+    const appName = h.type === 'app' ? h.entity.trim() : '';
+    const appProblem = appNameProblem(appName);
+    if (appProblem) return [{ error: `entity of an app heartbeat is the application's name, which ${appProblem}` }, 400];
     const origin = parseUserAgent(h.user_agent ?? userAgent);
     const heartbeat: Heartbeat = {
       at,
@@ -117,7 +125,7 @@ export async function readHeartbeats(db: Db, items: readonly unknown[], userAgen
       project: h.project ?? '',
       editor: origin.editor,
       os: origin.os || 'Unknown',
-      app: h.type === 'app' ? h.entity.trim().slice(0, 255) || 'Unknown' : '',
+      app: appName || (h.type === 'app' ? 'Unknown' : ''),
     };
     valid.set(`${at}/${h.type}/${heartbeat.digest}`, heartbeat);
     const id = `${at}-${h.type}-${heartbeat.digest.toString(16)}`;

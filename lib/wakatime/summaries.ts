@@ -6,7 +6,7 @@ import { localDateHour } from '../local-time';
 import { eachDay } from '../dates';
 import { projectTotals } from '../stats/own';
 import { dayTotals, dimensionTotals, type Per } from '../stats/queries';
-import { hoursOf } from './heartbeats';
+import { GAP_MS, hoursOf } from './heartbeats';
 
 // The owner's figures in WakaTime's shapes: the status bar, summaries, stats (lib/wakatime/reads.ts).
 
@@ -57,10 +57,14 @@ function durations(found: { name: string; seconds: number }[], total: number): W
 /** Heartbeat seconds per period and category, and per period and operating system, in the user's timezone. */
 async function heartbeatShares(db: Db, user: WakaUser, from: string, to: string, per: Per) {
   const h = heartbeats;
+  // Every credit that reaches a local date of the range starts between the first instant that
+  // date exists anywhere (UTC+14) less the longest gap, and the last one (UTC-12).
+  const earliest = Date.parse(`${from}T00:00:00Z`) - 14 * 3_600_000 - GAP_MS;
+  const latest = Date.parse(`${to}T23:59:59Z`) + 12 * 3_600_000;
   const found = await rows<{ at: number; credited_until: number; zone: string; category: string; os: string; type: string }>(
     db,
     sql`SELECT ${h.at}::float8 AS at, ${h.creditedUntil}::float8 AS credited_until, ${selected(h.zone, h.category, h.os, h.type)}
-        FROM ${h} WHERE ${h.userId} = ${user.id}::uuid AND ${h.creditedUntil} > ${h.at}`,
+        FROM ${h} WHERE ${h.userId} = ${user.id}::uuid AND ${h.creditedUntil} > ${h.at} AND ${h.at} BETWEEN ${earliest} AND ${latest}`,
   );
   const categories = new Grouped();
   const systems = new Grouped();

@@ -15,6 +15,7 @@ import { POST as postToken } from '@/app/main/api/v1/me/tokens/route';
 import { issueToken, revokeToken } from '@/lib/accounts/tokens';
 import { getDb, rows } from '@/lib/db/client';
 import { call, newUser, storedDesktop, storedIde } from '../helpers/api';
+import { expectDocumented } from '../helpers/contract';
 
 // The WakaTime-compatible heartbeat routes, called as wakatime-cli calls them.
 
@@ -31,12 +32,13 @@ async function waka(
 ) {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': vimAgent, ...init.headers };
   if (key !== null && !init.query?.includes('api_key=')) headers.authorization ??= basic(key);
-  const request = new Request(`${base}/${init.user ?? 'current'}/${path}${init.query ?? ''}`, {
+  const request = new Request(`${base}/${init.user ?? 'current'}${path ? `/${path}` : ''}${init.query ?? ''}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return handler(request, { params: Promise.resolve({ user: init.user ?? 'current', ...init.params }) });
+  // Every answer must be as openapi.json describes it.
+  return expectDocumented(request.method, request.url, await handler(request, { params: Promise.resolve({ user: init.user ?? 'current', ...init.params }) }));
 }
 
 /** A user with a WakaTime key (uuid format, scopes sync and stats) in the given timezone. */
@@ -80,7 +82,7 @@ describe('keys in the WakaTime format', () => {
     const u = await wakaUser();
     const t = nowSeconds() - 300;
     const legacy = async (handler: typeof postOne, url: string, body: unknown) =>
-      handler(new Request(url, { method: 'POST', headers: { authorization: basic(u.key), 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+      expectDocumented('POST', url, await handler(new Request(url, { method: 'POST', headers: { authorization: basic(u.key), 'content-type': 'application/json' }, body: JSON.stringify(body) })));
     expect((await legacy(postLegacyOne, 'http://localhost/api/wakatime/v1/heartbeats', { entity: 'a.c', time: t, language: 'C' })).status).toBe(201);
     const bulk = await legacy(postLegacyBulk, 'http://localhost/api/wakatime/v1/heartbeats.bulk', [{ entity: 'a.c', time: t + 30, language: 'C' }]);
     expect(bulk.status).toBe(201);
@@ -172,6 +174,9 @@ describe('heartbeats to time', () => {
     expect([...new Set(desktop.map((r) => `${r.platform}/${r.app}`))]).toEqual(['Linux/Figma']);
     expect(desktop.reduce((sum, r) => sum + r.millis, 0)).toBe(120_000);
     expect(await storedIde(u.user.id)).toEqual([]);
+    // A name too long to keep is refused whole, never cut (a cut could split an emoji's surrogate pair).
+    const long = await waka(postBulk, 'heartbeats.bulk', u.key, [{ entity: '🎨'.repeat(200), type: 'app', time: t + 180 }]);
+    expect((await long.json()).responses[0]).toEqual([{ error: expect.stringMatching(/at most 255 characters/) }, 400]);
   });
 
   it('show on the status bar: today\'s total, categories, languages, editors, projects and systems', async () => {

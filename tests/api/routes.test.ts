@@ -18,28 +18,35 @@ describe('route files', () => {
 // openapi.json describes every API route file and every method it takes (as its OPTIONS answer
 // lists them), and nothing that no route file serves.
 describe('openapi.json', () => {
-  const apiRoot = path.join('app', 'main', 'api', 'v1');
+  // Each API root and the server its paths name in the document.
+  const roots = [
+    { dir: path.join('app', 'main', 'api', 'v1'), server: '/main/api/v1' },
+    { dir: path.join('app', 'api', 'wakatime', 'v1'), server: '/api/wakatime/v1' },
+  ];
   const apiFiles = routeFiles
     .map((f) => path.join('app', f))
-    .filter((f) => f.startsWith(apiRoot + path.sep) && !f.includes('[...'));
-  const openApiPath = (file: string) =>
-    `/${path.relative(apiRoot, path.dirname(file)).split(path.sep).join('/')}`.replace(/\[([^\]]+)\]/g, '{$1}');
+    .flatMap((file) => roots.filter((r) => file.startsWith(r.dir + path.sep) && !file.includes('[...')).map((root) => ({ file, root })));
+  const openApiPath = (file: string, dir: string) =>
+    `/${path.relative(dir, path.dirname(file)).split(path.sep).join('/')}`.replace(/\[([^\]]+)\]/g, '{$1}').replace(/\/$/, '');
 
   async function served(): Promise<Record<string, string[]>> {
     const out: Record<string, string[]> = {};
-    for (const file of apiFiles) {
+    for (const { file, root } of apiFiles) {
       const mod = await import(/* @vite-ignore */ path.resolve(file));
-      const answer: Response = await mod.OPTIONS(new Request(`http://localhost/main/api/v1${openApiPath(file)}`, { method: 'OPTIONS' }));
+      const route = openApiPath(file, root.dir);
+      const answer: Response = await mod.OPTIONS(new Request(`http://localhost${root.server}${route}`, { method: 'OPTIONS' }));
       const allow = (answer.headers.get('allow') ?? '').split(',').map((m) => m.trim().toLowerCase());
-      out[openApiPath(file)] = allow.filter((m) => m !== 'head' && m !== 'options').sort();
+      out[`${root.server} ${route}`] = allow.filter((m) => m !== 'head' && m !== 'options').sort();
     }
     return out;
   }
 
-  it('lists exactly the routes and methods the route files serve', async () => {
+  it('lists exactly the routes and methods the route files serve, each under its server', async () => {
     const { openApiDocument } = await import('@/lib/openapi');
-    const paths = openApiDocument().paths as Record<string, Record<string, unknown>>;
-    const documented = Object.fromEntries(Object.entries(paths).map(([p, ops]) => [p, Object.keys(ops).sort()]));
+    const doc = openApiDocument() as { servers: { url: string }[]; paths: Record<string, Record<string, unknown> & { servers?: { url: string }[] }> };
+    const documented = Object.fromEntries(
+      Object.entries(doc.paths).map(([p, { servers, ...ops }]) => [`${(servers ?? doc.servers)[0].url} ${p}`, Object.keys(ops).sort()]),
+    );
     expect(documented).toEqual(await served());
   });
 });
