@@ -1,12 +1,22 @@
 // npm run bench:heartbeats — the WakaTime-compatible heartbeat routes through the service (next
 // start) on PostgreSQL: heartbeats/s at wakatime-cli's bulk of 25 and at bulk 1000, CPU per
 // heartbeat of the service, the database and the load generator, p99 at 50 % of the saturating
-// rate, and a trivial route of the same build for comparison. Needs PostgreSQL
-// (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres).
+// rate, and a trivial route of the same build for comparison; then the import of a WakaTime data
+// dump of BENCH_IMPORT_MB (1024; 0: none) through a fresh server whose V8 heap is capped at
+// BENCH_IMPORT_HEAP_MB (256): heartbeats/s read, the server's peak memory, and the same dump
+// imported again. Needs PostgreSQL (BENCH_DATABASE_URL, default
+// postgres://postgres@127.0.0.1:5432/postgres).
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import autocannon from 'autocannon';
 import { createUser } from '../lib/accounts/users';
-import { openDb } from '../lib/db/client';
+import { openDb, rows } from '../lib/db/client';
+import { issueToken } from '../lib/accounts/tokens';
+import { readHeartbeats } from '../lib/wakatime/heartbeats';
+import { writeDump } from './dump';
 import { cpuMeter, freshDatabase, localPostgres, machine, median, percentile, startServer, writeResults, type Pids } from './common';
 
 const USERS = 64;
@@ -15,6 +25,9 @@ const POOL = Number(process.env.BENCH_POOL ?? 4);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const BULKS = [25, 1000];
+const IMPORT_MB = Number(process.env.BENCH_IMPORT_MB ?? 1024);
+/** The V8 heap limit of the server that imports (MB): the import must run within it. */
+const IMPORT_HEAP_MB = Number(process.env.BENCH_IMPORT_HEAP_MB ?? 256);
 const userAgent = 'wakatime/v1.98.0 (linux-6.5.0-14-generic-x86_64) go1.22.1 vscode/1.88.1 vscode-wakatime/24.5.0';
 const languages = ['TypeScript', 'Go', 'Rust', 'Python'];
 
@@ -89,6 +102,30 @@ async function steady(url: string, path: string, next: Source, perS: number, sec
   return { offered_per_s: perS, p50_ms: Math.round(percentile(sorted, 50) * 10) / 10, p99_ms: Math.round(percentile(sorted, 99) * 10) / 10, failed };
 }
 
+/**
+ * The conversion alone, in this process, per request: reading the body's heartbeats, checking each,
+ * digesting entities, making the statement's batch and the per-heartbeat answer: what the route
+ * does beyond carrying an HTTP request and a statement (the median of 200 requests, after 200 to
+ * warm up).
+ */
+async function conversionInProcess(databaseUrl: string, next: Source): Promise<number> {
+  const handle = await openDb({ databaseUrl, dataDir: '' }, 1);
+  try {
+    const bodies = Array.from({ length: 400 }, () => next().body);
+    const times: number[] = [];
+    for (const [i, body] of bodies.entries()) {
+      const t0 = performance.now();
+      const { valid, results } = await readHeartbeats(handle.db, JSON.parse(body) as unknown[], userAgent);
+      JSON.stringify(valid.map((h) => [h.at, h.type, h.digest, h.category, h.language, h.project, h.editor, h.os, h.app]));
+      JSON.stringify({ responses: results });
+      if (i >= 200) times.push(performance.now() - t0);
+    }
+    return Math.round(median(times) * 1000) / 1000;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** CPU ms per unit of each process group while `run` runs. */
 async function metered<T extends { requests: number }>(groups: Record<string, Pids>, units: (r: T) => number, run: () => Promise<T>) {
   const meters = Object.entries(groups).map(([name, pids]) => [name, cpuMeter(pids)] as const);
@@ -109,6 +146,13 @@ export async function heartbeatsBench(): Promise<Record<string, unknown>> {
   for (let u = 0; u < USERS; u++) keys.push((await createUser(handle.db, { handle: `beat${u}`, token: { format: 'uuid' } })).token);
   await handle.close();
   const database: Pids = (await localPostgres()) ?? (() => []);
+  const results: Record<string, unknown> = {};
+  // BENCH_IMPORT_ONLY=1: the import alone.
+  if (process.env.BENCH_IMPORT_ONLY) {
+    results.import = await importBench(url, database);
+    console.log(`\nwritten to ${writeResults('heartbeats-import', results)}`);
+    return results;
+  }
   const server = await startServer(3901, { DATABASE_URL: `${url}?max=${POOL}`, SYNC_RATE_LIMIT_PER_MINUTE: '100000000', SYNC_USER_RATE_LIMIT_PER_MINUTE: '100000000' });
   const groups = { service: () => [server.pid], database, load_generator: () => [process.pid] };
   const path = '/api/wakatime/v1/users/current/heartbeats.bulk';
@@ -131,7 +175,7 @@ export async function heartbeatsBench(): Promise<Record<string, unknown>> {
     const cpu = (runs: { cpu_ms_per_unit: Record<string, number> }[], name: string) => median(runs.map((r) => r.cpu_ms_per_unit[name] ?? NaN));
     const ping = rounds.ping;
     const pingService = cpu(ping, 'service');
-    const results: Record<string, unknown> = { at: new Date().toISOString(), machine: machine(), users: USERS, clients: CLIENTS, pool: POOL, seconds: DURATION_S, rounds: ROUNDS };
+    Object.assign(results, { at: new Date().toISOString(), machine: machine(), users: USERS, clients: CLIENTS, pool: POOL, seconds: DURATION_S, rounds: ROUNDS });
     results.trivial_route = { requests_per_s: Math.round(median(ping.map((r) => r.per_s))), service_cpu_ms_per_request: pingService };
     console.log(`\ntrivial route GET /ping      : ${Math.round(median(ping.map((r) => r.per_s)))} req/s, service CPU ${pingService} ms a request`);
     for (const b of BULKS) {
@@ -142,6 +186,7 @@ export async function heartbeatsBench(): Promise<Record<string, unknown>> {
       const loadGen = cpu(runs, 'load_generator');
       // What converting heartbeats costs the service beyond carrying the request, per request.
       const conversion = service * b - pingService;
+      const inProcess = await conversionInProcess(url, sources[b]);
       const at50 = { p50_ms: median(paced[b].map((r) => r.p50_ms)), p99_ms: median(paced[b].map((r) => r.p99_ms)), failed: paced[b].reduce((a, r) => a + r.failed, 0) };
       const row = {
         heartbeats_per_s: Math.round(perS * b),
@@ -151,6 +196,8 @@ export async function heartbeatsBench(): Promise<Record<string, unknown>> {
         cpu_ms_per_heartbeat: { service, database: db, load_generator: loadGen },
         service_cpu_ms_per_request: Math.round(service * b * 100) / 100,
         conversion_vs_trivial_request: Math.round((conversion / pingService) * 100) / 100,
+        conversion_in_process_ms_per_request: inProcess,
+        conversion_in_process_vs_trivial_request: Math.round((inProcess / pingService) * 100) / 100,
         at_50_percent: at50,
         non_2xx: runs.reduce((a, r) => a + r.non_2xx, 0),
       };
@@ -159,14 +206,100 @@ export async function heartbeatsBench(): Promise<Record<string, unknown>> {
         `bulk ${String(b).padEnd(4)}: ${row.heartbeats_per_s} heartbeats/s (${row.requests_per_s} req/s), saturated p99 ${row.saturated_p99_ms} ms; ` +
           `CPU per heartbeat: service ${service} ms, database ${db} ms, load generator ${loadGen} ms; ` +
           `service CPU a request ${row.service_cpu_ms_per_request} ms = trivial request + ${row.conversion_vs_trivial_request}x it; ` +
+          `the conversion alone (in process) ${inProcess} ms = ${row.conversion_in_process_vs_trivial_request}x the trivial request; ` +
           `at 50 %: p50 ${at50.p50_ms} ms, p99 ${at50.p99_ms} ms (failed ${at50.failed}); non-2xx ${row.non_2xx}`,
       );
     }
-    console.log(`\nwritten to ${writeResults('heartbeats', results)}`);
-    return results;
   } finally {
     await server.stop();
   }
+  if (IMPORT_MB > 0) results.import = await importBench(url, database);
+  console.log(`\nwritten to ${writeResults('heartbeats', results)}`);
+  return results;
+}
+
+/** A process's resident memory now and at its peak since the peak was last reset, in MB (Linux). */
+function memory(pid: number): { rss_mb: number; peak_mb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rss_mb: Math.round(kb('VmRSS') / 1024), peak_mb: Math.round(kb('VmHWM') / 1024) };
+}
+
+/** Uploads a file as the body of POST /me/imports; resolves with the answer. */
+function upload(url: string, token: string, file: string): Promise<{ status: number; body: { id: string } }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: hostname, port, path: '/main/api/v1/me/imports', method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': fs.statSync(file).size } },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    fs.createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(req);
+  });
+}
+
+/** The import of a dump of IMPORT_MB through a fresh server, twice (the second counts nothing new). */
+async function importBench(databaseUrl: string, database: Pids): Promise<Record<string, unknown>> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codetally-import-bench-'));
+  const file = path.join(dir, 'dump.json');
+  const handle = await openDb({ databaseUrl, dataDir: '' }, 1);
+  const { user } = await createUser(handle.db, { handle: 'importer' });
+  const { token } = await issueToken(handle.db, user.id, { name: 'import', scopes: ['account'] });
+  const total = async () =>
+    (await rows<{ ms: number }>(handle.db, sql`SELECT coalesce(sum(millis), 0)::float8 AS ms FROM ide_activity WHERE user_id = ${user.id}::uuid`))[0].ms;
+  console.log(`\nwriting a ${IMPORT_MB} MB dump...`);
+  const heartbeats = await writeDump(file, IMPORT_MB * 1024 * 1024, 1500, 20);
+  const bytes = fs.statSync(file).size;
+  const server = await startServer(3902, { DATABASE_URL: `${databaseUrl}?max=${POOL}`, DATA_DIR: dir }, [`--max-old-space-size=${IMPORT_HEAP_MB}`]);
+  const results: Record<string, unknown> = { dump_mb: Math.round(bytes / 1024 / 1024), heartbeats, server_heap_limit_mb: IMPORT_HEAP_MB };
+  try {
+    const runs = [];
+    for (const run of ['first', 'again']) {
+      const before = memory(server.pid);
+      fs.writeFileSync(`/proc/${server.pid}/clear_refs`, '5'); // resets the peak to the current size
+      const cpu = { service: cpuMeter(() => [server.pid]), database: cpuMeter(database) };
+      const t0 = performance.now();
+      const answer = await upload(server.url, token, file);
+      if (answer.status !== 202) throw new Error(`the import answered ${answer.status}`);
+      const uploaded = performance.now();
+      const uploadPeak = memory(server.pid).peak_mb;
+      fs.writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
+      let state: { done: boolean; status: string; heartbeats_read: number; error: string | null };
+      do {
+        await new Promise((r) => setTimeout(r, 250));
+        state = await (await fetch(`${server.url}/main/api/v1/me/imports/${answer.body.id}`, { headers: { authorization: `Bearer ${token}` } })).json();
+      } while (!state.done);
+      const read = (performance.now() - uploaded) / 1000;
+      if (state.status !== 'done') throw new Error(`the import failed: ${state.error}`);
+      const after = memory(server.pid);
+      const row = {
+        run,
+        upload_s: Math.round((uploaded - t0) / 100) / 10,
+        read_s: Math.round(read * 10) / 10,
+        heartbeats_per_s: Math.round(state.heartbeats_read / read),
+        end_to_end_heartbeats_per_s: Math.round(state.heartbeats_read / ((performance.now() - t0) / 1000)),
+        cpu_ms_per_1000_heartbeats: { service: Math.round(((cpu.service() ?? NaN) / heartbeats) * 1000 * 10) / 10, database: Math.round(((cpu.database() ?? NaN) / heartbeats) * 1000 * 10) / 10 },
+        server_rss_mb: { before: before.rss_mb, peak_uploading: uploadPeak, peak_reading: after.peak_mb, after: after.rss_mb },
+        ide_hours_stored: Math.round(((await total()) / 3_600_000) * 10) / 10,
+      };
+      runs.push(row);
+      console.log(
+        `import ${run.padEnd(5)}: ${results.dump_mb} MB, ${heartbeats} heartbeats, server heap limit ${IMPORT_HEAP_MB} MB: upload ${row.upload_s} s, read ${row.read_s} s = ${row.heartbeats_per_s} heartbeats/s ` +
+          `(end to end ${row.end_to_end_heartbeats_per_s}/s); CPU per 1000: service ${row.cpu_ms_per_1000_heartbeats.service} ms, database ${row.cpu_ms_per_1000_heartbeats.database} ms; ` +
+          `server memory ${row.server_rss_mb.before} MB before, peak ${row.server_rss_mb.peak_uploading} MB uploading, ${row.server_rss_mb.peak_reading} MB reading; ${row.ide_hours_stored} hours stored`,
+      );
+    }
+    results.runs = runs;
+  } finally {
+    await server.stop();
+    await handle.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return results;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

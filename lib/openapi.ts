@@ -12,6 +12,7 @@ import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ide
 import { errorCatalog, type ErrorCode } from './http/errors';
 import { problemSchema } from './http/problem';
 import { heartbeatSchema } from './wakatime/heartbeats';
+import { importListSchema, importSchema, MAX_IMPORT_BYTES, wakatimeDumpSchema } from './wakatime/imports';
 import { statsRanges } from './wakatime/reads';
 import {
   allTimeSchema,
@@ -301,7 +302,7 @@ const documentRoots = (): z.ZodType[] => [
   createBadgeSchema, accountSchema, updateAccountSchema, createTokenSchema, userSchema,
   tokenSchema, issuedTokenSchema, tokenListSchema, badgeListSchema, shieldsSchema, healthSchema,
   heartbeatSchema, wakaErrorSchema, heartbeatAnswerSchema, bulkAnswerSchema, statusBarSchema, summariesSchema,
-  statsSchema, allTimeSchema, wakaUserSchema, projectsSchema,
+  statsSchema, allTimeSchema, wakaUserSchema, projectsSchema, wakatimeDumpSchema, importSchema, importListSchema,
 ];
 
 /** The zod schema of each component, by its id: tests check answers against them. */
@@ -318,7 +319,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Codetally API',
       version: '1.0.0',
       description:
-        'Aggregated coding activity from editor plugins and a desktop agent, and public reads of what users chose to share. All paths are under /main/api/v1, except the WakaTime-compatible ones under /api/wakatime/v1 (each path names its server), which answer errors in WakaTime\'s shape, `{"error": ...}`. Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code`; clients retry 5xx, 409 and 429 (honouring `Retry-After`) and network failures with back-off, and drop what another 4xx rejects. Every route answers a method it does not take with 405 `method_not_allowed` and an `Allow` header, and `OPTIONS` with the methods it takes. Write rate: `SYNC_RATE_LIMIT_PER_MINUTE` requests a minute per token (default 120) and `SYNC_USER_RATE_LIMIT_PER_MINUTE` per account over all its tokens (default twice that), in fixed one-minute windows. A user holds at most 20 live tokens. A request must arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS (30).',
+        'Aggregated coding activity from editor plugins and a desktop agent, and public reads of what users chose to share. All paths are under /main/api/v1, except the WakaTime-compatible ones under /api/wakatime/v1 (each path names its server), which answer errors in WakaTime\'s shape, `{"error": ...}`. Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code`; clients retry 5xx, 409 and 429 (honouring `Retry-After`) and network failures with back-off, and drop what another 4xx rejects. Every route answers a method it does not take with 405 `method_not_allowed` and an `Allow` header, and `OPTIONS` with the methods it takes. Write rate: `SYNC_RATE_LIMIT_PER_MINUTE` requests a minute per token (default 120) and `SYNC_USER_RATE_LIMIT_PER_MINUTE` per account over all its tokens (default twice that), in fixed one-minute windows. A user holds at most 20 live tokens. A request must arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS (30), except a data dump upload (POST /me/imports), which may take longer while it never stalls that long.',
     },
     servers: [{ url: '/main/api/v1' }],
     components: {
@@ -394,7 +395,7 @@ export function openApiDocument(): Record<string, unknown> {
         }),
       },
       '/me/export': {
-        get: accountOperation('Export all my data', 'One JSON document (a download): account, tokens (never their values), badges, every IDE and desktop bucket.', {
+        get: accountOperation('Export all my data', 'One JSON document (a download): account, tokens (never their values), badges, every IDE and desktop bucket, the heartbeats of the last 14 days (without their files) and the imports.', {
           '200': { description: 'JSON, `Content-Disposition: attachment`.', content: { 'application/json': { schema: { type: 'object' } } } },
         }),
       },
@@ -416,6 +417,34 @@ export function openApiDocument(): Record<string, unknown> {
             '204': { description: 'Revoked.' },
           }, { not_found: 'no live token of mine with that id.' }),
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        },
+      },
+      '/me/imports': {
+        get: accountOperation('My imports', 'The latest 20, newest first.', { '200': ok(importListSchema) }),
+        post: {
+          ...accountOperation(
+            'Import a WakaTime data dump',
+            `The heartbeats export of wakatime.com (Settings, Export), streamed: the upload is stored as it arrives (at most ${MAX_IMPORT_BYTES / 1024 ** 3} GiB) and answered 202 once whole; it is then read in the background (\`GET /me/imports/{id}\` shows how far). The heartbeat routes' rules apply except their 14-day limit: each gap of at most 15 minutes counts, credited to the earlier heartbeat; nothing of a file but its language and project is kept. Never counted twice: heartbeats of the last 14 days are merged with those the plugins sent; older days are counted once per UTC day, as the import that holds most of that day has them, whatever was imported before (the same dump again, an earlier or later export); older heartbeats from the first one the plugins sent on were counted when they were sent. The dump's days must be in date order, as WakaTime writes them. An upload may take longer than HTTP_REQUEST_TIMEOUT_SECONDS as long as it never stalls that long.`,
+            { '202': { ...ok(importSchema), description: 'Accepted: stored, to be read. `Location` is its status.', headers: { Location: { schema: { type: 'string' } } } } },
+            {
+              unsupported_media_type: 'the body is not `application/json`.',
+              payload_too_large: `the dump is over ${MAX_IMPORT_BYTES / 1024 ** 3} GiB.`,
+              malformed_json: 'the upload was cut short.',
+              invalid_payload: 'the body is empty or not a JSON document.',
+              request_timeout: 'nothing of the upload arrived for HTTP_REQUEST_TIMEOUT_SECONDS.',
+              import_in_progress: 'another import of mine is still being received or read (one at a time; one unfinished for over a day gives way).',
+              unavailable: 'the database did not answer in time, or the server has no room for the upload now; honour `Retry-After`.',
+            },
+            wakatimeDumpSchema,
+          ),
+        },
+      },
+      '/me/imports/{id}': {
+        get: {
+          ...accountOperation('How far an import has got', 'Bytes and heartbeats read, heartbeats skipped (and why the import failed, if it did). Poll it until `done`.', { '200': ok(importSchema) }, {
+            not_found: 'no import of mine with that id.',
+          }),
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
         },
       },
       '/get/public/time': {

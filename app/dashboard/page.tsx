@@ -3,6 +3,7 @@ import { DailyBars, LanguagePie, WeeklyTrend } from '../components/charts';
 import { DaysTable, Figures, Hitmap, NamedList, WeekdayHours } from '../components/figures';
 import { signOut } from '../signin/actions';
 import { deleteBadgeAction, refreshBadgeAction, revokeTokenAction } from './actions';
+import { DumpImporter } from './importer';
 import { BadgeMaker, CopyButton, DeleteAccount, EditorConnector, PasswordForm, SettingsForm, TokenCreator } from './widgets';
 import { formatDuration } from '@/lib/badges/format';
 import { dashboardData, dashboardRange, dashboardRanges } from '@/lib/web/dashboard';
@@ -108,6 +109,12 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
         heartbeat, never the file&apos;s path, branch or contents.
       </p>
       <EditorConnector apiUrl={`${origin}/api/wakatime/v1`} />
+      <h3 id="import">Bring your WakaTime history</h3>
+      <p>
+        On wakatime.com, export your heartbeats (Settings, Export) and import the file here. It is read in the background: leave this page
+        and come back. Importing it again, or a later export, counts nothing twice.
+      </p>
+      <DumpImporter />
 
       <h2 id="tokens">Tokens</h2>
       <p>A token lets an editor plugin or the desktop agent send your activity. Give each device its own, so you can revoke one alone.</p>

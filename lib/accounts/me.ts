@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { authAccounts, badges, desktopActivity, ideActivity, passwordLogins, users } from '../db/schema';
+import { authAccounts, badges, desktopActivity, heartbeats, ideActivity, imports, passwordLogins, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { displayNameSchema, handleSchema, settingsSchema, timezoneSchema, tokenFormatSchema, tokenNameSchema, tokenScopesSchema, userSchema, type UserDto } from './schemas';
 import { listTokens } from './tokens';
@@ -79,11 +79,13 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await markUserDates(tx, userId);
     await leaderboardUserChanged(tx, userId);
-    // Every other table follows the user by its foreign key; ide_activity has none (see the
-    // schema). Once the user is gone no write can store more (its rollup rows would fail their
-    // key check), and this later statement sees whatever a write committed before.
+    // Every other table follows the user by its foreign key; ide_activity and heartbeats have none
+    // (see the schema). Once the user is gone no write can store more (its rollup rows would fail
+    // their key check; a heartbeat batch finds no user row), and these later statements see
+    // whatever a write committed before.
     await tx.delete(users).where(eq(users.id, userId));
     await tx.delete(ideActivity).where(eq(ideActivity.userId, userId));
+    await tx.delete(heartbeats).where(eq(heartbeats.userId, userId));
   });
   await usersChanged(db, [userId]);
 }
@@ -100,6 +102,8 @@ export async function exportAccount(db: Db, userId: string) {
     .where(eq(desktopActivity.userId, userId))
     .orderBy(asc(desktopActivity.date), asc(desktopActivity.hour));
   const ownBadges = await db.select().from(badges).where(eq(badges.userId, userId)).orderBy(asc(badges.createdAt));
+  const beats = await db.select().from(heartbeats).where(eq(heartbeats.userId, userId)).orderBy(asc(heartbeats.at));
+  const ownImports = await db.select().from(imports).where(eq(imports.userId, userId)).orderBy(asc(imports.createdAt));
   return {
     exported_at: new Date().toISOString(),
     account,
@@ -115,5 +119,27 @@ export async function exportAccount(db: Db, userId: string) {
       lines: a.lines,
     })),
     desktop_activities: desktop.map((a) => ({ date: day(a.date), hour: a.hour, platform: a.platform, app: a.app, time: a.millis / 1000 })),
+    // Heartbeats of the last 14 days, as kept (their files only as a keyed digest, not exported).
+    heartbeats: beats.map((h) => ({
+      time: h.at / 1000,
+      type: h.type,
+      category: h.category,
+      language: h.language,
+      project: h.project || null,
+      editor: h.editor,
+      operating_system: h.os,
+      app: h.app || null,
+      counted_seconds: (h.creditedUntil - h.at) / 1000,
+    })),
+    imports: ownImports.map((i) => ({
+      id: i.id,
+      status: i.status,
+      bytes: i.bytes,
+      heartbeats_read: i.heartbeatsRead,
+      heartbeats_skipped: i.heartbeatsSkipped,
+      error: i.error,
+      created_at: i.createdAt.toISOString(),
+      finished_at: i.finishedAt?.toISOString() ?? null,
+    })),
   };
 }

@@ -80,6 +80,8 @@ export async function listTokens(db: Db, userId: string): Promise<TokenDto[]> {
 
 /** Revokes one of the user's tokens by id or by its shown prefix; false when there is none. */
 export async function revokeToken(db: Db, userId: string, idOrPrefix: string): Promise<boolean> {
+  // A prefix is the start of a token: letters, digits, '_' and '-'. Nothing else names one.
+  if (!isUuid(idOrPrefix) && !/^[\w-]{1,64}$/.test(idOrPrefix)) return false;
   const match = isUuid(idOrPrefix) ? eq(apiTokens.id, idOrPrefix) : eq(apiTokens.prefix, idOrPrefix);
   const revoked = await db
     .update(apiTokens)

@@ -92,21 +92,23 @@ export function withWriteToken(handler: (ctx: WriteContext) => Promise<Response>
 /**
  * The handler runs at once with an Admission for its write statement. If it wrote nothing, the
  * token is checked and the request counted afterwards, and a revoked token or a request past the
- * limit gets 401 or 429 instead of the handler's answer (which then changed nothing).
+ * limit gets 401 or 429 instead of the handler's answer (which then changed nothing). `answer`
+ * turns what the handler throws into a response (the WakaTime routes answer in their own shape).
  */
-async function admittedInStatement(
+export async function admittedInStatement(
   db: Db,
   tokenHash: string,
   principal: Principal,
   request: Request,
   handler: (ctx: WriteContext) => Promise<Response>,
+  answer: (err: unknown) => Response | Promise<Response> = errorResponse,
 ): Promise<Response> {
   const admission = new Admission(tokenHash, { tokenId: principal.token.id, timeZone: principal.user.timezone, limits: writeLimits() });
   let response: Response;
   try {
     response = await handler({ ...principal, request, db, admission });
   } catch (err) {
-    response = errorResponse(err);
+    response = await answer(err);
   }
   if (!admission.settled) {
     const { rate } = await authenticateHash(db, tokenHash, 'sync', admission.admit.limits);

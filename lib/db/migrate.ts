@@ -7,12 +7,27 @@ import { rows, type DbHandle } from './client';
 
 export const migrationsFolder = path.resolve(process.cwd(), 'drizzle');
 
-/** Applies the versioned migrations in drizzle/ that this database has not seen yet. */
+/** The advisory lock migrations run under on PostgreSQL (any fixed number of this service's). */
+const MIGRATION_LOCK = sql`hashtextextended('codetally:migrations', 0)`;
+
+/**
+ * Applies the versioned migrations in drizzle/ that this database has not seen yet. On PostgreSQL,
+ * under an advisory lock: processes started together on an empty database migrate one after
+ * another (the later ones find nothing left to apply). The lock is the session's, so the handle
+ * should have one connection (as `npm start` and `db:migrate` open it); it ends with the session
+ * at the latest.
+ */
 export async function migrateDb(handle: DbHandle, folder = migrationsFolder): Promise<void> {
-  await refuseSquashedHistory(handle, folder);
-  const run = handle.kind === 'pglite' ? migratePglite : migratePostgres;
-  // Both migrators accept any drizzle PostgreSQL database; the cast only bridges their driver types.
-  await run(handle.db as never, { migrationsFolder: folder });
+  const locked = handle.kind === 'postgres';
+  if (locked) await handle.db.execute(sql`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+  try {
+    await refuseSquashedHistory(handle, folder);
+    const run = handle.kind === 'pglite' ? migratePglite : migratePostgres;
+    // Both migrators accept any drizzle PostgreSQL database; the cast only bridges their driver types.
+    await run(handle.db as never, { migrationsFolder: folder });
+  } finally {
+    if (locked) await handle.db.execute(sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => {});
+  }
 }
 
 /**

@@ -42,6 +42,12 @@ export const users = pgTable(
     statsVersion: bigint('stats_version', { mode: 'number' }).notNull().default(0),
     /** Every sign-in session carries the value it was made with; bumping it ends them all. */
     sessionVersion: integer('session_version').notNull().default(0),
+    /**
+     * The earliest heartbeat stored through the heartbeat path (lib/wakatime/heartbeats.ts), epoch
+     * ms: from it on that path has counted every heartbeat, so an import leaves older-than-14-days
+     * heartbeats at or after it alone (lib/wakatime/imports.ts).
+     */
+    heartbeatsSince: bigint('heartbeats_since', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('users_handle_lower_idx').on(sql`lower(${t.handle})`)],
@@ -100,14 +106,14 @@ export const ideActivity = pgTable(
  * digest tells duplicates apart; for `type: app` the entity is the application's name and is kept
  * as `app`), no branch, dependencies, line or cursor numbers. Each row keeps what it is credited
  * now (its start to `credited_until`, split into hours in `zone`), so that a recomputation takes
- * back exactly what it added.
+ * back exactly what it added. No foreign key (as ide_activity: checked row by row, it was an
+ * eighth of storing a bulk of 1000): the one statement that inserts heartbeats updates the user's
+ * row first and inserts nothing when it is gone; `deleteAccount` deletes them.
  */
 export const heartbeats = pgTable(
   'heartbeats',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull(),
     /** Epoch milliseconds. */
     at: bigint('at', { mode: 'number' }).notNull(),
     type: text('type').notNull(),
@@ -124,6 +130,55 @@ export const heartbeats = pgTable(
   },
   // The time index serves the purge of rows older than any late heartbeat can reach.
   (t) => [primaryKey({ columns: [t.userId, t.at, t.type, t.entityDigest] }), index('heartbeats_at_idx').on(t.at)],
+);
+
+/**
+ * Imports of WakaTime data dumps (lib/wakatime/imports.ts): the upload is spooled to a file on
+ * the server that received it, then read in the background; these rows say how far it got.
+ */
+export const imports = pgTable(
+  'imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** receiving, queued, running, done or failed. */
+    status: text('status').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    bytesRead: bigint('bytes_read', { mode: 'number' }).notNull().default(0),
+    heartbeatsRead: bigint('heartbeats_read', { mode: 'number' }).notNull().default(0),
+    heartbeatsSkipped: bigint('heartbeats_skipped', { mode: 'number' }).notNull().default(0),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  // One unfinished import per user: uploads wait their turn (and cannot fill the disk in parallel).
+  (t) => [index('imports_user_idx').on(t.userId), uniqueIndex('imports_one_unfinished_idx').on(t.userId).where(sql`${t.status} IN ('receiving', 'queued', 'running')`)],
+);
+
+/**
+ * What imports credited per UTC day of heartbeats older than the 14 days the heartbeat path keeps
+ * (lib/wakatime/imports.ts): importing a day again replaces its credits when that import holds at
+ * least as much of the day, so a dump imported twice, or two dumps that overlap, count each day
+ * once, from the fullest view of it.
+ */
+export const importedDays = pgTable(
+  'imported_days',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Days since 1970-01-01 (UTC) of the heartbeats. */
+    day: integer('day').notNull(),
+    /** The buckets credited: { ide: [[date, hour, language, project, editor, millis]], desktop: [[date, hour, platform, app, millis]] }. */
+    credits: jsonb('credits').notNull(),
+    /** How many heartbeats of the day the import held. */
+    heartbeats: integer('heartbeats').notNull(),
+    /** Whether it held heartbeats after the day (so the day's last gap, into the next day, was known). */
+    continues: boolean('continues').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );
 
 export const desktopActivity = pgTable(

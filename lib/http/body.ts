@@ -2,7 +2,7 @@ import { ApiError } from './problem';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-function isJsonMediaType(contentType: string | null): boolean {
+export function isJsonMediaType(contentType: string | null): boolean {
   if (!contentType) return false;
   const type = contentType.split(';')[0].trim().toLowerCase();
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));

@@ -58,6 +58,18 @@ export const errorCatalog = {
     meaning: 'A request with the same Idempotency-Key is still running.',
     action: 'Retry after a moment.',
   },
+  import_in_progress: {
+    status: 409,
+    title: 'Import in progress',
+    meaning: 'An import of the account is still being received or read: one at a time.',
+    action: 'Wait until it is done (GET /me/imports), then send the next.',
+  },
+  request_timeout: {
+    status: 408,
+    title: 'Request timeout',
+    meaning: 'The request did not arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS (an upload: nothing of it arrived for that long).',
+    action: 'Send it again; check the connection.',
+  },
   payload_too_large: {
     status: 413,
     title: 'Payload too large',

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { HOUR_CAP_MILLIS } from '../activity';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { preparedRows, type Db } from '../db/client';
@@ -27,18 +27,35 @@ import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
 // same statement adds them to the rollups the public reads use, so the two always agree.
 // Callers pass rows already grouped: one statement may touch a row only once.
 
-/** CTEs that store IDE rows and update the rollups; `guard` may veto the whole batch. */
-/** The CTE `batch` (date, hour, language, project, editor, millis, lines) of IDE rows, and `batch_hours`. */
-function ideBatch(rows: IdeRow[], guard: SQL): SQL {
-  const tuples = rows.map((r) => [r.date, r.hour, r.language, r.project, r.editor, r.millis, r.lines]);
-  return sql`
-    batch AS MATERIALIZED (
-      SELECT (e->>0)::date AS date, (e->>1)::smallint AS hour, e->>2 AS language, e->>3 AS project,
-             e->>4 AS editor, (e->>5)::bigint AS millis, (e->>6)::bigint AS lines
-      FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e
-      ${guard}
-    ),
-    batch_hours AS (SELECT date, hour, sum(millis)::bigint AS millis FROM batch GROUP BY date, hour)`;
+/**
+ * The rows of a write: a query giving (date, hour, language, project, editor, millis, lines) for
+ * IDE rows or (date, hour, platform, app, millis) for desktop rows, one row per key. Either the
+ * batch's JSON parameter (`jsonRows`) or a CTE of the same statement (heartbeat credits).
+ */
+export type RowSource = SQL;
+
+/** Rows sent as one JSON parameter (an array of tuples, as text). */
+export function jsonRows(kind: 'ide' | 'desktop', rows: IdeRow[] | DesktopRow[]): RowSource {
+  if (kind === 'ide') {
+    const tuples = (rows as IdeRow[]).map((r) => [r.date, r.hour, r.language, r.project, r.editor, r.millis, r.lines]);
+    return sql`SELECT (e->>0)::date AS date, (e->>1)::smallint AS hour, e->>2 AS language, e->>3 AS project,
+                      e->>4 AS editor, (e->>5)::bigint AS millis, (e->>6)::bigint AS lines
+               FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e`;
+  }
+  const tuples = (rows as DesktopRow[]).map((r) => [r.date, r.hour, r.platform, r.app, r.millis]);
+  return sql`SELECT (e->>0)::date AS date, (e->>1)::smallint AS hour, e->>2 AS platform, e->>3 AS app, (e->>4)::bigint AS millis
+             FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e`;
+}
+
+/** A value of a statement: itself, or a placeholder of a compiled statement (lib/db/client.ts). */
+export type Param = string | Placeholder;
+
+/** How a write treats its rows. */
+export interface WriteShape {
+  /** Some rows may be negative (time taken back from a stored bucket; heartbeat credits). */
+  signed?: boolean;
+  /** Whether the write moves the user's stats version (a statement that moves it itself says no). */
+  version?: boolean;
 }
 
 /**
@@ -47,136 +64,92 @@ function ideBatch(rows: IdeRow[], guard: SQL): SQL {
  * the stored hours after the write.
  */
 const cappedDayChange = sql`
-  SELECT h.date, sum(least(h.millis, ${HOUR_CAP_MILLIS}) - least(h.millis - b.millis, ${HOUR_CAP_MILLIS})) AS millis
+  SELECT h.date, sum(least(h.millis, ${HOUR_CAP_MILLIS}) - least(h.millis - b.millis, ${HOUR_CAP_MILLIS}))::bigint AS millis
   FROM hours h JOIN batch_hours b USING (date, hour)
   GROUP BY h.date`;
 
-/** CTEs that mark the batch's dates for the site-wide refresh and move the user's stats version. */
-function ideMarks(userId: string): SQL {
-  return sql`
-    community AS (
-      -- Site-wide rollups of these dates are recomputed on the next site-wide read (lib/stats/community.ts).
-      INSERT INTO ${communityDirty} (${col(communityDirty.date)}) SELECT DISTINCT date FROM batch
-    ),
-    version AS (
-      UPDATE ${users} SET ${col(users.statsVersion)} = ${users.statsVersion} + 1
-      WHERE ${users.id} = ${userId}::uuid AND EXISTS (SELECT 1 FROM batch)
-    )`;
-}
+type Target = typeof ideActivity | typeof userHours | typeof userDays | typeof userDayLanguages | typeof userDayEditors | typeof desktopActivity;
 
-function ideWrites(userId: string, rows: IdeRow[], guard: SQL): SQL {
-  const [a, h, d, l, ed] = [ideActivity, userHours, userDays, userDayLanguages, userDayEditors];
-  const activityKey = cols(a.userId, a.date, a.hour, a.language, a.project, a.editor);
-  return sql`
-    ${ideBatch(rows, guard)},
-    activity AS (
-      INSERT INTO ${a} (${activityKey}, ${cols(a.millis, a.lines)})
-      SELECT ${userId}::uuid, date, hour, language, project, editor, millis, lines FROM batch
-      ORDER BY date, hour, language, project, editor
-      ON CONFLICT (${activityKey}) DO UPDATE
-        SET ${addExcluded(a.millis)}, ${addExcluded(a.lines)}, ${col(a.updatedAt)} = now()
-    ),
-    hours AS (
-      INSERT INTO ${h} (${cols(h.userId, h.date, h.hour, h.millis)})
-      SELECT ${userId}::uuid, date, hour, millis FROM batch_hours ORDER BY date, hour
-      ON CONFLICT (${cols(h.userId, h.date, h.hour)}) DO UPDATE SET ${addExcluded(h.millis)}
-      RETURNING ${h.date} AS date, ${h.hour} AS hour, ${h.millis} AS millis
-    ),
-    days AS (
-      INSERT INTO ${d} (${cols(d.userId, d.date, d.millis)})
-      SELECT ${userId}::uuid, date, millis FROM (${cappedDayChange}) AS c ORDER BY date
-      ON CONFLICT (${cols(d.userId, d.date)}) DO UPDATE SET ${addExcluded(d.millis)}
-    ),
-    languages AS (
-      INSERT INTO ${l} (${cols(l.userId, l.date, l.language, l.millis)})
-      SELECT ${userId}::uuid, date, language, sum(millis) FROM batch GROUP BY date, language ORDER BY date, language
-      ON CONFLICT (${cols(l.userId, l.date, l.language)}) DO UPDATE SET ${addExcluded(l.millis)}
-    ),
-    editors AS (
-      INSERT INTO ${ed} (${cols(ed.userId, ed.date, ed.editor, ed.millis)})
-      SELECT ${userId}::uuid, date, editor, sum(millis) FROM batch GROUP BY date, editor ORDER BY date, editor
-      ON CONFLICT (${cols(ed.userId, ed.date, ed.editor)}) DO UPDATE SET ${addExcluded(ed.millis)}
-    ),
-    ${ideMarks(userId)}`;
+interface AddTo {
+  /** The CTE's name; the take-backs' is `${name}_taken`. */
+  name: string;
+  table: Target;
+  key: AnyPgColumn[];
+  /** The columns added to (`millis` first; the rows of `from` carry each under its name). */
+  added: AnyPgColumn[];
+  /** Rows with the key and added columns, each key once. */
+  from: SQL;
+  /** A stored row's key and millis, returned (the hourly rollup: the daily one caps what it holds). */
+  returning?: SQL;
+  /** The table has `updated_at`. */
+  touched?: boolean;
 }
 
 /**
- * CTEs that take back IDE time already stored (rows with negative millis, each matching a stored
- * row): UPDATEs only, so no candidate row below zero ever meets the tables' CHECKs, as an
- * upsert's would. Heartbeats use it when a late one shortens a credit (lib/wakatime/heartbeats.ts).
+ * CTEs adding the rows of `from` to `table`: an upsert of the positive ones and, when signed, an
+ * UPDATE of the negative ones (an upsert's candidate row may not be below the tables' CHECKs; a
+ * negative row always names a stored one). Each key is in `from` once: no row is touched twice.
  */
-function ideTakeBacks(userId: string, rows: IdeRow[]): SQL {
+function addTo(userId: Param, shape: WriteShape, t: AddTo): SQL {
+  const table = t.table as typeof ideActivity;
+  const keyCols = cols(table.userId, ...t.key);
+  const keyNames = sql.join(t.key.map((k) => sql.identifier(k.name)), sql`, `);
+  const addedNames = sql.join(t.added.map((c) => sql.identifier(c.name)), sql`, `);
+  const touch = t.touched ? sql`, ${col(ideActivity.updatedAt)} = now()` : sql``;
+  const returning = t.returning ? sql`RETURNING ${t.returning}` : sql``;
+  const upsert = sql`
+    ${sql.identifier(t.name)} AS (
+      INSERT INTO ${t.table} (${keyCols}, ${cols(...t.added)})
+      SELECT ${userId}::uuid, ${keyNames}, ${addedNames} FROM (${t.from}) AS f ${shape.signed ? sql`WHERE millis > 0` : sql``}
+      ORDER BY ${keyNames}
+      ON CONFLICT (${keyCols}) DO UPDATE SET ${sql.join(t.added.map(addExcluded), sql`, `)}${touch}
+      ${returning}
+    )`;
+  if (!shape.signed) return upsert;
+  const sets = t.added.map((c) => sql`${col(c)} = ${c} + f.${sql.identifier(c.name)}`);
+  const matches = t.key.map((k) => sql`${k} = f.${sql.identifier(k.name)}`);
+  return sql`${upsert},
+    ${sql.identifier(`${t.name}_taken`)} AS (
+      UPDATE ${t.table} SET ${sql.join(sets, sql`, `)}${touch}
+      FROM (${t.from}) AS f
+      WHERE f.millis < 0 AND ${table.userId} = ${userId}::uuid AND ${sql.join(matches, sql` AND `)}
+      ${returning}
+    )`;
+}
+
+/** CTEs that store IDE rows and update the rollups; `guard` may veto the whole batch. */
+export function ideWrites(userId: Param, source: RowSource, guard: SQL, shape: WriteShape = {}): SQL {
   const [a, h, d, l, ed] = [ideActivity, userHours, userDays, userDayLanguages, userDayEditors];
-  const owned = (t: typeof a | typeof h | typeof d | typeof l | typeof ed) => sql`${t.userId} = ${userId}::uuid`;
-  return sql`
-    ${ideBatch(rows, sql``)},
-    activity AS (
-      UPDATE ${a} SET ${col(a.millis)} = ${a.millis} + b.millis, ${col(a.updatedAt)} = now() FROM batch b
-      WHERE ${owned(a)} AND ${a.date} = b.date AND ${a.hour} = b.hour AND ${a.language} = b.language AND ${a.project} = b.project AND ${a.editor} = b.editor
-    ),
-    hours AS (
-      UPDATE ${h} SET ${col(h.millis)} = ${h.millis} + b.millis FROM batch_hours b
-      WHERE ${owned(h)} AND ${h.date} = b.date AND ${h.hour} = b.hour
-      RETURNING ${h.date} AS date, ${h.hour} AS hour, ${h.millis} AS millis
-    ),
-    days AS (
-      UPDATE ${d} SET ${col(d.millis)} = ${d.millis} + c.millis FROM (${cappedDayChange}) AS c
-      WHERE ${owned(d)} AND ${d.date} = c.date
-    ),
-    languages AS (
-      UPDATE ${l} SET ${col(l.millis)} = ${l.millis} + c.millis
-      FROM (SELECT date, language, sum(millis) AS millis FROM batch GROUP BY date, language) AS c
-      WHERE ${owned(l)} AND ${l.date} = c.date AND ${l.language} = c.language
-    ),
-    editors AS (
-      UPDATE ${ed} SET ${col(ed.millis)} = ${ed.millis} + c.millis
-      FROM (SELECT date, editor, sum(millis) AS millis FROM batch GROUP BY date, editor) AS c
-      WHERE ${owned(ed)} AND ${ed.date} = c.date AND ${ed.editor} = c.editor
-    ),
-    ${ideMarks(userId)}`;
+  const parts = [
+    sql`batch AS MATERIALIZED (SELECT * FROM (${source}) AS s ${guard})`,
+    sql`batch_hours AS (SELECT date, hour, sum(millis)::bigint AS millis FROM batch GROUP BY date, hour)`,
+    addTo(userId, shape, { name: 'activity', table: a, key: [a.date, a.hour, a.language, a.project, a.editor], added: [a.millis, a.lines], from: sql`SELECT * FROM batch`, touched: true }),
+    addTo(userId, shape, { name: 'hours_stored', table: h, key: [h.date, h.hour], added: [h.millis], from: sql`SELECT * FROM batch_hours`, returning: sql`${h.date} AS date, ${h.hour} AS hour, ${h.millis} AS millis` }),
+    sql`hours AS (SELECT * FROM hours_stored ${shape.signed ? sql`UNION ALL SELECT * FROM hours_stored_taken` : sql``})`,
+    addTo(userId, shape, { name: 'days', table: d, key: [d.date], added: [d.millis], from: cappedDayChange }),
+    addTo(userId, shape, { name: 'languages', table: l, key: [l.date, l.language], added: [l.millis], from: sql`SELECT date, language, sum(millis)::bigint AS millis FROM batch GROUP BY date, language` }),
+    addTo(userId, shape, { name: 'editors', table: ed, key: [ed.date, ed.editor], added: [ed.millis], from: sql`SELECT date, editor, sum(millis)::bigint AS millis FROM batch GROUP BY date, editor` }),
+    // Site-wide rollups of these dates are recomputed on the next site-wide read (lib/stats/community.ts).
+    sql`community AS (INSERT INTO ${communityDirty} (${col(communityDirty.date)}) SELECT DISTINCT date FROM batch)`,
+  ];
+  if (shape.version !== false) {
+    parts.push(sql`version AS (
+      UPDATE ${users} SET ${col(users.statsVersion)} = ${users.statsVersion} + 1
+      WHERE ${users.id} = ${userId}::uuid AND EXISTS (SELECT 1 FROM batch)
+    )`);
+  }
+  return sql.join(parts, sql`,\n`);
 }
 
 /** CTEs that store desktop rows (desktop time has no public rollups). */
-function desktopWrites(userId: string, rows: DesktopRow[], guard: SQL): SQL {
-  const tuples = rows.map((r) => [r.date, r.hour, r.platform, r.app, r.millis]);
-  const a = desktopActivity;
-  const key = cols(a.userId, a.date, a.hour, a.platform, a.app);
-  return sql`
-    activity AS (
-      INSERT INTO ${a} (${key}, ${col(a.millis)})
-      SELECT ${userId}::uuid, (e->>0)::date, (e->>1)::smallint, e->>2, e->>3, (e->>4)::bigint
-      FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e
-      ${guard}
-      ORDER BY 2, 3, 4, 5
-      ON CONFLICT (${key}) DO UPDATE
-        SET ${addExcluded(a.millis)}, ${col(a.updatedAt)} = now()
-    )`;
-}
-
-/** CTEs that take back desktop time already stored (rows with negative millis): see ideTakeBacks. */
-function desktopTakeBacks(userId: string, rows: DesktopRow[]): SQL {
-  const tuples = rows.map((r) => [r.date, r.hour, r.platform, r.app, r.millis]);
+export function desktopWrites(userId: Param, source: RowSource, guard: SQL, shape: WriteShape = {}): SQL {
   const a = desktopActivity;
   return sql`
-    activity AS (
-      UPDATE ${a} SET ${col(a.millis)} = ${a.millis} + (e->>4)::bigint, ${col(a.updatedAt)} = now()
-      FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e
-      WHERE ${a.userId} = ${userId}::uuid AND ${a.date} = (e->>0)::date AND ${a.hour} = (e->>1)::smallint
-        AND ${a.platform} = e->>2 AND ${a.app} = e->>3
-    )`;
+    desktop_batch AS MATERIALIZED (SELECT * FROM (${source}) AS s ${guard}),
+    ${addTo(userId, shape, { name: 'desktop', table: a, key: [a.date, a.hour, a.platform, a.app], added: [a.millis], from: sql`SELECT * FROM desktop_batch`, touched: true })}`;
 }
 
 const writes = { ide: ideWrites, desktop: desktopWrites } as const;
-
-/**
- * Takes back time already stored, in one statement: every row names a stored bucket and a
- * negative amount no larger than what it holds (what an earlier write added). Not idempotent:
- * the caller keeps what it added (lib/wakatime/heartbeats.ts keeps each credit).
- */
-export async function takeBackRows(db: Db, kind: 'ide' | 'desktop', userId: string, rows: IdeRow[] | DesktopRow[]): Promise<void> {
-  const ctes = kind === 'ide' ? ideTakeBacks(userId, rows as IdeRow[]) : desktopTakeBacks(userId, rows as DesktopRow[]);
-  await db.execute(sql`WITH ${ctes} SELECT 1`);
-}
 
 export interface Claim extends IdempotencyKey {
   status: number;
@@ -193,7 +166,9 @@ interface WriteResultRow extends AdmitResult {
 }
 
 /**
- * Stores grouped rows. With an idempotency claim, the same statement takes the key's lock
+ * Stores grouped rows. A row may be negative: time taken back from the stored bucket it names
+ * (heartbeat credits that a late heartbeat shortened; lib/wakatime/heartbeats.ts keeps what it
+ * added, so it never takes back more). With an idempotency claim, the same statement takes the key's lock
  * (not waiting: a held lock means the first request is still running), records the answer
  * unless a live record exists, and writes the rows only if it did: the key and the data
  * commit together or not at all. The unique key decides even against a first request that
@@ -225,9 +200,9 @@ export async function writeRows(
 /**
  * The token check and rate count of a write whose principal came from memory (lib/auth/write-door.ts):
  * `admitted` holds a row when the token is live, the timezone the one the batch was read with and
- * the counts within the token's and the user's budgets.
+ * the counts within the token's and the user's budgets. `admittedColumns` reads what it found.
  */
-function admitCtes(admit: Admit): SQL {
+export function admitCtes(admit: Omit<Admit, 'tokenId' | 'timeZone'> & { tokenId: Param; timeZone: Param }): SQL {
   const { token: tokenLimit, user: userLimit } = admit.limits;
   const within = [
     tokenLimit > 0 ? sql`(SELECT count FROM token_counted) <= ${tokenLimit}` : null,
@@ -244,6 +219,9 @@ function admitCtes(admit: Admit): SQL {
     ${countWriteCtes(sql`SELECT token_id, user_id FROM current`, admit.limits)},
     admitted AS (SELECT 1 FROM current ${within.length ? sql`WHERE ${sql.join(within, sql` AND `)}` : sql``})`;
 }
+
+/** What admitCtes found (an AdmitResult). */
+export const admittedColumns = sql`(SELECT timezone FROM token) AS "timeZone", ${countedColumns}`;
 
 /** The idempotency claim: taken only under the key's lock, and only when `gate` (if any) holds a row. */
 function claimCtes(userId: string, claim: Claim, gate: SQL | null): SQL {
@@ -266,7 +244,8 @@ function claimCtes(userId: string, claim: Claim, gate: SQL | null): SQL {
 
 /** The one statement of a write (exported for the ingest benchmark's raw ceiling). */
 export function writeStatement(kind: 'ide' | 'desktop', userId: string, rows: IdeRow[] | DesktopRow[], claim?: Claim, admit?: Admit): SQL {
-  const ctes = writes[kind] as (userId: string, rows: unknown[], guard: SQL) => SQL;
+  const ctes = writes[kind];
+  const shape: WriteShape = { signed: (rows as { millis: number }[]).some((r) => r.millis < 0) };
   const parts: SQL[] = [];
   let gate: SQL | null = null;
   if (admit) {
@@ -277,12 +256,12 @@ export function writeStatement(kind: 'ide' | 'desktop', userId: string, rows: Id
     parts.push(claimCtes(userId, claim, gate));
     gate = sql.raw('claim');
   }
-  parts.push(ctes(userId, rows, gate ? sql`WHERE EXISTS (SELECT 1 FROM ${gate})` : sql``));
+  parts.push(ctes(userId, jsonRows(kind, rows), gate ? sql`WHERE EXISTS (SELECT 1 FROM ${gate})` : sql``, shape));
   const claimed = claim
     ? sql`(SELECT ok FROM lock) AS locked, EXISTS (SELECT 1 FROM claim) AS claimed`
     : sql`NULL::boolean AS locked, NULL::boolean AS claimed`;
   const admitted = admit
-    ? sql`(SELECT timezone FROM token) AS "timeZone", ${countedColumns}`
+    ? admittedColumns
     : sql`NULL::text AS "timeZone", NULL::int AS token_count, NULL::int AS token_reset, NULL::int AS user_count, NULL::int AS user_reset`;
   return sql`WITH ${sql.join(parts, sql`, `)} SELECT ${claimed}, ${admitted}`;
 }

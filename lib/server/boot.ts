@@ -1,7 +1,9 @@
 import { startControlSocket } from '../admin/control';
 import { authSecretProblem } from '../auth/secret';
 import { config } from '../config';
+import { getDb } from '../db/client';
 import { DataDirInUse } from '../db/embedded-lock';
+import { resumeImports } from '../wakatime/imports';
 
 function refuseToStart(message: string): never {
   console.error(`[codetally] ${message}`);
@@ -11,17 +13,23 @@ function refuseToStart(message: string): never {
 /**
  * What a server process does when it starts: check what only a server needs (a session key
  * every process shares), and with the embedded database, open it (taking its lock) and the
- * operator socket. A second process on the same data directory stops here, saying why.
+ * operator socket. A second process on the same data directory stops here, saying why. Then
+ * imports left unfinished on this server are queued again.
  */
 export async function boot(): Promise<void> {
   const cfg = config();
   const problem = authSecretProblem(cfg);
   if (problem) refuseToStart(problem);
-  if (cfg.DATABASE_URL) return;
-  try {
-    await startControlSocket();
-  } catch (err) {
-    if (err instanceof DataDirInUse) refuseToStart(err.message);
-    throw err;
+  if (!cfg.DATABASE_URL) {
+    try {
+      await startControlSocket();
+    } catch (err) {
+      if (err instanceof DataDirInUse) refuseToStart(err.message);
+      throw err;
+    }
   }
+  // Imports a stop interrupted start over, in the background.
+  void getDb()
+    .then(resumeImports)
+    .catch((err) => console.error('[codetally] resuming imports failed:', (err as Error)?.message));
 }

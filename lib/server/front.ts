@@ -9,7 +9,8 @@ import { problemBody } from '../http/problem';
 // cannot from inside a route:
 // - time limits: a client gets 10 s to send its headers and HTTP_REQUEST_TIMEOUT_SECONDS (30)
 //   for the whole request, so a half-sent body cannot hold a connection (Node's defaults are 60 s
-//   and 300 s);
+//   and 300 s); an upload of a data dump (gigabytes) may take longer as long as it never stalls
+//   that long;
 // - a path whose percent-encoding is malformed: 404 (Next would fail rendering its 400 page);
 // - methods Next cannot carry (TRACE, CONNECT, WebDAV's...): a 405 problem, never a 500. Under
 //   the API they go to the route's OPTIONS with a header naming them, so the route answers the
@@ -32,6 +33,8 @@ const pageMethods = 'GET, HEAD, POST';
 const pageMethodSet = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
 /** The only routes Next answers 405 itself: its generated image routes (social images, icons). */
 const imageMethods = 'GET, HEAD';
+/** Where a body may take longer than the request limit while it keeps arriving: data dump uploads. */
+const uploadPaths = new Set(['/main/api/v1/me/imports']);
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> | void;
 
@@ -119,12 +122,39 @@ function allowOn405(res: http.ServerResponse): void {
   } as typeof res.writeHead;
 }
 
+/**
+ * Answers 408 and closes the connection when the request's body has not arrived whole within
+ * `limitMs`, or, for an upload, when none of it has arrived for that long.
+ */
+function limitRequestTime(req: http.IncomingMessage, res: http.ServerResponse, limitMs: number, upload: boolean): void {
+  let seen = req.socket.bytesRead;
+  const check = () => {
+    if (req.complete || res.writableEnded || req.socket.destroyed) return;
+    if (upload && req.socket.bytesRead > seen) {
+      seen = req.socket.bytesRead;
+      timer = setTimeout(check, limitMs).unref();
+      return;
+    }
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    res.setHeader('connection', 'close');
+    const detail = upload ? 'The upload stalled: nothing of it arrived for too long.' : 'The request did not arrive whole in time.';
+    res.writeHead(408, { 'content-type': 'application/problem+json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify(problemBody('request_timeout', detail)), () => req.socket.destroy());
+  };
+  let timer = setTimeout(check, limitMs).unref();
+  res.once('close', () => clearTimeout(timer));
+}
+
 /** The server that hands requests to Next (`handle`), within the limits above. */
 export function frontServer(handle: Handler, options: FrontOptions): http.Server {
   const server = http.createServer(
     {
       headersTimeout: Math.min(HEADERS_TIMEOUT_MS, options.requestTimeoutMs),
-      requestTimeout: options.requestTimeoutMs,
+      // The whole request's limit is kept per request (limitRequestTime): uploads differ.
+      requestTimeout: 0,
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
       // How often Node checks those limits (default 30 s, which would stretch them).
       connectionsCheckingInterval: Math.min(1_000, options.requestTimeoutMs),
@@ -143,6 +173,7 @@ export function frontServer(handle: Handler, options: FrontOptions): http.Server
         answer(res, 404, JSON.stringify(problemBody('not_found', 'No such page: the path is not a valid path.')));
         return;
       }
+      if (!req.complete) limitRequestTime(req, res, options.requestTimeoutMs, method === 'POST' && uploadPaths.has(path));
       const api = apiPaths.some((prefix) => path.startsWith(prefix));
       const action = req.headers['next-action'];
       // Under /main/api/ every path is a route handler (a catch-all answers the unknown ones);

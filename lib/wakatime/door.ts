@@ -1,5 +1,6 @@
 import { authenticateHash, unauthorized, withHeaders } from '../auth/bearer';
-import type { Principal } from '../auth/principal';
+import { cachedPrincipal, type Principal } from '../auth/principal';
+import { Admission, admittedInStatement } from '../auth/write-door';
 import { hashToken, looksLikeToken, type Scope } from '../auth/tokens';
 import { writeLimits } from '../config';
 import { getDb, type Db } from '../db/client';
@@ -16,6 +17,8 @@ export interface WakaContext extends Principal {
   db: Db;
   /** The route's path parameters (`user`, and `range` on stats). */
   params: Record<string, string>;
+  /** On the counted routes, when the key's principal is known: what the write statement checks and counts. */
+  admission?: Admission;
 }
 
 /** The key of a request, wherever wakatime-cli or a plugin put it. */
@@ -42,9 +45,18 @@ export async function wakatimeError(err: unknown): Promise<Response> {
   return new Response(JSON.stringify({ error: detail }), { status: problem.status, headers });
 }
 
+/** A key reaches its own user only: `current`, or the owner's id or handle. */
+function assertOwnUser(named: string, user: Principal['user']): void {
+  if (named !== 'current' && named !== user.id && named.toLowerCase() !== user.handle.toLowerCase()) {
+    throw new ApiError('forbidden', 'A key reaches its own user only: use "current".');
+  }
+}
+
 /**
  * A WakaTime-compatible route for keys with `scope`. `counted`: the request counts against the
- * write budgets (the heartbeat routes), as every write route's does.
+ * write budgets (the heartbeat routes), as every write route's does; a key this process knows is
+ * then checked and counted by the handler's write statement, as the seed's write routes do
+ * (lib/auth/write-door.ts).
  */
 export function withWakatimeKey(scope: Scope, handler: (ctx: WakaContext) => Promise<Response>, options: { counted?: boolean } = {}) {
   return async (request: Request, route?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
@@ -54,15 +66,18 @@ export function withWakatimeKey(scope: Scope, handler: (ctx: WakaContext) => Pro
       if (!key) throw unauthorized('Send your API key: Authorization: Basic base64(key), Bearer key, or ?api_key=key.');
       if (!looksLikeToken(key)) throw unauthorized('The API key is not a Codetally key.', 'invalid_token');
       const db = await getDb();
-      const found = await authenticateHash(db, hashToken(key), scope, options.counted ? writeLimits() : undefined);
-      rate = found.rate;
-      assertWithinLimit(rate);
+      const tokenHash = hashToken(key);
       const params = (await route?.params) ?? {};
       const named = params.user ?? 'current';
-      const { user } = found.principal;
-      if (named !== 'current' && named !== user.id && named.toLowerCase() !== user.handle.toLowerCase()) {
-        throw new ApiError('forbidden', 'A key reaches its own user only: use "current".');
+      const known = options.counted ? await cachedPrincipal(db, tokenHash) : undefined;
+      if (known?.token.scopes.includes(scope)) {
+        assertOwnUser(named, known.user);
+        return await admittedInStatement(db, tokenHash, known, request, (ctx) => handler({ ...ctx, params }), wakatimeError);
       }
+      const found = await authenticateHash(db, tokenHash, scope, options.counted ? writeLimits() : undefined);
+      rate = found.rate;
+      assertWithinLimit(rate);
+      assertOwnUser(named, found.principal.user);
       return withHeaders(await handler({ ...found.principal, request, db, params }), rate ? rateLimitHeaders(rate) : {});
     } catch (err) {
       return withHeaders(await wakatimeError(err), rate ? rateLimitHeaders(rate) : {});

@@ -20,11 +20,11 @@ function bulkItems(value: unknown): unknown[] {
  * each gets its own answer, in order, so that wakatime-cli requeues only what may succeed later.
  */
 export function heartbeatHandler(shape: 'one' | 'bulk') {
-  return async ({ request, db, user }: WakaContext): Promise<Response> => {
+  return async ({ request, db, user, admission }: WakaContext): Promise<Response> => {
     const { value } = await readJsonBody(request);
     const items = shape === 'bulk' ? bulkItems(value) : [value];
     const { valid, results } = await readHeartbeats(db, items, request.headers.get('user-agent'));
-    await storeHeartbeats(db, user, valid);
+    await storeHeartbeats(db, user, valid, admission);
     if (shape === 'one') {
       const [[body, status]] = results;
       return json(body, { status });

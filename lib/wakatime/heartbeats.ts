@@ -3,15 +3,17 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { CONTENT_FIELDS } from '../activity';
 import { usersChanged } from '../db/changes';
-import { rows, type Db } from '../db/client';
+import { compiled, preparedRows, rows, type Db } from '../db/client';
 import { col, cols, selected } from '../db/names';
-import { heartbeats, serverSecrets } from '../db/schema';
+import { heartbeats, serverSecrets, users } from '../db/schema';
 import { keptFor } from '../db/services';
 import type { DesktopRow, IdeRow } from '../ingest/buckets';
-import { takeBackRows, writeRows } from '../ingest/store';
+import { admitCtes, admittedColumns, desktopWrites, ideWrites, writeRows } from '../ingest/store';
+import type { Admission, Admit, AdmitResult } from '../auth/write-door';
+import type { WriteLimits } from '../http/rate-limit';
 import { localDateHour } from '../local-time';
 import { checkedText, nameProblem, textProblem, textRule } from '../text';
-import { parseUserAgent } from './user-agent';
+import { parseUserAgent, type Origin } from './user-agent';
 
 // Heartbeats to time, by WakaTime's rule: for each user, heartbeats ordered by time; the gap to
 // the next one counts when it is at most 15 minutes, credited to the earlier heartbeat's
@@ -57,6 +59,37 @@ export const heartbeatSchema = z
   })
   .meta({ id: 'WakaTimeHeartbeat' });
 
+type HeartbeatInput = z.output<typeof heartbeatSchema>;
+
+const heartbeatTypeSet = new Set<unknown>(heartbeatTypes);
+const absent = (v: unknown): v is null | undefined => v === undefined || v === null;
+/** A name field that is absent, or a string whose trimmed value the schema takes as it is. */
+const plainName = (v: unknown, max: number) => absent(v) || (typeof v === 'string' && v.length <= max && nameProblem(v) === null);
+
+/**
+ * The schema's output for a heartbeat that is plainly valid, without the schema (a quarter of
+ * the checking time of an import); anything else, valid or not, is null and goes to the schema,
+ * which names what is wrong. tests/unit/fast-path.test.ts checks it never differs from the schema.
+ */
+export function quickHeartbeat(item: Record<string, unknown>): HeartbeatInput | null {
+  const { entity, type, time, category, project, language, user_agent: userAgent } = item;
+  if (typeof entity !== 'string' || entity.length === 0 || entity.length > 4096 || textProblem(entity) !== null) return null;
+  if (type !== undefined && !heartbeatTypeSet.has(type)) return null;
+  if (typeof time !== 'number' || !Number.isFinite(time)) return null;
+  if (!plainName(category, 64) || !plainName(project, 255) || !plainName(language, 64)) return null;
+  if (!(absent(userAgent) || (typeof userAgent === 'string' && userAgent.length <= 512))) return null;
+  const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : (v as null | undefined));
+  return {
+    entity,
+    type: (type ?? 'file') as HeartbeatInput['type'],
+    time,
+    category: trimmed(category),
+    project: trimmed(project),
+    language: trimmed(language),
+    user_agent: userAgent as string | null | undefined,
+  };
+}
+
 /** A heartbeat as it is kept: no entity (a keyed digest), nothing of the file but its language and project. */
 export interface Heartbeat {
   at: number;
@@ -74,7 +107,7 @@ export interface Heartbeat {
 export type ItemResult = [{ data: Record<string, unknown> }, 201] | [{ error: string }, 400];
 
 /** The key of the entity digests (server_secrets), read once per database. */
-function digestKey(db: Db): Promise<string> {
+export function digestKey(db: Db): Promise<string> {
   const read = async () => {
     const [row] = await rows<{ value: string }>(db, sql`SELECT ${serverSecrets.value} AS value FROM ${serverSecrets} WHERE ${serverSecrets.name} = 'entity_digest'`);
     if (!row) throw new Error('the entity digest key is missing: run the migrations');
@@ -95,41 +128,95 @@ function appNameProblem(name: string): string | null {
   return problem && textRule(problem);
 }
 
+/** What checking heartbeats needs: the digest key, the times a heartbeat may have, and the request's User-Agent. */
+export interface CheckContext {
+  key: string;
+  /** Epoch ms: the earliest and latest time accepted. */
+  earliest: number;
+  latest: number;
+  tooOld: string;
+  /** For heartbeats without a user_agent of their own. */
+  userAgent: string | null;
+  /** Digests already made, by type and entity (a dump names the same files again and again). */
+  digests: Map<string, number>;
+  /** User-Agents already read (a request's heartbeats share one or two). */
+  origins: Map<string | null, Origin>;
+}
+
+/** The editor and system of a User-Agent, remembered in `ctx`. */
+function originOf(ctx: CheckContext, userAgent: string | null): Origin {
+  let origin = ctx.origins.get(userAgent);
+  if (!origin) {
+    origin = parseUserAgent(userAgent);
+    if (ctx.origins.size < 1000) ctx.origins.set(userAgent, origin);
+  }
+  return origin;
+}
+
+/** The digest of a heartbeat's entity, remembered in `ctx`. */
+function digestOf(ctx: CheckContext, type: string, entity: string): number {
+  const key = `${type}\u0000${entity}`;
+  let digest = ctx.digests.get(key);
+  if (digest === undefined) {
+    if (ctx.digests.size >= 50_000) ctx.digests.clear();
+    ctx.digests.set(key, (digest = entityDigest(ctx.key, type, entity)));
+  }
+  return digest;
+}
+
+/** The times the heartbeat routes accept: the last 14 days, up to an hour ahead. */
+export function liveTimes(now = Date.now()): Pick<CheckContext, 'earliest' | 'latest' | 'tooOld'> {
+  return { earliest: now - LATE_LIMIT_MS, latest: now + AHEAD_LIMIT_MS, tooOld: 'time must be within the last 14 days and at most one hour ahead' };
+}
+
+/** One heartbeat checked and reduced to what is kept, or what is wrong with it. */
+export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | string {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'a heartbeat must be a JSON object';
+  const content = Object.keys(item).find((field) => CONTENT_FIELDS.has(field.toLowerCase()));
+  if (content) return `${content}: file bodies, diffs and clipboard data are never accepted`;
+  let h = quickHeartbeat(item as Record<string, unknown>);
+  if (!h) {
+    const parsed = heartbeatSchema.safeParse(item);
+    if (!parsed.success) return parsed.error.issues.map((i) => i.message).join('; ');
+    h = parsed.data;
+  }
+  const at = Math.round(h.time * 1000);
+  if (!(at >= ctx.earliest && at <= ctx.latest)) return ctx.tooOld;
+  // For `type: app` the entity is the application's name, kept as desktop time's app.
+  const appName = h.type === 'app' ? h.entity.trim() : '';
+  const appProblem = appNameProblem(appName);
+  if (appProblem) return `entity of an app heartbeat is the application's name, which ${appProblem}`;
+  const origin = originOf(ctx, h.user_agent ?? ctx.userAgent);
+  return {
+    at,
+    type: h.type,
+    digest: digestOf(ctx, h.type, h.entity),
+    category: h.category || 'coding',
+    language: h.language || 'Other',
+    project: h.project ?? '',
+    editor: origin.editor,
+    os: origin.os || 'Unknown',
+    app: appName || (h.type === 'app' ? 'Unknown' : ''),
+  };
+}
+
+/** What tells two heartbeats apart: the same time, type and entity are the same heartbeat. */
+export const heartbeatKey = (h: { at: number; type: string; digest: number }) => `${h.at}/${h.type}/${h.digest}`;
+
 /**
  * Validates heartbeats one by one. Returns the valid ones (duplicates within the request once)
  * and an answer per item, in order. `userAgent` is the request's, for heartbeats without their own.
  */
 export async function readHeartbeats(db: Db, items: readonly unknown[], userAgent: string | null, now = Date.now()): Promise<{ valid: Heartbeat[]; results: ItemResult[] }> {
-  const key = await digestKey(db);
+  const ctx: CheckContext = { key: await digestKey(db), userAgent, ...liveTimes(now), digests: new Map(), origins: new Map() };
   const valid = new Map<string, Heartbeat>();
   const results = items.map((item): ItemResult => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return [{ error: 'a heartbeat must be a JSON object' }, 400];
-    const content = Object.keys(item).find((field) => CONTENT_FIELDS.has(field.toLowerCase()));
-    if (content) return [{ error: `${content}: file bodies, diffs and clipboard data are never accepted` }, 400];
-    const parsed = heartbeatSchema.safeParse(item);
-    if (!parsed.success) return [{ error: parsed.error.issues.map((i) => i.message).join('; ') }, 400];
-    const h = parsed.data;
-    const at = Math.round(h.time * 1000);
-    if (at < now - LATE_LIMIT_MS || at > now + AHEAD_LIMIT_MS) return [{ error: 'time must be within the last 14 days and at most one hour ahead' }, 400];
-    // For `type: app` the entity is the application's name, kept as desktop time's app.
-    const appName = h.type === 'app' ? h.entity.trim() : '';
-    const appProblem = appNameProblem(appName);
-    if (appProblem) return [{ error: `entity of an app heartbeat is the application's name, which ${appProblem}` }, 400];
-    const origin = parseUserAgent(h.user_agent ?? userAgent);
-    const heartbeat: Heartbeat = {
-      at,
-      type: h.type,
-      digest: entityDigest(key, h.type, h.entity),
-      category: h.category || 'coding',
-      language: h.language || 'Other',
-      project: h.project ?? '',
-      editor: origin.editor,
-      os: origin.os || 'Unknown',
-      app: appName || (h.type === 'app' ? 'Unknown' : ''),
-    };
-    valid.set(`${at}/${h.type}/${heartbeat.digest}`, heartbeat);
-    const id = `${at}-${h.type}-${heartbeat.digest.toString(16)}`;
-    return [{ data: { id, type: h.type, time: h.time, category: heartbeat.category, language: heartbeat.language, project: heartbeat.project || null } }, 201];
+    const heartbeat = checkHeartbeat(item, ctx);
+    if (typeof heartbeat === 'string') return [{ error: heartbeat }, 400];
+    valid.set(heartbeatKey(heartbeat), heartbeat);
+    const id = `${heartbeat.at}-${heartbeat.type}-${heartbeat.digest.toString(16)}`;
+    const data = { id, type: heartbeat.type, time: heartbeat.at / 1000, category: heartbeat.category, language: heartbeat.language, project: heartbeat.project || null };
+    return [{ data }, 201];
   });
   return { valid: [...valid.values()], results };
 }
@@ -140,12 +227,24 @@ interface Piece {
   millis: number;
 }
 
+/** The last quarter hour read into a local date and hour (a dump's heartbeats come in runs within one). */
+let lastQuarter: { zone: string; quarter: number; local: { date: string; hour: number } } | null = null;
+
+/** The local date and hour of a quarter of a UTC hour (the same all through it in every timezone). */
+function quarterLocal(zone: string, quarter: number): { date: string; hour: number } {
+  if (lastQuarter?.quarter !== quarter || lastQuarter.zone !== zone) {
+    lastQuarter = { zone, quarter, local: localDateHour(zone, new Date(quarter * QUARTER_MS)) };
+  }
+  return lastQuarter.local;
+}
+
 /** [start, end) cut into the local date-hours of `zone`. */
 export function hoursOf(start: number, end: number, zone: string): Piece[] {
   const pieces: Piece[] = [];
   for (let t = start; t < end; ) {
-    const next = Math.min(end, (Math.floor(t / QUARTER_MS) + 1) * QUARTER_MS);
-    const { date, hour } = localDateHour(zone, new Date(t));
+    const quarter = Math.floor(t / QUARTER_MS);
+    const next = Math.min(end, (quarter + 1) * QUARTER_MS);
+    const { date, hour } = quarterLocal(zone, quarter);
     const last = pieces.at(-1);
     if (last && last.date === date && last.hour === hour) last.millis += next - t;
     else pieces.push({ date, hour, millis: next - t });
@@ -154,108 +253,205 @@ export function hoursOf(start: number, end: number, zone: string): Piece[] {
   return pieces;
 }
 
-/** A stored heartbeat as a recomputation reads it back: its fields and its current credit. */
-interface StoredRow extends Omit<Heartbeat, 'type' | 'digest'> {
-  type: string;
-  entity_digest: number;
-  credited_until: number;
-  zone: string;
+/** What a heartbeat's credit goes to: desktop time for `type: app`, editor time otherwise. */
+type Credited = Pick<Heartbeat, 'language' | 'project' | 'editor' | 'os' | 'app'> & { type: string };
+
+/** Credits as stored (lib/wakatime/imports.ts): bucket keys with their millis. */
+export interface Credits {
+  ide: [date: string, hour: number, language: string, project: string, editor: string, millis: number][];
+  desktop: [date: string, hour: number, platform: string, app: string, millis: number][];
 }
 
-const keyOf = (r: { at: number; type: string; entity_digest: number }) => `${r.at}/${r.type}/${r.entity_digest}`;
-
 /** Sums of credit changes per bucket, for the write statement (which adds them to what is stored). */
-class Deltas {
-  readonly ide = new Map<string, IdeRow>();
-  readonly desktop = new Map<string, DesktopRow>();
+export class Deltas {
+  private readonly ide = new Map<string, IdeRow>();
+  private readonly desktop = new Map<string, DesktopRow>();
 
-  add(row: StoredRow, start: number, end: number, zone: string, sign: 1 | -1): void {
+  /** Adds (or with sign -1 takes back) the credit of [start, end) in `zone`'s hours. */
+  add(row: Credited, start: number, end: number, zone: string, sign: 1 | -1): void {
     for (const p of hoursOf(start, end, zone)) {
-      const millis = sign * p.millis;
-      if (row.type === 'app') {
-        const key = JSON.stringify([p.date, p.hour, row.os, row.app]);
-        const found = this.desktop.get(key);
-        if (found) found.millis += millis;
-        else this.desktop.set(key, { date: p.date, hour: p.hour, platform: row.os, app: row.app, millis });
-      } else {
-        const key = JSON.stringify([p.date, p.hour, row.language, row.project, row.editor]);
-        const found = this.ide.get(key);
-        if (found) found.millis += millis;
-        else this.ide.set(key, { date: p.date, hour: p.hour, language: row.language, project: row.project, editor: row.editor, millis, lines: 0 });
-      }
+      if (row.type === 'app') this.addDesktop(p.date, p.hour, row.os, row.app, sign * p.millis);
+      else this.addIde(p.date, p.hour, row.language, row.project, row.editor, sign * p.millis);
     }
+  }
+
+  addCredits(credits: Credits, sign: 1 | -1): void {
+    for (const [date, hour, language, project, editor, millis] of credits.ide) this.addIde(date, hour, language, project, editor, sign * millis);
+    for (const [date, hour, platform, app, millis] of credits.desktop) this.addDesktop(date, hour, platform, app, sign * millis);
+  }
+
+  credits(): Credits {
+    return {
+      ide: [...this.ide.values()].filter((r) => r.millis !== 0).map((r) => [r.date, r.hour, r.language, r.project, r.editor, r.millis]),
+      desktop: [...this.desktop.values()].filter((r) => r.millis !== 0).map((r) => [r.date, r.hour, r.platform, r.app, r.millis]),
+    };
+  }
+
+  private addIde(date: string, hour: number, language: string, project: string, editor: string, millis: number): void {
+    const key = `${date}\u0000${hour}\u0000${language}\u0000${project}\u0000${editor}`;
+    const found = this.ide.get(key);
+    if (found) found.millis += millis;
+    else this.ide.set(key, { date, hour, language, project, editor, millis, lines: 0 });
+  }
+
+  private addDesktop(date: string, hour: number, platform: string, app: string, millis: number): void {
+    const key = `${date}\u0000${hour}\u0000${platform}\u0000${app}`;
+    const found = this.desktop.get(key);
+    if (found) found.millis += millis;
+    else this.desktop.set(key, { date, hour, platform, app, millis });
+  }
+
+  /** Writes the net changes (time added and taken back); returns whether any changed. */
+  async write(tx: Db, userId: string): Promise<boolean> {
+    let changed = false;
+    for (const [kind, m] of [['ide', this.ide], ['desktop', this.desktop]] as const) {
+      const rows = [...m.values()].filter((r) => r.millis !== 0);
+      if (rows.length > 0) await writeRows(tx, kind, userId, rows as IdeRow[] | DesktopRow[]);
+      changed ||= rows.length > 0;
+    }
+    return changed;
   }
 }
 
-/** The net changes: what is added, and what is taken back (an upsert's candidate row may not be below zero). */
-function split<R extends { millis: number }>(m: Map<string, R>): { added: R[]; taken: R[] } {
-  const rows = [...m.values()];
-  return { added: rows.filter((r) => r.millis > 0), taken: rows.filter((r) => r.millis < 0) };
+/** Tells readers a user's figures changed; a failure is logged, never the writer's. */
+export async function announce(db: Db, userId: string): Promise<void> {
+  await usersChanged(db, [userId]).catch((err) => console.error('[codetally] change announcement failed:', (err as Error)?.message));
 }
 
 /**
- * Stores heartbeats and brings every credit they change up to date, in one transaction per
- * user at a time (an advisory lock): a heartbeat already stored counts once.
+ * The one statement that stores a batch of heartbeats. The user's row is its lock: `turn` updates
+ * it (moving the stats version and `heartbeats_since`), waiting for any other batch of the user,
+ * and finds whether one committed after this statement's snapshot was taken (the version moved
+ * since). If none did, the snapshot holds every heartbeat of the user and `ok`; otherwise the
+ * statement writes nothing and the caller runs it again. With `ok`: the new heartbeats (not
+ * stored yet) and the stored ones within 15 minutes of them, in order; each new heartbeat's
+ * credit and its predecessor's (the gap to the next, when at most 15 minutes) recomputed; the
+ * heartbeats stored with their credits and the changed ones updated; each change of credit cut
+ * into quarter hours, as local dates and hours of its zone, and sent to the buckets as time added
+ * or taken back by the write statement's CTEs (lib/ingest/store.ts).
  */
-export async function storeHeartbeats(db: Db, user: { id: string; timezone: string }, batch: Heartbeat[]): Promise<void> {
+const heartbeatStatement = compiled<{ user: string; zone: string; beats: string; earliest: number; token?: string }, WriteLimits | null>((limits) => {
+  const [h, u] = [heartbeats, users];
+  // With an admission (lib/auth/write-door.ts), the same statement checks the token and counts the request.
+  const admission = limits ? sql`${admitCtes({ tokenId: sql.placeholder('token'), timeZone: sql.placeholder('zone'), limits })},` : sql``;
+  const user = { id: sql.placeholder('user') };
+  const earliest = sql.placeholder('earliest');
+  const zone = sql`${sql.placeholder('zone')}::text`;
+  const mine = sql`${h.userId} = ${user.id}::uuid`;
+  const rowKey = sql`${h.at} = c.at AND ${h.type} = c.type AND ${h.entityDigest} = c.digest`;
+  const fields = sql`category, language, project, editor, os, app`;
+  return sql`
+    WITH ${admission}
+    snap AS (SELECT ${u.statsVersion} AS version FROM ${u} WHERE ${u.id} = ${user.id}::uuid),
+    turn AS (
+      UPDATE ${u} SET ${col(u.statsVersion)} = ${u.statsVersion} + 1,
+        ${col(u.heartbeatsSince)} = CASE WHEN ${u.statsVersion} = (SELECT version FROM snap)
+          THEN least(coalesce(${u.heartbeatsSince}, ${earliest}::bigint), ${earliest}::bigint) ELSE ${u.heartbeatsSince} END
+      WHERE ${u.id} = ${user.id}::uuid ${limits ? sql`AND EXISTS (SELECT 1 FROM admitted)` : sql``}
+      RETURNING ${u.statsVersion} = (SELECT version FROM snap) + 1 AS ok
+    ),
+    incoming AS MATERIALIZED (
+      SELECT (e->>0)::bigint AS at, e->>1 AS type, (e->>2)::bigint AS digest, e->>3 AS category, e->>4 AS language,
+             e->>5 AS project, e->>6 AS editor, e->>7 AS os, e->>8 AS app
+      FROM jsonb_array_elements(${sql.placeholder('beats')}::text::jsonb) AS e
+      WHERE (SELECT ok FROM turn)
+    ),
+    -- Lookups by the whole key, within the batch's times (so that the primary key's range serves
+    -- them whatever the planner believes of the user's heartbeats).
+    fresh AS MATERIALIZED (
+      SELECT * FROM incoming c WHERE NOT EXISTS (
+        SELECT 1 FROM ${h} WHERE ${mine} AND ${h.at} BETWEEN (SELECT min(at) FROM incoming) AND (SELECT max(at) FROM incoming) AND ${rowKey}
+      )
+    ),
+    near AS (
+      SELECT false AS is_new, ${h.at} AS at, ${h.type} AS type, ${h.entityDigest} AS digest, ${selected(h.category, h.language, h.project, h.editor, h.os, h.app)},
+             ${h.creditedUntil} AS credited, ${h.zone} AS zone
+      FROM ${h} WHERE ${mine} AND ${h.at} BETWEEN (SELECT min(at) FROM fresh) - ${GAP_MS} AND (SELECT max(at) FROM fresh) + ${GAP_MS}
+      UNION ALL
+      SELECT true, at, type, digest, ${fields}, at, ${zone} FROM fresh
+    ),
+    affected AS MATERIALIZED (
+      SELECT *, CASE WHEN next_at - at <= ${GAP_MS} THEN next_at ELSE at END AS until
+      FROM (SELECT *, lead(at) OVER w AS next_at, lead(is_new) OVER w AS next_new FROM near WINDOW w AS (ORDER BY at, type, digest)) AS o
+      WHERE is_new OR next_new
+    ),
+    changed AS MATERIALIZED (SELECT * FROM affected WHERE until <> credited OR zone <> ${zone}),
+    stored AS (
+      INSERT INTO ${h} (${cols(h.userId, h.at, h.type, h.entityDigest, h.category, h.language, h.project, h.editor, h.os, h.app, h.creditedUntil, h.zone)})
+      SELECT ${user.id}::uuid, at, type, digest, ${fields}, until, ${zone} FROM affected WHERE is_new
+      ORDER BY at, type, digest
+      ON CONFLICT DO NOTHING
+    ),
+    recredited AS (
+      UPDATE ${h} SET ${col(h.creditedUntil)} = c.until, ${col(h.zone)} = ${zone}
+      FROM changed c
+      WHERE NOT c.is_new AND ${mine} AND ${h.at} BETWEEN (SELECT min(at) FROM changed) AND (SELECT max(at) FROM changed) AND ${rowKey}
+    ),
+    pieces AS (
+      SELECT type, language, project, editor, os, app, -1 AS sign, at AS s, credited AS e, zone FROM changed WHERE credited > at
+      UNION ALL
+      SELECT type, language, project, editor, os, app, 1, at, until, ${zone} FROM changed WHERE until > at
+    ),
+    -- Each change cut at quarter hours and summed per bucket and quarter; each quarter's local
+    -- date and hour read once (AT TIME ZONE costs more than the rest).
+    quarters AS (
+      SELECT p.type = 'app' AS desktop, CASE WHEN p.type = 'app' THEN p.os ELSE p.language END AS k1,
+             CASE WHEN p.type = 'app' THEN p.app ELSE p.project END AS k2, CASE WHEN p.type = 'app' THEN '' ELSE p.editor END AS k3,
+             p.zone, q, sum(p.sign * (least(p.e, q + ${QUARTER_MS}) - greatest(p.s, q))) AS millis
+      FROM pieces p CROSS JOIN LATERAL generate_series(p.s - p.s % ${QUARTER_MS}, p.e - 1, ${QUARTER_MS}) AS q
+      GROUP BY 1, 2, 3, 4, 5, 6
+    ),
+    locals AS (
+      SELECT zone, q, to_timestamp(q / 1000.0) AT TIME ZONE zone AS local FROM (SELECT DISTINCT zone, q FROM quarters) AS d
+    ),
+    credits AS MATERIALIZED (
+      SELECT desktop, local::date AS date, extract(hour FROM local)::smallint AS hour, k1, k2, k3, sum(millis)::bigint AS millis
+      FROM quarters JOIN locals USING (zone, q)
+      GROUP BY 1, 2, 3, 4, 5, 6
+      HAVING sum(millis) <> 0
+    ),
+    ${ideWrites(user.id, sql`SELECT date, hour, k1 AS language, k2 AS project, k3 AS editor, millis, 0::bigint AS lines FROM credits WHERE NOT desktop`, sql``, { signed: true, version: false })},
+    ${desktopWrites(user.id, sql`SELECT date, hour, k1 AS platform, k2 AS app, millis FROM credits WHERE desktop`, sql``, { signed: true })}
+    SELECT (SELECT ok FROM turn) AS ok, (SELECT count(*) FROM credits)::int AS changed, ${limits ? admittedColumns : sql`NULL AS "timeZone"`}`;
+});
+
+/**
+ * Stores heartbeats and brings every credit they change up to date, in one statement
+ * (heartbeatStatement): a heartbeat already stored counts once; any order, batching or
+ * repetition ends at the totals of the stream in order. When another batch of the user
+ * committed while the statement started, it runs again in a transaction that first waits for the
+ * user's row, so that its snapshot comes after every other batch. With an admission, the
+ * statement also checks the token and counts the request (a revoked token or a request past the
+ * limit throws, having written nothing; a timezone changed since is taken and the batch stored in
+ * it).
+ */
+export async function storeHeartbeats(db: Db, user: { id: string; timezone: string }, batch: Heartbeat[], admission?: Admission): Promise<void> {
   if (batch.length === 0) return;
-  const h = heartbeats;
-  const changed = await db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`codetally:heartbeats:${user.id}`}, 0))`);
-    const tuples = batch.map((b) => [b.at, b.type, b.digest, b.category, b.language, b.project, b.editor, b.os, b.app]);
-    const inserted = await rows<{ at: number; type: string; entity_digest: number }>(
-      tx,
-      sql`INSERT INTO ${h} (${cols(h.userId, h.at, h.type, h.entityDigest, h.category, h.language, h.project, h.editor, h.os, h.app, h.creditedUntil, h.zone)})
-          SELECT ${user.id}::uuid, (e->>0)::bigint, e->>1, (e->>2)::bigint, e->>3, e->>4, e->>5, e->>6, e->>7, e->>8, (e->>0)::bigint, ${user.timezone}
-          FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e ORDER BY 2, 3, 4
-          ON CONFLICT DO NOTHING
-          RETURNING ${h.at}::float8 AS at, ${h.type} AS type, ${h.entityDigest}::float8 AS entity_digest`,
-    );
-    if (inserted.length === 0) return false;
-    const times = inserted.map((r) => r.at);
-    // Only heartbeats within the longest counted gap of a new one can have their credit changed.
-    const near = await rows<StoredRow>(
-      tx,
-      sql`SELECT ${h.at}::float8 AS at, ${h.type} AS type, ${h.entityDigest}::float8 AS entity_digest,
-                 ${selected(h.category, h.language, h.project, h.editor, h.os, h.app, h.zone)}, ${h.creditedUntil}::float8 AS credited_until
-          FROM ${h} WHERE ${h.userId} = ${user.id}::uuid AND ${h.at} BETWEEN ${Math.min(...times) - GAP_MS} AND ${Math.max(...times) + GAP_MS}
-          ORDER BY ${h.at}, ${h.type}, ${h.entityDigest}`,
-    );
-    const isNew = new Set(inserted.map(keyOf));
-    const affected = new Set<number>();
-    near.forEach((row, i) => {
-      if (!isNew.has(keyOf(row))) return;
-      affected.add(i);
-      if (i > 0) affected.add(i - 1);
+  type Result = AdmitResult & { ok: boolean | null; changed: number };
+  const beats = JSON.stringify(batch.map((b) => [b.at, b.type, b.digest, b.category, b.language, b.project, b.editor, b.os, b.app]));
+  const earliest = Math.min(...batch.map((b) => b.at));
+  const run = async (on: Db, zone: string, admit?: Admit): Promise<Result | undefined> => {
+    const statement = heartbeatStatement({ user: user.id, zone, beats, earliest, token: admit?.tokenId }, admit ? admit.limits : null);
+    return (await preparedRows<Result>(on, statement))[0];
+  };
+  let zone = user.timezone;
+  let result = await run(db, zone, admission?.admit);
+  while (admission && result && !admission.settled) {
+    const settled = admission.settle(result);
+    if (settled.outcome === 'admitted') break;
+    zone = settled.timeZone;
+    result = await run(db, zone, admission.admit);
+  }
+  if (result?.ok === false) {
+    result = await db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT 1 FROM ${users} WHERE ${users.id} = ${user.id}::uuid FOR UPDATE`);
+      return run(tx as unknown as Db, zone);
     });
-    const deltas = new Deltas();
-    const credits: [number, string, number, number][] = [];
-    for (const i of [...affected].sort((a, b) => a - b)) {
-      const row = near[i];
-      const next = near[i + 1];
-      const until = next && next.at - row.at <= GAP_MS ? next.at : row.at;
-      if (until === row.credited_until && row.zone === user.timezone) continue;
-      deltas.add(row, row.at, row.credited_until, row.zone, -1);
-      deltas.add(row, row.at, until, user.timezone, 1);
-      credits.push([row.at, row.type, row.entity_digest, until]);
-    }
-    if (credits.length > 0) {
-      await tx.execute(
-        sql`UPDATE ${h} SET ${col(h.creditedUntil)} = (c->>3)::bigint, ${col(h.zone)} = ${user.timezone}
-            FROM jsonb_array_elements(${JSON.stringify(credits)}::text::jsonb) AS c
-            WHERE ${h.userId} = ${user.id}::uuid AND ${h.at} = (c->>0)::bigint AND ${h.type} = c->>1 AND ${h.entityDigest} = (c->>2)::bigint`,
-      );
-    }
-    const ide = split(deltas.ide);
-    const desktop = split(deltas.desktop);
-    if (ide.added.length > 0) await writeRows(tx, 'ide', user.id, ide.added);
-    if (ide.taken.length > 0) await takeBackRows(tx, 'ide', user.id, ide.taken);
-    if (desktop.added.length > 0) await writeRows(tx, 'desktop', user.id, desktop.added);
-    if (desktop.taken.length > 0) await takeBackRows(tx, 'desktop', user.id, desktop.taken);
-    return ide.added.length + ide.taken.length > 0;
-  });
+  }
+  if (!result || result.ok === null) return; // the account is gone
+  if (!result.ok) throw new Error('a heartbeat batch found its user changed while holding the user\'s row');
   purgeOldHeartbeats(db);
-  if (changed) await usersChanged(db, [user.id]).catch((err) => console.error('[codetally] change announcement failed:', (err as Error)?.message));
+  if (result.changed > 0) await announce(db, user.id);
 }
 
 let lastPurge = 0;

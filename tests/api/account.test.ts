@@ -7,6 +7,11 @@ import { DELETE as revokeTokenRoute } from '@/app/main/api/v1/me/tokens/[id]/rou
 import { POST as createBadgeRoute } from '@/app/main/api/v1/badges/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { POST as postDesktop } from '@/app/main/api/v1/sync/activities/desktop/route';
+import { POST as postHeartbeats } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
+import { POST as postImport } from '@/app/main/api/v1/me/imports/route';
+import { issueToken } from '@/lib/accounts/tokens';
+import { storeHeartbeats } from '@/lib/wakatime/heartbeats';
+import { importsSettled } from '@/lib/wakatime/imports';
 import { signUp } from '@/lib/accounts/sign-in';
 import { runAuthAction } from '@/lib/auth/authjs';
 import { getDb, rows } from '@/lib/db/client';
@@ -147,6 +152,9 @@ describe('account routes (/me)', () => {
     const stranger = await newUser();
     const strangerToken = await tokenWithScopes(stranger.user.id, ['account']);
     expect((await me(revokeTokenRoute, 'DELETE', `/me/tokens/${info.id}`, { token: strangerToken, id: info.id })).status).toBe(404);
+    // A path no token could have (PostgreSQL refuses NUL in text): a 404 like any unknown one.
+    for (const id of ['\u0000', 'ct_\ud800', 'a b'])
+      expect((await me(revokeTokenRoute, 'DELETE', `/me/tokens/${encodeURIComponent(id.isWellFormed() ? id : 'x')}`, { token: accountToken, id })).status).toBe(404);
   });
 
   it('exports everything kept, then deletes every row of the user', async () => {
@@ -156,16 +164,35 @@ describe('account routes (/me)', () => {
     await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'Rust', time: 90, date, hour: 4, project_name: 'engine', ide_name: 'vim' }] } });
     await call(postDesktop, '/sync/activities/desktop', { token, body: { activities: [{ program_name: 'Figma', path: '', filename: '', time: 30, date, hour: 4, platform: 'macos' }] } });
     await call(createBadgeRoute, '/badges', { token, body: { metric: 'total', range: '7d' } });
+    // Heartbeats from a WakaTime plugin, and an import of a data dump.
+    const key = (await issueToken(await getDb(), user.id, { name: 'vim', format: 'uuid' })).token;
+    const now = Math.floor(Date.now() / 1000);
+    const beats = [{ entity: '/src/a.rs', time: now - 120, language: 'Rust', project: 'engine' }, { entity: '/src/a.rs', time: now - 60, language: 'Rust', project: 'engine' }];
+    const wakaRequest = new Request('http://localhost/api/wakatime/v1/users/current/heartbeats.bulk', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(beats),
+    });
+    expect((await postHeartbeats(wakaRequest, { params: Promise.resolve({ user: 'current' }) })).status).toBe(201);
+    const dump = JSON.stringify({ days: [{ date: 'x', heartbeats: [{ entity: '/src/b.rs', time: now - 40 * 86_400, language: 'Rust' }] }] });
+    const importRequest = new Request('http://localhost/main/api/v1/me/imports', { method: 'POST', headers: { authorization: `Bearer ${accountToken}`, 'content-type': 'application/json' }, body: dump });
+    expect((await postImport(importRequest)).status).toBe(202);
+    await importsSettled();
 
     const exported = await me(exportMe, 'GET', '/me/export', { token: accountToken });
     expect(exported.status).toBe(200);
     expect(exported.headers.get('content-disposition')).toMatch(/attachment/);
     const data = await exported.json();
     expect(data.account.id).toBe(user.id);
-    expect(data.activities).toEqual([{ date, hour: 4, language: 'Rust', project_name: 'engine', ide_name: 'vim', time: 90, lines: 0 }]);
+    expect(data.activities).toContainEqual({ date, hour: 4, language: 'Rust', project_name: 'engine', ide_name: 'vim', time: 90, lines: 0 });
+    // The heartbeats' minute (in one hour or split over two).
+    expect(data.activities.filter((a: { ide_name: string }) => a.ide_name !== 'vim').reduce((sum: number, a: { time: number }) => sum + a.time, 0)).toBe(60);
     expect(data.desktop_activities).toEqual([{ date, hour: 4, platform: 'macos', app: 'Figma', time: 30 }]);
     expect(data.badges).toHaveLength(1);
-    expect(data.tokens).toHaveLength(2);
+    expect(data.tokens).toHaveLength(3);
+    expect(data.heartbeats.map((h: { time: number; counted_seconds: number }) => [h.time, h.counted_seconds])).toEqual([[now - 120, 60], [now - 60, 0]]);
+    expect(data.imports).toMatchObject([{ status: 'done', heartbeats_read: 1 }]);
+    expect(JSON.stringify(data)).not.toContain('/src/');
     expect(JSON.stringify(data)).not.toContain(token);
 
     expect((await me(deleteMe, 'DELETE', '/me', { token: accountToken })).status).toBe(204);
@@ -184,8 +211,12 @@ describe('account routes (/me)', () => {
     // whole (ide_activity has no key of its own to users; its rollup rows do), nothing is left.
     const late = [{ date, hour: 5, language: 'Go', project: '', editor: '', millis: 1000, lines: 0 }];
     await expect(writeRows(db, 'ide', user.id, late)).rejects.toThrow();
-    const [orphans] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ide_activity WHERE user_id = ${user.id}`);
-    expect(orphans.n).toBe(0);
+    // So is a heartbeat batch (heartbeats have no key to users either: the batch finds no user).
+    await storeHeartbeats(db, { id: user.id, timezone: 'UTC' }, [{ at: Date.now(), type: 'file', digest: 1, category: 'coding', language: 'Go', project: '', editor: 'vim', os: 'Linux', app: '' }]);
+    for (const table of ['ide_activity', 'heartbeats']) {
+      const [orphans] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE user_id = ${user.id}`);
+      expect([table, orphans.n]).toEqual([table, 0]);
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import { issueToken, revokeToken } from '@/lib/accounts/tokens';
 import { getDb, rows } from '@/lib/db/client';
 import { call, newUser, storedDesktop, storedIde } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
+import { referenceTotals, storedTotals, type Beat } from '../helpers/heartbeats';
 
 // The WakaTime-compatible heartbeat routes, called as wakatime-cli calls them.
 
@@ -260,37 +261,7 @@ describe('the read routes, with a stats key', () => {
 const zone = 'Asia/Kathmandu';
 const offsetMs = (5 * 60 + 45) * 60_000;
 
-interface Beat {
-  entity: string;
-  time: number;
-  language: string;
-  project: string;
-  category: string;
-}
-
-function expected(beats: Beat[]): Map<string, number> {
-  const unique = [...new Map(beats.map((b) => [`${b.time}/${b.entity}`, b])).values()];
-  const ordered = unique.sort((a, b) => a.time - b.time);
-  const totals = new Map<string, number>();
-  for (const [i, b] of ordered.entries()) {
-    const next = ordered[i + 1];
-    if (!next || next.time - b.time > 900) continue;
-    for (let ms = b.time * 1000; ms < next.time * 1000; ) {
-      const local = new Date(ms + offsetMs);
-      const hourEnd = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate(), local.getUTCHours() + 1) - offsetMs;
-      const end = Math.min(next.time * 1000, hourEnd);
-      const key = JSON.stringify([local.toISOString().slice(0, 10), local.getUTCHours(), b.language, b.project]);
-      totals.set(key, (totals.get(key) ?? 0) + end - ms);
-      ms = end;
-    }
-  }
-  return totals;
-}
-
-async function storedTotals(userId: string): Promise<Map<string, number>> {
-  const stored = await storedIde(userId);
-  return new Map(stored.filter((r) => r.millis !== 0).map((r) => [JSON.stringify([r.date, r.hour, r.language, r.project]), r.millis]));
-}
+const expected = (beats: Beat[]) => referenceTotals(beats, offsetMs);
 
 describe('heartbeats in any order and batching', () => {
   it('give exactly the totals of the stream in order', async () => {
@@ -337,4 +308,21 @@ describe('heartbeats in any order and batching', () => {
       { numRuns: 25, endOnFailure: true },
     );
   }, 120_000);
+
+  it('give the same totals when batches of one user arrive at the same time', async () => {
+    const start = nowSeconds() - 5 * 86_400;
+    const beats: Beat[] = Array.from({ length: 240 }, (_, i) => ({
+      entity: ['a.go', 'b.go', 'c.rs'][i % 3],
+      time: start + i * 97 + (i % 4) * 13,
+      language: i % 5 ? 'Go' : 'Rust',
+      project: i % 7 ? 'api' : 'web',
+      category: 'coding',
+    }));
+    const u = await wakaUser(zone);
+    // Interleaved batches, so that every batch has neighbours in the others.
+    const batches = Array.from({ length: 12 }, (_, k) => beats.filter((_, i) => i % 12 === k));
+    const answers = await Promise.all(batches.map((batch) => waka(postBulk, 'heartbeats.bulk', u.key, batch)));
+    expect(answers.map((a) => a.status)).toEqual(batches.map(() => 201));
+    expect(await storedTotals(u.user.id)).toEqual(expected(beats));
+  });
 });

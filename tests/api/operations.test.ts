@@ -1,4 +1,10 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
+import { migrationsFolder } from '@/lib/db/migrate';
+import { databaseUrlFor } from '../setup/databases';
 import { GET as health } from '@/app/main/api/v1/health/route';
 import { GET as openapi } from '@/app/main/api/v1/openapi.json/route';
 
@@ -25,4 +31,43 @@ describe('operations', () => {
     const sync = doc.paths['/sync/activities'].post;
     expect(Object.keys(sync.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '409', '413', '415', '422', '429', '503']));
   });
+});
+
+describe('migrations', () => {
+  // Processes started together on an empty database (several servers of a deploy).
+  it.skipIf(process.env.TEST_DB !== 'postgres')('run once when three processes start on an empty PostgreSQL database together', async () => {
+    const base = process.env.TEST_DATABASE_URL!;
+    const name = `codetally_t_migrate_${Math.random().toString(36).slice(2, 10)}`;
+    const admin = postgres(base, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    try {
+      const url = databaseUrlFor(base, name);
+      const runs = await Promise.all(
+        [1, 2, 3].map(
+          () =>
+            new Promise<{ code: number | null; output: string }>((resolve) => {
+              const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/migrate.ts')], {
+                env: { ...process.env, DATABASE_URL: url, AUTH_SECRET: 'migration-test-secret-0123456789abcdef' },
+                stdio: ['ignore', 'pipe', 'pipe'],
+              });
+              let output = '';
+              child.stdout.on('data', (d) => (output += d));
+              child.stderr.on('data', (d) => (output += d));
+              child.on('exit', (code) => resolve({ code, output }));
+            }),
+        ),
+      );
+      expect(runs.map((r) => [r.code, r.output.includes('migrations applied')])).toEqual([[0, true], [0, true], [0, true]]);
+      const db = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        const applied = await db`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`;
+        expect(applied[0].n).toBe(readMigrationFiles({ migrationsFolder }).length);
+      } finally {
+        await db.end();
+      }
+    } finally {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 120_000);
 });

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
+import { POST as postBeats } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
+import { apiTokens } from '@/lib/db/schema';
 import { config, resetConfig } from '@/lib/config';
 import { findPrincipal } from '@/lib/auth/principal';
 import { hashToken } from '@/lib/auth/tokens';
@@ -75,6 +78,36 @@ describe('write rate limit', () => {
       } finally {
         await second.close();
       }
+    }));
+
+  it('counts heartbeat requests the same way, checked in their write statement once the key is known', () =>
+    withinOneWindow(async () => {
+      setLimit(3);
+      const u = await newUser();
+      const db = await getDb();
+      const { token: key, info } = await issueToken(db, u.user.id, { name: 'vim', format: 'uuid' });
+      const t0 = Math.floor(Date.now() / 1000) - 600;
+      const send = (i: number) =>
+        postBeats(
+          new Request('http://localhost/api/wakatime/v1/users/current/heartbeats.bulk', {
+            method: 'POST',
+            headers: { authorization: `Basic ${Buffer.from(key).toString('base64')}`, 'content-type': 'application/json' },
+            body: JSON.stringify([{ entity: 'a.go', time: t0 + i * 60, language: 'Go' }]),
+          }),
+          { params: Promise.resolve({ user: 'current' }) },
+        );
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push(await send(i));
+      expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 429]);
+      expect(answers[1].headers.get('ratelimit')).toMatch(/^"sync";r=1;t=\d+$/);
+      expect(await answers[3].json()).toEqual({ error: expect.stringMatching(/write requests a minute/) });
+      // Three heartbeats stored: two minutes counted; the fourth was not stored.
+      expect((await storedIde(u.user.id)).reduce((sum, r) => sum + r.millis, 0)).toBe(120_000);
+      // A key revoked elsewhere (this process still knows it): the write statement finds it.
+      setLimit(0);
+      await db.update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, info.id));
+      expect((await send(5)).status).toBe(401);
+      expect((await storedIde(u.user.id)).reduce((sum, r) => sum + r.millis, 0)).toBe(120_000);
     }));
 
   it('counts a user\'s tokens together: more tokens do not multiply what one account may write', () =>

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -290,6 +291,20 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     // Opted in: listed on the leaderboard, linking to the profile.
     await visit(visitor.page, '/leaderboard', 'leaderboard');
     expect(await visitor.page.getByRole('link', { name: handle }).count() + (await visitor.page.locator(`a[href="/u/${handle}"]`).count())).toBeGreaterThan(0);
+
+    // Bring the WakaTime history: a data dump uploaded on the dashboard, read with a progress bar.
+    const dumpFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'codetally-dump-')), 'wakatime-heartbeats.json');
+    const start = Math.floor(Date.now() / 1000 / 86_400) * 86_400 - 40 * 86_400 + 9 * 3600;
+    // 31 heartbeats two minutes apart, 40 days ago: an hour.
+    const heartbeats = Array.from({ length: 31 }, (_, i) => ({ entity: `/home/me/history/file${i % 4}.rs`, type: 'file', time: start + i * 120, language: 'Rust', project: 'history-project', branch: 'main' }));
+    fs.writeFileSync(dumpFile, JSON.stringify({ user: { username: handle }, days: [{ date: new Date(start * 1000).toISOString().slice(0, 10), heartbeats }] }));
+    await visit(page, '/dashboard?range=30d', 'dashboard-import');
+    await page.getByLabel('WakaTime data dump (.json)').setInputFiles(dumpFile);
+    await page.getByRole('button', { name: 'Import' }).click();
+    await expect.poll(async () => page.getByTestId('import-progress').textContent(), { timeout: 30_000 }).toMatch(/Imported: 31 heartbeats read/);
+    await shot(page, 'dashboard-imported');
+    await visit(page, '/dashboard?range=365d', 'dashboard-with-history');
+    await expect(page.locator('main').textContent()).resolves.toContain('history-project');
 
     // Delete the account: every trace gone.
     await page.getByLabel(/Type your handle/).fill(handle);

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, inject } from 'vitest';
 import { closeDb } from '../../lib/db/client';
 import { resetConfig } from '../../lib/config';
@@ -8,6 +10,10 @@ import { copyPglite, copyPostgres } from './databases';
 if (process.env.TEST_DB === 'postgres') {
   process.env.DATABASE_URL = await copyPostgres(process.env.TEST_DATABASE_URL!, inject('postgresTemplate'));
   process.env.AUTH_SECRET = 'test-auth-secret-for-postgres-0123456789';
+  // Files the service keeps besides the database (import uploads).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codetally-test-'));
+  process.env.DATA_DIR = dir;
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 } else {
   delete process.env.DATABASE_URL;
   const dir = copyPglite(inject('pgliteTemplate'));

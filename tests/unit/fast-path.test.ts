@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../../lib/ingest/fast-path';
 import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
+import { heartbeatSchema, quickHeartbeat } from '../../lib/wakatime/heartbeats';
 
 // The fast guards must never accept what the schema refuses, nor give another row than the
 // schema's output gives; and they must accept ordinary buckets, or they would be pointless.
@@ -80,5 +81,44 @@ describe('fast bucket guards', () => {
     expect(fastIdeRow({ language: 'Go', time: 1 }, clock)).toEqual(ideRow(ideBucketSchema.parse({ language: 'Go', time: 1 }), clock));
     const desk = { platform: 'Linux', time: 30, date: '2026-01-05', hour: 9, path: '', filename: 'code', program_name: 'Code' };
     expect(fastDesktopRow(desk, clock)).toEqual({ date: '2026-01-05', hour: 9, platform: 'Linux', app: 'Code', millis: 30_000 });
+  });
+});
+
+describe('the fast guard of heartbeats', () => {
+  const fields = ['entity', 'type', 'time', 'category', 'project', 'language', 'user_agent'] as const;
+  const beats = bucket(
+    {
+      entity: awkwardText(4096),
+      type: fc.oneof(fc.constantFrom('file', 'app', 'domain', 'url', 'event', 'File', ''), anyValue),
+      time: fc.oneof(fc.constantFrom(1_700_000_000.123, 0, -1, Infinity, NaN), fc.double(), anyValue),
+      category: awkwardText(64),
+      project: awkwardText(255),
+      language: awkwardText(64),
+      user_agent: awkwardText(512),
+      branch: anyValue,
+    },
+    ['entity', 'time'],
+  );
+
+  it('never accepts what the schema refuses, nor reads a heartbeat otherwise', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(beats, (b) => {
+        const quick = quickHeartbeat(b);
+        if (quick === null) return;
+        accepted++;
+        const parsed = heartbeatSchema.safeParse(b);
+        expect(parsed.success).toBe(true);
+        const pick = (h: Record<string, unknown>) => Object.fromEntries(fields.map((f) => [f, h[f] ?? null]));
+        expect(pick(quick)).toEqual(pick(parsed.data!));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(accepted).toBeGreaterThan(0);
+  });
+
+  it('accepts the heartbeats wakatime-cli sends', () => {
+    const beat = { entity: '/home/me/src/app.ts', type: 'file', time: 1_700_000_000.5, category: 'coding', project: ' app ', language: 'TypeScript', is_write: true, lines: 10, dependencies: ['x'] };
+    expect(quickHeartbeat(beat)).toEqual({ entity: beat.entity, type: 'file', time: beat.time, category: 'coding', project: 'app', language: 'TypeScript', user_agent: undefined });
   });
 });

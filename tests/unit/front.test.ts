@@ -143,6 +143,27 @@ describe('the HTTP front', () => {
     expect(res.text).toMatch(/^HTTP\/1\.1 408|^$/);
   });
 
+  it('lets a data dump upload take longer than the request timeout while it keeps arriving, and closes it once it stalls', async () => {
+    const { port } = await start({ requestTimeoutMs: 1000 });
+    const socket = net.connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (d) => (text += d));
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+    socket.write('POST /main/api/v1/me/imports HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"days":[');
+    // 3 s of a trickle: three times the limit, never 1 s without a byte.
+    for (let i = 0; i < 12; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      socket.write(' ');
+    }
+    expect(socket.destroyed).toBe(false);
+    const stalled = Date.now();
+    const at = await closed;
+    expect(at - stalled).toBeGreaterThanOrEqual(900);
+    expect(at - stalled).toBeLessThan(1000 + 1500);
+    expect(text).toMatch(/^HTTP\/1\.1 408/);
+    expect(text).toContain('request_timeout');
+  });
+
   it('closes a connection whose headers never finish', async () => {
     const { port } = await start({ requestTimeoutMs: 1500 });
     const res = await raw(port, 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ', 8000);

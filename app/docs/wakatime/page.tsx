@@ -19,7 +19,8 @@ const routes: [string, string, string][] = [
 ];
 
 export default async function WakatimeDocs() {
-  const base = `${await requestOrigin()}/api/wakatime/v1`;
+  const origin = await requestOrigin();
+  const base = `${origin}/api/wakatime/v1`;
   return (
     <>
       <h1>Use your WakaTime plugins</h1>
@@ -62,6 +63,23 @@ export default async function WakatimeDocs() {
         days), twice, or in any order and batching count exactly as if they had arrived once and in order. Older than 14 days, or more than an
         hour ahead: refused, each with its own answer. Time from WakaTime plugins and from Codetally&apos;s own plugins adds up, with no hour
         counting more than 60 minutes.
+      </p>
+
+      <h2 id="import">Bring your history: import a data dump</h2>
+      <p>
+        On wakatime.com, export your heartbeats (Settings, Export) and import the file on your <a href="/dashboard#import">dashboard</a>, or send it with a token that has the <code>account</code> scope:
+      </p>
+      <pre>
+        <code>{`curl -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
+  --data-binary @wakatime-heartbeats.json ${origin}/main/api/v1/me/imports`}</code>
+      </pre>
+      <p>
+        The answer (202) comes once the file is uploaded, with an id; the file is then read in the background, and{' '}
+        <code>/main/api/v1/me/imports/&lt;id&gt;</code> says how far it has got. One import at a time; a dump of any size up to 4 GiB is read as it streams, with the
+        same rules as heartbeats (and the same that is kept: no paths, branches or dependencies) except the 14-day limit. Nothing counts twice:
+        the last 14 days are merged with what your plugins sent; older days count once each, as the import that holds most of that day has
+        them, so importing the same file again, or a later export, changes nothing that was already right. Days before the first heartbeat
+        your plugins sent to Codetally come from imports; from that heartbeat on, Codetally&apos;s own record counts.
       </p>
 
       <h2 id="routes">Routes</h2>

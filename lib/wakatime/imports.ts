@@ -1,0 +1,463 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { config } from '../config';
+import { rows, type Db } from '../db/client';
+import { col, cols } from '../db/names';
+import { importedDays, imports, users } from '../db/schema';
+import { isJsonMediaType } from '../http/body';
+import { isUuid } from '../ids';
+import { ApiError } from '../http/problem';
+import { DumpError, DumpReader } from './dump';
+import {
+  announce,
+  checkHeartbeat,
+  Deltas,
+  digestKey,
+  GAP_MS,
+  heartbeatSchema,
+  heartbeatKey,
+  LATE_LIMIT_MS,
+  liveTimes,
+  MAX_HEARTBEATS,
+  storeHeartbeats,
+  type CheckContext,
+  type Credits,
+  type Heartbeat,
+} from './heartbeats';
+
+// Imports of WakaTime data dumps (POST /me/imports). The upload is written to a file as it
+// arrives (a dump can be gigabytes), then read back in the background one heartbeat at a time
+// (lib/wakatime/dump.ts), under the heartbeat routes' rules except their 14-day age limit:
+// - heartbeats of the last 14 days go through the heartbeat path itself (storeHeartbeats), so one
+//   the user's plugins also sent is counted once;
+// - older ones at or after the user's `heartbeats_since` are already counted by that path: left;
+// - older ones before it are credited by UTC day, and what each day credited is kept
+//   (imported_days): importing a day again takes back its credits and adds the new ones when the
+//   new import holds at least as many of the day's heartbeats (a later export of a day holds what
+//   an earlier one did), so the same dump twice, or two dumps that overlap, in any order, count
+//   every day once, as the fullest dump has it.
+// A dump is read in date order (as WakaTime writes them); its heartbeats may be in any order
+// within two days. An import stopped part way (a restart) starts over from its file: every day is
+// counted once however often it is read.
+
+/** The largest dump taken. */
+export const MAX_IMPORT_BYTES = 4 * 1024 ** 3;
+const DAY_MS = 86_400_000;
+/** Days whose credits are written in one transaction. */
+const DAYS_PER_WRITE = 64;
+/** How often progress is written. */
+const PROGRESS_EVERY_MS = 1_000;
+/** The earliest heartbeat taken (WakaTime began in 2013). */
+const EARLIEST = Date.UTC(2000, 0, 1);
+
+/** What a dump looks like (for openapi.json: the reader follows only `days` and their `heartbeats`). */
+export const wakatimeDumpSchema = z
+  .object({
+    user: z.unknown().optional(),
+    range: z.unknown().optional(),
+    days: z.array(z.object({ date: z.string(), heartbeats: z.array(heartbeatSchema) })),
+  })
+  .meta({ id: 'WakaTimeDump', description: 'A WakaTime data dump of heartbeats; a bare array of heartbeats is read too.' });
+
+export const importStatuses = ['receiving', 'queued', 'running', 'done', 'failed'] as const;
+/** The statuses of an import that has not ended. */
+const unfinished = ['receiving', 'queued', 'running'];
+
+export const importSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(importStatuses).meta({ description: 'receiving: the upload is arriving; queued: received, waiting its turn; running; done; failed: `error` says why.' }),
+    bytes: z.number().int().meta({ description: 'The size of the uploaded dump.' }),
+    bytes_read: z.number().int(),
+    heartbeats_read: z.number().int().meta({ description: 'Heartbeats read from the dump so far, skipped ones included.' }),
+    heartbeats_skipped: z.number().int().meta({ description: 'Heartbeats left out: not valid under the heartbeat rules, or more than an hour ahead.' }),
+    done: z.boolean().meta({ description: 'True once the import has ended, done or failed.' }),
+    error: z.string().nullable(),
+    created_at: z.iso.datetime({ offset: true }),
+    finished_at: z.iso.datetime({ offset: true }).nullable(),
+  })
+  .meta({ id: 'Import' });
+
+export const importListSchema = z.object({ imports: z.array(importSchema) }).meta({ id: 'ImportList' });
+
+export type ImportStatus = z.infer<typeof importSchema>;
+
+type ImportRow = typeof imports.$inferSelect;
+
+function present(row: ImportRow): ImportStatus {
+  return {
+    id: row.id,
+    status: row.status as ImportStatus['status'],
+    bytes: row.bytes,
+    bytes_read: row.bytesRead,
+    heartbeats_read: row.heartbeatsRead,
+    heartbeats_skipped: row.heartbeatsSkipped,
+    done: row.status === 'done' || row.status === 'failed',
+    error: row.error,
+    created_at: row.createdAt.toISOString(),
+    finished_at: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** Where uploads wait to be read: on the server that received them. */
+function spoolDir(): string {
+  return path.join(config().DATA_DIR, 'imports');
+}
+
+const spoolFile = (id: string) => path.join(spoolDir(), `${id}.json`);
+
+const notADump = (message: string) => new ApiError('invalid_payload', message, { errors: [{ path: 'body', code: 'not_a_dump', message }] });
+
+/** Counts the upload's bytes, refusing it past the limit or when it cannot be a dump. */
+function uploadCheck(limit: number): Transform {
+  let size = 0;
+  let looked = false;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > limit) return done(new ApiError('payload_too_large', `The dump is larger than ${limit} bytes.`));
+      if (!looked) {
+        const first = chunk.toString('latin1').replace(/^\xef\xbb\xbf/, '').trimStart()[0];
+        if (first !== undefined) {
+          looked = true;
+          if (first !== '{' && first !== '[') {
+            return done(notADump('Not a WakaTime data dump: one is a JSON object with "days" (wakatime.com: Settings, Export, heartbeats).'));
+          }
+        }
+      }
+      done(null, chunk);
+    },
+  });
+}
+
+/** An unfinished import older than this no longer holds its user's turn (its server is gone). */
+const ABANDONED_AFTER_MS = 24 * 3_600_000;
+
+/**
+ * Takes the user's one turn to import (a partial unique index holds one unfinished import per
+ * user): a row `receiving`. An unfinished one older than a day is marked failed and gives way.
+ */
+async function takeTurn(db: Db, id: string, userId: string): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const taken = await db.insert(imports).values({ id, userId, status: 'receiving', bytes: 0 }).onConflictDoNothing().returning({ id: imports.id });
+    if (taken.length > 0) return;
+    const abandoned = await db
+      .update(imports)
+      .set({ status: 'failed', error: 'The server reading this import stopped for good: import the dump again (nothing is counted twice).', finishedAt: new Date() })
+      .where(and(eq(imports.userId, userId), inArray(imports.status, unfinished), lt(imports.createdAt, new Date(Date.now() - ABANDONED_AFTER_MS))))
+      .returning({ id: imports.id });
+    if (abandoned.length === 0) break;
+  }
+  throw new ApiError('import_in_progress', 'An import of yours is still being received or read: wait until it is done (GET /me/imports shows it).', {
+    headers: { 'retry-after': '60' },
+  });
+}
+
+/** Why the upload could not be stored, for its sender. */
+function uploadFailed(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    console.error('[codetally] no room for an import upload:', code);
+    return new ApiError('unavailable', 'The server has no room for the upload right now: try again later.', { headers: { 'retry-after': '3600' } });
+  }
+  return new ApiError('malformed_json', 'The upload was cut short: send the dump again.');
+}
+
+/**
+ * Receives a dump: written to a file as it arrives, then queued for reading. Answers once the
+ * whole upload is stored, before it is read. One import per user at a time.
+ */
+export async function receiveImport(db: Db, userId: string, request: Request, limit = MAX_IMPORT_BYTES): Promise<ImportStatus> {
+  if (!isJsonMediaType(request.headers.get('content-type'))) {
+    throw new ApiError('unsupported_media_type', 'Send the dump as JSON with Content-Type: application/json.');
+  }
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) throw new ApiError('payload_too_large', `The dump is larger than ${limit} bytes.`);
+  if (!request.body) throw notADump('The body is empty: send the dump.');
+  const id = randomUUID();
+  const file = spoolFile(id);
+  await takeTurn(db, id, userId);
+  try {
+    await fs.mkdir(spoolDir(), { recursive: true, mode: 0o700 });
+    await pipeline(Readable.fromWeb(request.body as import('node:stream/web').ReadableStream), uploadCheck(limit), createWriteStream(file, { mode: 0o600 }));
+    const { size } = await fs.stat(file);
+    if (size === 0) throw notADump('The body is empty: send the dump.');
+    const [row] = await db.update(imports).set({ status: 'queued', bytes: size }).where(eq(imports.id, id)).returning();
+    schedule(db, id);
+    return present(row);
+  } catch (err) {
+    await fs.rm(file, { force: true });
+    await db.delete(imports).where(eq(imports.id, id));
+    throw uploadFailed(err);
+  }
+}
+
+export async function getImport(db: Db, userId: string, id: string): Promise<ImportStatus | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(imports).where(and(eq(imports.id, id), eq(imports.userId, userId)));
+  return row ? present(row) : null;
+}
+
+export async function listImports(db: Db, userId: string): Promise<ImportStatus[]> {
+  const found = await db.select().from(imports).where(eq(imports.userId, userId)).orderBy(desc(imports.createdAt)).limit(20);
+  return found.map(present);
+}
+
+// One import read at a time per process: reading is CPU work that requests must not wait behind.
+const queue: { db: Db; id: string }[] = [];
+let draining: Promise<void> | null = null;
+
+function schedule(db: Db, id: string): void {
+  queue.push({ db, id });
+  draining ??= (async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      await runImport(next.db, next.id).catch((err) => console.error('[codetally] an import failed:', (err as Error)?.message));
+    }
+    draining = null;
+  })();
+}
+
+/** Resolves when every import queued in this process has been read (tests, benchmarks). */
+export async function importsSettled(): Promise<void> {
+  while (draining) await draining;
+}
+
+/**
+ * Queues again the imports a stop interrupted whose upload is still on this server. With the
+ * embedded database this is the only server: an upload a stop cut short is dropped.
+ */
+export async function resumeImports(db: Db): Promise<void> {
+  const embedded = !config().DATABASE_URL;
+  if (embedded) await db.delete(imports).where(eq(imports.status, 'receiving'));
+  const waiting = await db.select({ id: imports.id }).from(imports).where(inArray(imports.status, ['queued', 'running']));
+  for (const { id } of waiting) {
+    if (await fs.stat(spoolFile(id)).catch(() => null)) schedule(db, id);
+    else if (embedded) {
+      await db
+        .update(imports)
+        .set({ status: 'failed', error: 'The uploaded file was lost while the server stopped: import the dump again (nothing is counted twice).', finishedAt: new Date() })
+        .where(eq(imports.id, id));
+    }
+  }
+}
+
+interface Progress {
+  bytesRead: number;
+  heartbeatsRead: number;
+  heartbeatsSkipped: number;
+}
+
+async function saveProgress(db: Db, id: string, p: Progress, end?: { status: 'done' | 'failed'; error?: string }): Promise<boolean> {
+  const done = await db
+    .update(imports)
+    .set({
+      bytesRead: p.bytesRead,
+      heartbeatsRead: p.heartbeatsRead,
+      heartbeatsSkipped: p.heartbeatsSkipped,
+      ...(end ? { status: end.status, error: end.error ?? null, finishedAt: new Date() } : { status: 'running' }),
+    })
+    .where(eq(imports.id, id))
+    .returning({ id: imports.id });
+  return done.length > 0;
+}
+
+/** Reads one import's file to its end, or records why it could not. */
+async function runImport(db: Db, id: string): Promise<void> {
+  const [job] = await db
+    .select({ status: imports.status, userId: users.id, timezone: users.timezone, since: users.heartbeatsSince })
+    .from(imports)
+    .innerJoin(users, eq(users.id, imports.userId))
+    .where(eq(imports.id, id));
+  if (!job || (job.status !== 'queued' && job.status !== 'running')) return;
+  const progress: Progress = { bytesRead: 0, heartbeatsRead: 0, heartbeatsSkipped: 0 };
+  const file = spoolFile(id);
+  // The file goes once the import's end is recorded (or the import is gone); when the end cannot
+  // be recorded (the server stopping), it stays for the import to start over from.
+  let keep = false;
+  try {
+    const now = Date.now();
+    const importer = new DayImporter(db, { id: job.userId, timezone: job.timezone }, job.since, now);
+    const ctx: CheckContext = { key: await digestKey(db), userAgent: null, earliest: EARLIEST, latest: liveTimes(now).latest, tooOld: 'time must be after 2000 and at most one hour ahead', digests: new Map(), origins: new Map() };
+    const reader = new DumpReader();
+    let saved = Date.now();
+    await saveProgress(db, id, progress);
+    for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+      for (const item of reader.push(chunk)) {
+        progress.heartbeatsRead++;
+        const heartbeat = checkHeartbeat(item, ctx);
+        if (typeof heartbeat === 'string') progress.heartbeatsSkipped++;
+        else await importer.add(heartbeat);
+      }
+      progress.bytesRead = reader.bytesRead;
+      if (Date.now() - saved >= PROGRESS_EVERY_MS) {
+        saved = Date.now();
+        // The import is gone (its account was deleted): stop reading.
+        if (!(await saveProgress(db, id, progress))) return;
+      }
+    }
+    reader.end();
+    await importer.finish();
+    await saveProgress(db, id, progress, { status: 'done' });
+  } catch (err) {
+    const known = err instanceof DumpError || err instanceof ImportError;
+    if (!known) console.error(`[codetally] import ${id} stopped:`, (err as Error)?.message);
+    const error = known ? (err as Error).message : 'The import stopped on a server error: import the dump again (nothing is counted twice).';
+    await saveProgress(db, id, progress, { status: 'failed', error }).catch(() => (keep = true));
+  } finally {
+    if (!keep) await fs.rm(file, { force: true }).catch(() => {});
+  }
+}
+
+/** Why an import's heartbeats cannot be counted, in words for its owner. */
+class ImportError extends Error {}
+
+/** What a day's credits are, for telling whether an import changes them. */
+const creditsKey = (c: Credits) => JSON.stringify([c.ide, c.desktop]);
+
+/** One UTC day as an import credits it. */
+interface Day {
+  day: number;
+  credits: Credits;
+  heartbeats: number;
+  continues: boolean;
+}
+
+/** Whether `next` holds at least as much of its day as `stored` did (a later export holds what an earlier one did). */
+const fuller = (next: Day, stored: Day) => next.heartbeats > stored.heartbeats || (next.heartbeats === stored.heartbeats && (next.continues || !stored.continues));
+
+/**
+ * Routes a dump's heartbeats (see the top of this file) and credits the older ones by UTC day.
+ * `since`: the user's heartbeats_since.
+ */
+class DayImporter {
+  /** Heartbeats before the cutoff, by UTC day, not yet credited. */
+  private readonly days = new Map<number, Map<string, Heartbeat>>();
+  /** Days credited and waiting to be written. */
+  private ready: Day[] = [];
+  private live = new Map<string, Heartbeat>();
+  /** Heartbeats from here on go through the heartbeat path. */
+  private readonly liveFrom: number;
+  /** Heartbeats from here on are the heartbeat path's: sent now, or counted when they were sent. */
+  private readonly cutoff: number;
+  /** The earliest heartbeat at or after the cutoff (the heartbeat path's first one, if any). */
+  private firstAfterCutoff: number;
+  /** The latest heartbeat time seen. */
+  private latestSeen = -Infinity;
+  /** Days before this one have been credited. */
+  private creditedBefore = -Infinity;
+
+  constructor(
+    private readonly db: Db,
+    private readonly user: { id: string; timezone: string },
+    since: number | null,
+    now: number,
+  ) {
+    // The heartbeat routes take the last 14 days from now on: none of these can be sent there again.
+    this.liveFrom = now - LATE_LIMIT_MS;
+    this.cutoff = Math.min(since ?? Infinity, this.liveFrom);
+    this.firstAfterCutoff = since ?? Infinity;
+  }
+
+  async add(h: Heartbeat): Promise<void> {
+    this.latestSeen = Math.max(this.latestSeen, h.at);
+    if (h.at >= this.cutoff) {
+      this.firstAfterCutoff = Math.min(this.firstAfterCutoff, h.at);
+      if (h.at >= this.liveFrom) {
+        this.live.set(heartbeatKey(h), h);
+        if (this.live.size >= MAX_HEARTBEATS) await this.flushLive();
+      }
+      return;
+    }
+    const day = Math.floor(h.at / DAY_MS);
+    if (day < this.creditedBefore) {
+      throw new ImportError(`The dump is not in date order: a heartbeat of ${new Date(day * DAY_MS).toISOString().slice(0, 10)} comes after later days (export it again from WakaTime).`);
+    }
+    let found = this.days.get(day);
+    if (!found) this.days.set(day, (found = new Map()));
+    found.set(heartbeatKey(h), h);
+    // A day is complete once the dump has gone two days past it (and its successor day is known).
+    const complete = Math.floor(this.latestSeen / DAY_MS) - 2;
+    if (complete > this.creditedBefore) await this.creditDays(complete);
+  }
+
+  async finish(): Promise<void> {
+    await this.creditDays(Infinity);
+    await this.writeDays();
+    await this.flushLive();
+  }
+
+  private async flushLive(): Promise<void> {
+    const batch = [...this.live.values()];
+    this.live = new Map();
+    await storeHeartbeats(this.db, this.user, batch);
+  }
+
+  /** Credits every waiting day before `before`. */
+  private async creditDays(before: number): Promise<void> {
+    const days = [...this.days.keys()].filter((d) => d < before).sort((a, b) => a - b);
+    this.creditedBefore = Math.max(this.creditedBefore, Number.isFinite(before) ? before : this.creditedBefore);
+    for (const day of days) {
+      const beats = [...this.days.get(day)!.values()].sort((a, b) => a.at - b.at || a.type.localeCompare(b.type) || a.digest - b.digest);
+      this.days.delete(day);
+      const following = this.days.get(day + 1);
+      const firstNext = Math.min(this.firstAfterCutoff, ...(following ? [...following.values()].map((h) => h.at) : []));
+      const deltas = new Deltas();
+      beats.forEach((h, i) => {
+        const next = i + 1 < beats.length ? beats[i + 1].at : firstNext;
+        if (next - h.at <= GAP_MS && next > h.at) deltas.add(h, h.at, next, this.user.timezone, 1);
+      });
+      // Whether this dump goes on past the day (so it knew what followed the day's last heartbeat).
+      const continues = this.latestSeen >= (day + 1) * DAY_MS;
+      this.ready.push({ day, credits: deltas.credits(), heartbeats: beats.length, continues });
+      if (this.ready.length >= DAYS_PER_WRITE) await this.writeDays();
+    }
+  }
+
+  /** Replaces what earlier imports credited for the ready days with what they credit now. */
+  private async writeDays(): Promise<void> {
+    if (this.ready.length === 0) return;
+    const ready = this.ready;
+    this.ready = [];
+    const d = importedDays;
+    // Under the user's import lock: two imports never replace the same day at once (one import
+    // per user runs at a time, but one given up as stuck may still be running somewhere).
+    const changed = await this.db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`codetally:imports:${this.user.id}`}, 0))`);
+      const before = await rows<Omit<Day, 'credits'> & { credits: string }>(
+        tx,
+        sql`SELECT ${d.day} AS day, ${d.credits}::text AS credits, ${d.heartbeats} AS heartbeats, ${d.continues} AS continues FROM ${d}
+            WHERE ${d.userId} = ${this.user.id}::uuid AND ${d.day} = ANY(${`{${ready.map((r) => r.day).join(',')}}`}::int[])`,
+      );
+      const stored = new Map(before.map((r): [number, Day] => [r.day, { ...r, credits: JSON.parse(r.credits) as Credits }]));
+      const deltas = new Deltas();
+      const replaced = ready.filter((r) => {
+        const old = stored.get(r.day);
+        return !old || (fuller(r, old) && (creditsKey(old.credits) !== creditsKey(r.credits) || old.heartbeats !== r.heartbeats || old.continues !== r.continues));
+      });
+      for (const r of replaced) {
+        const old = stored.get(r.day);
+        if (old) deltas.addCredits(old.credits, -1);
+        deltas.addCredits(r.credits, 1);
+      }
+      if (replaced.length === 0) return false;
+      const tuples = replaced.map((r) => [r.day, r.credits, r.heartbeats, r.continues]);
+      await tx.execute(
+        sql`INSERT INTO ${d} (${cols(d.userId, d.day, d.credits, d.heartbeats, d.continues)})
+            SELECT ${this.user.id}::uuid, (e->>0)::int, e->1, (e->>2)::int, (e->>3)::boolean
+            FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e ORDER BY 2
+            ON CONFLICT (${cols(d.userId, d.day)}) DO UPDATE
+              SET ${col(d.credits)} = excluded.${col(d.credits)}, ${col(d.heartbeats)} = excluded.${col(d.heartbeats)}, ${col(d.continues)} = excluded.${col(d.continues)}`,
+      );
+      return deltas.write(tx, this.user.id);
+    });
+    if (changed) await announce(this.db, this.user.id);
+  }
+}

@@ -1,0 +1,261 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { imports } from '@/lib/db/schema';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { GET as listImports, POST as postImport } from '@/app/main/api/v1/me/imports/route';
+import { GET as getImport } from '@/app/main/api/v1/me/imports/[id]/route';
+import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
+import { issueToken } from '@/lib/accounts/tokens';
+import { getDb, rows } from '@/lib/db/client';
+import { importsSettled, resumeImports } from '@/lib/wakatime/imports';
+import { config } from '@/lib/config';
+import { newUser, tokenWithScopes } from '../helpers/api';
+import { expectDocumented } from '../helpers/contract';
+import { referenceTotals, storedTotals, type Beat } from '../helpers/heartbeats';
+
+// Imports of WakaTime data dumps (POST /me/imports), read in the background, against the
+// reference of the heartbeat stream in order.
+
+const zone = 'Asia/Kathmandu';
+const offsetMs = (5 * 60 + 45) * 60_000;
+const DAY = 86_400;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A user with an account token (for imports) and a WakaTime key (for heartbeats). */
+async function importer() {
+  const u = await newUser({ timezone: zone });
+  const db = await getDb();
+  return { ...u, token: await tokenWithScopes(u.user.id, ['account']), key: (await issueToken(db, u.user.id, { name: 'vim', format: 'uuid' })).token };
+}
+
+/** A heartbeat as a WakaTime data dump holds it: with what the dump adds and nothing Codetally keeps. */
+const dumped = (b: Beat, i: number) => ({
+  id: `hb-${i}`,
+  branch: 'main',
+  category: b.category,
+  created_at: new Date(b.time * 1000).toISOString(),
+  cursorpos: 120,
+  dependencies: ['react', 'zod'],
+  entity: `/home/me/src/${b.project}/${b.entity}`,
+  is_write: i % 3 === 0,
+  language: b.language,
+  lineno: 12,
+  lines: 300,
+  machine_name_id: 'm-1',
+  project: b.project,
+  time: b.time,
+  type: 'file',
+  user_agent_id: 'ua-1',
+});
+
+/** A WakaTime data dump of these heartbeats, by date, in order. */
+function dumpOf(beats: Beat[]): string {
+  const days = new Map<string, unknown[]>();
+  [...beats]
+    .sort((a, b) => a.time - b.time)
+    .forEach((b, i) => {
+      const date = new Date(b.time * 1000).toISOString().slice(0, 10);
+      days.set(date, [...(days.get(date) ?? []), dumped(b, i)]);
+    });
+  return JSON.stringify({
+    user: { id: 'u-1', username: 'me', timezone: zone },
+    range: { start: 0, end: 0 },
+    days: [...days].map(([date, heartbeats]) => ({ date, heartbeats })),
+  });
+}
+
+async function send(token: string, body: BodyInit, contentType = 'application/json') {
+  const url = 'http://localhost/main/api/v1/me/imports';
+  const request = new Request(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body });
+  return expectDocumented('POST', url, await postImport(request));
+}
+
+async function status(token: string, id: string) {
+  const url = `http://localhost/main/api/v1/me/imports/${id}`;
+  const res = await getImport(new Request(url, { headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({ id }) });
+  return expectDocumented('GET', url, res);
+}
+
+/** Imports a dump and waits until it is read; returns its last status. */
+async function importDump(token: string, dump: string) {
+  const res = await send(token, dump);
+  expect(res.status).toBe(202);
+  const accepted = await res.json();
+  await importsSettled();
+  return (await status(token, accepted.id)).json();
+}
+
+const beat = (time: number, entity = 'a.go', language = 'Go', project = 'api'): Beat => ({ entity, time, language, project, category: 'coding' });
+
+describe('importing a WakaTime data dump', () => {
+  it('answers 202 at once, reads it in the background, and counts it as the stream in order', async () => {
+    const u = await importer();
+    // Old days (one gap crosses UTC midnight) and a recent day.
+    const midnight = Math.floor(nowSeconds() / DAY) * DAY - 100 * DAY;
+    const beats = [
+      beat(midnight - 2 * 3600),
+      beat(midnight - 2 * 3600 + 300, 'b.rs', 'Rust'),
+      beat(midnight - 400),
+      beat(midnight + 200, 'c.ts', 'TypeScript', 'web'),
+      beat(midnight + 800, 'c.ts', 'TypeScript', 'web'),
+      beat(midnight + 3 * DAY),
+      beat(midnight + 3 * DAY + 600),
+      beat(nowSeconds() - 3 * DAY),
+      beat(nowSeconds() - 3 * DAY + 420, 'd.py', 'Python'),
+    ];
+    const dump = JSON.parse(dumpOf(beats));
+    // Two a heartbeat rule refuses: counted as read and skipped, the rest still counts.
+    dump.days[0].heartbeats.push({ entity: 'x.go', time: 'yesterday', type: 'file' }, { entity: 'y.go', time: midnight, content: 'secret' });
+    const res = await send(u.token, JSON.stringify(dump));
+    expect(res.status).toBe(202);
+    const accepted = await res.json();
+    expect(res.headers.get('location')).toBe(`/main/api/v1/me/imports/${accepted.id}`);
+    expect(accepted).toMatchObject({ status: 'queued', done: false, bytes: Buffer.byteLength(JSON.stringify(dump)) });
+    await importsSettled();
+    const done = await (await status(u.token, accepted.id)).json();
+    expect(done).toMatchObject({ status: 'done', done: true, error: null, heartbeats_read: beats.length + 2, heartbeats_skipped: 2, bytes_read: accepted.bytes });
+    expect(await storedTotals(u.user.id)).toEqual(referenceTotals(beats, offsetMs));
+
+    const list = await listImports(new Request('http://localhost/main/api/v1/me/imports', { headers: { authorization: `Bearer ${u.token}` } }));
+    expect((await list.json()).imports.map((i: { id: string }) => i.id)).toEqual([accepted.id]);
+  });
+
+  it('keeps nothing of the files: no entity, branch or dependencies anywhere', async () => {
+    const u = await importer();
+    const t = nowSeconds() - 40 * DAY;
+    await importDump(u.token, dumpOf([beat(t), beat(t + 60), beat(nowSeconds() - 60), beat(nowSeconds() - 30)]));
+    const db = await getDb();
+    for (const table of ['heartbeats', 'imported_days', 'imports', 'ide_activity']) {
+      const [row] = await rows<{ text: string }>(db, sql`SELECT coalesce(string_agg(t::text, ' '), '') AS text FROM ${sql.identifier(table)} t WHERE user_id = ${u.user.id}::uuid`);
+      expect([table, row.text]).not.toEqual([table, expect.stringMatching(/home\/me|a\.go|main|react/)]);
+    }
+  });
+
+  it('counts nothing twice: the same dump again, a later export that overlaps it, heartbeats the plugins sent too', async () => {
+    const u = await importer();
+    const start = nowSeconds() - 20 * DAY;
+    const beats = Array.from({ length: 120 }, (_, i) => beat(start + i * 4 * 3600 + (i % 5) * 200, i % 2 ? 'a.go' : 'b.rs', i % 2 ? 'Go' : 'Rust'));
+    // Every two of those 4 hours apart get a neighbour 5 minutes later: time to count.
+    const all = beats.flatMap((b) => [b, { ...b, time: b.time + 300 }]);
+    // The plugins sent the last days themselves.
+    const recent = all.filter((b) => b.time > nowSeconds() - 5 * DAY);
+    const bulk = new Request('http://localhost/api/wakatime/v1/users/current/heartbeats.bulk', {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(u.key).toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify(recent.map((b) => ({ entity: `/home/me/src/${b.project}/${b.entity}`, type: 'file', time: b.time, language: b.language, project: b.project, category: b.category }))),
+    });
+    expect((await postBulk(bulk, { params: Promise.resolve({ user: 'current' }) })).status).toBe(201);
+    // An export taken 17.5 days ago (its last day cut short), and one taken today.
+    const older = all.filter((b) => b.time < nowSeconds() - 17.5 * DAY);
+    expect((await importDump(u.token, dumpOf(older))).status).toBe('done');
+    expect((await importDump(u.token, dumpOf(all))).status).toBe('done');
+    expect((await importDump(u.token, dumpOf(older))).status).toBe('done');
+    expect((await importDump(u.token, dumpOf(all))).status).toBe('done');
+    expect(await storedTotals(u.user.id)).toEqual(referenceTotals(all, offsetMs));
+  });
+
+  it('says what is wrong: not JSON, not a dump, cut short, out of order, not mine', async () => {
+    const u = await importer();
+    expect((await send(u.token, 'hello', 'text/plain')).status).toBe(415);
+    const notADump = await send(u.token, 'hello');
+    expect(notADump.status).toBe(422);
+    expect((await notADump.json()).errors[0]).toMatchObject({ path: 'body' });
+    const t = nowSeconds() - 50 * DAY;
+    const full = dumpOf([beat(t), beat(t + 60)]);
+    const cut = await importDump(u.token, full.slice(0, full.length - 20));
+    expect(cut).toMatchObject({ status: 'failed', done: true, error: expect.stringMatching(/cut short/) });
+    const days = JSON.parse(dumpOf([beat(t), beat(t + 60), beat(t + 10 * DAY)])).days.reverse();
+    const unordered = await importDump(u.token, JSON.stringify({ days }));
+    expect(unordered).toMatchObject({ status: 'failed', error: expect.stringMatching(/date order/) });
+    const other = await importer();
+    expect((await status(other.token, cut.id)).status).toBe(404);
+    expect((await status(u.token, 'not-an-id')).status).toBe(404);
+    // A plugin's token cannot import.
+    expect((await send(u.key, full)).status).toBe(403);
+  });
+
+  it('takes one import of a user at a time; one left unfinished for a day gives way', async () => {
+    const u = await importer();
+    const db = await getDb();
+    const t = nowSeconds() - 50 * DAY;
+    const dump = dumpOf([beat(t), beat(t + 60)]);
+    // An upload of the same user still being read (as on another server).
+    const [stuck] = await db.insert(imports).values({ userId: u.user.id, status: 'running', bytes: 10 }).returning();
+    const busy = await send(u.token, dump);
+    expect(busy.status).toBe(409);
+    expect(busy.headers.get('retry-after')).toBe('60');
+    expect((await busy.json()).code).toBe('import_in_progress');
+    // Another user is not held up.
+    expect((await importDump((await importer()).token, dump)).status).toBe('done');
+    // A day later, the stuck one is given up and the next import runs.
+    await db.update(imports).set({ createdAt: new Date(Date.now() - 25 * 3_600_000) }).where(eq(imports.id, stuck.id));
+    expect((await importDump(u.token, dump)).status).toBe('done');
+    expect((await status(u.token, stuck.id)).status).toBe(200);
+    expect(await (await status(u.token, stuck.id)).json()).toMatchObject({ status: 'failed', done: true, error: expect.stringMatching(/import the dump again/) });
+  });
+
+  it('starts over after a restart from the file it kept; with the embedded database, one whose file is lost fails', async () => {
+    const db = await getDb();
+    const a = await importer();
+    const t = nowSeconds() - 30 * DAY;
+    const beats = [beat(t), beat(t + 300)];
+    // As a stop left them: an import being read, its file kept on this server...
+    const [kept] = await db.insert(imports).values({ userId: a.user.id, status: 'running', bytes: 100 }).returning();
+    fs.mkdirSync(path.join(config().DATA_DIR, 'imports'), { recursive: true });
+    fs.writeFileSync(path.join(config().DATA_DIR, 'imports', `${kept.id}.json`), dumpOf(beats));
+    // ...and one whose file is gone.
+    const b = await importer();
+    const [lost] = await db.insert(imports).values({ userId: b.user.id, status: 'queued', bytes: 100 }).returning();
+    await resumeImports(db);
+    await importsSettled();
+    expect(await (await status(a.token, kept.id)).json()).toMatchObject({ status: 'done', heartbeats_read: 2 });
+    expect(await storedTotals(a.user.id)).toEqual(referenceTotals(beats, offsetMs));
+    expect(fs.existsSync(path.join(config().DATA_DIR, 'imports', `${kept.id}.json`))).toBe(false);
+    const expected = process.env.TEST_DB === 'postgres' ? { status: 'queued' } : { status: 'failed', error: expect.stringMatching(/lost/) };
+    expect(await (await status(b.token, lost.id)).json()).toMatchObject(expected);
+  });
+
+  // The property: exports taken at different times (each a prefix of the stream, in date order)
+  // and heartbeats the plugins sent, in any order, count as the union of them in order.
+  it('gives the totals of the stream in order, whatever exports are imported in whatever order', async () => {
+    const now = nowSeconds();
+    const beatArb = fc.record({
+      entity: fc.constantFrom('a.go', 'b.go', 'c.rs'),
+      // Clustered on a few days, old and recent: gaps under and over 15 minutes, midnights crossed.
+      time: fc.tuple(fc.constantFrom(90, 60, 59, 13, 2), fc.integer({ min: -2 * 3600, max: 2 * 3600 })).map(([days, s]) => Math.floor(now / DAY) * DAY - days * DAY + s),
+      language: fc.constantFrom('Go', 'Rust'),
+      project: fc.constantFrom('api', 'web'),
+      category: fc.constant('coding'),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(beatArb, { minLength: 1, maxLength: 60 }).map((bs) => [...new Map(bs.map((b) => [b.time, b])).values()].filter((b) => b.time < now - 60)),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        fc.boolean(),
+        async (beats, cuts, fullAt, pluginsToo) => {
+          fc.pre(beats.length > 0);
+          const u = await importer();
+          const sorted = [...beats].sort((a, b) => a.time - b.time);
+          // Exports taken at different times (prefixes), the full one among them, in any order.
+          const exports = cuts.map(([cut]) => sorted.slice(0, 1 + (cut % sorted.length)));
+          exports.splice(fullAt % (exports.length + 1), 0, sorted);
+          if (pluginsToo) {
+            const recent = sorted.filter((b) => b.time > now - 13 * DAY);
+            const bulk = new Request('http://localhost/api/wakatime/v1/users/current/heartbeats.bulk', {
+              method: 'POST',
+              headers: { authorization: `Basic ${Buffer.from(u.key).toString('base64')}`, 'content-type': 'application/json' },
+              body: JSON.stringify(recent.map((b) => ({ entity: `/home/me/src/${b.project}/${b.entity}`, type: 'file', time: b.time, language: b.language, project: b.project }))),
+            });
+            expect((await postBulk(bulk, { params: Promise.resolve({ user: 'current' }) })).status).toBe(201);
+          }
+          for (const e of exports) if (e.length > 0) expect((await importDump(u.token, dumpOf(e))).status).toBe('done');
+          expect(await storedTotals(u.user.id)).toEqual(referenceTotals(beats, offsetMs));
+        },
+      ),
+      { numRuns: 30, endOnFailure: true, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), path: process.env.FC_PATH } : {}) },
+    );
+  }, 180_000);
+});
