@@ -19,6 +19,8 @@ const contentSecurityPolicy = [
 ].join('; ');
 
 const nextConfig: NextConfig = {
+  // .next/standalone: the server with only the files it needs (completed by scripts/bundle.mjs).
+  output: 'standalone',
   // PGlite loads its WASM and data files from its own package directory at run time.
   serverExternalPackages: ['@electric-sql/pglite'],
   poweredByHeader: false,

@@ -50,6 +50,11 @@ export const configSchema = z.object({
       .refine((url) => maxParam(url) === null || /^[1-9]\d{0,3}$/.test(maxParam(url)!), 'max (the pool size) must be a whole number from 1 to 9999')
       .optional(),
   ),
+  // `transaction` when DATABASE_URL goes through a pooler in transaction mode (lib/db/client.ts).
+  DATABASE_POOLER: optionalString.pipe(z.enum(['session', 'transaction'], { error: 'must be "session" or "transaction"' }).optional()),
+  // Where migrations run when DATABASE_URL is a transaction pooler: the direct (unpooled) URL.
+  // Migrations hold a session lock, which such a pooler does not keep.
+  DATABASE_MIGRATION_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional()),
   DATA_DIR: optionalString.transform((v) => v ?? './.data'),
   ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   PUBLIC_MIN_USERS: intFrom(3, 1),
@@ -72,6 +77,23 @@ export const configSchema = z.object({
   AUTH_OIDC_ID: optionalString,
   AUTH_OIDC_SECRET: optionalString,
   AUTH_OIDC_NAME: optionalString.transform((v) => v ?? 'OpenID Connect'),
+  // Set by Vercel in its builds and functions.
+  VERCEL: optionalString,
+}).superRefine((cfg, ctx) => {
+  // A function's disk does not outlive it, and instances share nothing: the embedded database
+  // cannot work there. Refused at build (migrations run in it) and in every function.
+  if (cfg.DATABASE_POOLER === 'transaction' && !cfg.DATABASE_MIGRATION_URL)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DATABASE_MIGRATION_URL'],
+      message: 'is required with DATABASE_POOLER=transaction: the direct (unpooled) URL migrations run on, under a lock such a pooler does not keep',
+    });
+  if (cfg.VERCEL && !cfg.DATABASE_URL)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DATABASE_URL'],
+      message: 'is required on Vercel (the embedded database needs a disk that lasts): set it to your PostgreSQL service\'s pooled URL, e.g. postgres://user:pass@host:6543/db?max=2',
+    });
 });
 
 export type Config = z.infer<typeof configSchema>;

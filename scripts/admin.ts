@@ -5,7 +5,7 @@ import { controlSocketPath, sendControlCommand } from '../lib/admin/control';
 import { openDb } from '../lib/db/client';
 import { migrateDb } from '../lib/db/migrate';
 import { ApiError } from '../lib/http/problem';
-import { loadConfigOrExit } from './env';
+import { enterAppRoot, loadConfigOrExit } from './env';
 
 const usage = `Usage: npm run admin -- <command> [options]
 
@@ -68,6 +68,7 @@ function commandFromArgs(argv: string[]): Command {
 }
 
 async function main(): Promise<void> {
+  enterAppRoot();
   const cfg = loadConfigOrExit();
   const command = commandFromArgs(process.argv.slice(2));
   if (!cfg.DATABASE_URL) {

@@ -1,14 +1,11 @@
+// For tests and benchmarks: make the production build when it is missing or older than the
+// sources, and the arguments that run its compiled programs. (npm start never rebuilds a build
+// that exists: scripts/launch.mjs.)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 
-const { missingGuard } = createRequire(import.meta.url)('./patch-postgres.cjs') as { missingGuard: () => string | null };
-
-/** Why postgres.js cannot be used (it lacks the guard that keeps a dropped connection from killing the server), or null. */
-export const postgresGuardProblem = missingGuard;
-
-const sources = ['app', 'lib', 'public', 'drizzle', 'instrumentation.ts', 'proxy.ts', 'next.config.ts', 'package.json', 'tsconfig.json'];
+const sources = ['app', 'lib', 'public', 'drizzle', 'scripts', 'instrumentation.ts', 'proxy.ts', 'next.config.ts', 'package.json', 'tsconfig.json'];
 
 function newestMtime(entry: string): number {
   if (!fs.existsSync(entry)) return 0;
@@ -19,29 +16,28 @@ function newestMtime(entry: string): number {
   return newest;
 }
 
-/** True when there is no production build, or a source file changed after it was made. */
-export function buildIsStale(): boolean {
-  const buildId = path.join('.next', 'BUILD_ID');
-  if (!fs.existsSync(buildId)) return true;
-  const built = fs.statSync(buildId).mtimeMs;
-  return sources.some((s) => newestMtime(s) > built);
+/** A compiled program of the build (scripts/bundle.mjs): start, serve, migrate or admin. */
+export function programPath(name: 'start' | 'serve' | 'migrate' | 'admin'): string {
+  return path.resolve('.next', 'codetally', `${name}.mjs`);
 }
 
-export function nextBin(): string {
-  return path.resolve('node_modules', 'next', 'dist', 'bin', 'next');
+/** True when there is no production build, or a source file changed after it was made. */
+export function buildIsStale(): boolean {
+  const made = programPath('serve');
+  if (!fs.existsSync(made) || !fs.existsSync(path.join('.next', 'BUILD_ID'))) return true;
+  const built = fs.statSync(made).mtimeMs;
+  return sources.some((s) => newestMtime(s) > built);
 }
 
 /** The node arguments that serve the production build (scripts/serve.ts) on the PORT of the environment. */
 export function serveArgs(): string[] {
-  return ['--import', 'tsx', path.resolve('scripts', 'serve.ts')];
+  return [programPath('serve')];
 }
 
-/** Builds the app unless an up-to-date build exists. */
+/** Runs `npm run build` unless an up-to-date build exists. */
 export function ensureBuild(): void {
-  const problem = postgresGuardProblem();
-  if (problem) throw new Error(problem);
   if (!buildIsStale()) return;
-  console.log('[codetally] building the app (first start, or sources changed)...');
-  const result = spawnSync(process.execPath, [nextBin(), 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  console.log('[codetally] building the app (no build, or sources changed)...');
+  const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
   if (result.status !== 0) throw new Error('the build failed (see its output above)');
 }

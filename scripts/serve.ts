@@ -1,26 +1,31 @@
 // Serves the production build: Next's request handler behind the service's own HTTP server
-// (lib/server/front.ts), on PORT. `npm start` builds and migrates first, then runs this.
+// (lib/server/front.ts), on PORT. `npm start` (scripts/start.ts) migrates first, then runs this.
+import fs from 'node:fs';
+import path from 'node:path';
 import { closeDb } from '../lib/db/client';
 import { dataDirHolder, inUse } from '../lib/db/embedded-lock';
-import path from 'node:path';
 import { frontServer, serverActionIds } from '../lib/server/front';
 import { authSecretProblem } from '../lib/auth/secret';
-import { postgresGuardProblem } from './build';
-import { loadConfigOrExit } from './env';
+import { enterAppRoot, loadConfigOrExit } from './env';
 
 const STOP_GRACE_MS = 10_000;
 
+const root = enterAppRoot();
 const cfg = loadConfigOrExit();
 // What would stop the server anyway (lib/server/boot.ts), said before Next starts.
 const holder = cfg.DATABASE_URL ? null : dataDirHolder(cfg.DATA_DIR);
-const problem = postgresGuardProblem() ?? authSecretProblem(cfg) ?? (holder && inUse(cfg.DATA_DIR, holder).message);
+const problem = authSecretProblem(cfg) ?? (holder && inUse(cfg.DATA_DIR, holder).message);
 if (problem) {
   console.error(`[codetally] ${problem}`);
   process.exit(1);
 }
 Object.assign(process.env, { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' });
+// The configuration the build was made with, as Next's own standalone server reads it: the
+// running server neither needs next.config.ts nor compiles it.
+const { config: builtConfig } = JSON.parse(fs.readFileSync(path.join(root, '.next', 'required-server-files.json'), 'utf8'));
+process.env.__NEXT_PRIVATE_STANDALONE_CONFIG ??= JSON.stringify(builtConfig);
 const { default: next } = await import('next');
-const app = next({ dev: false, dir: process.cwd(), hostname: 'localhost', port: cfg.PORT });
+const app = next({ dev: false, dir: root, hostname: 'localhost', port: cfg.PORT });
 await app.prepare();
 const server = frontServer(app.getRequestHandler(), {
   serverActions: serverActionIds(path.resolve('.next')),

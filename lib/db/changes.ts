@@ -49,6 +49,15 @@ class LocalChanges implements UserChanges {
 /** The embedded database has one process: telling this one is telling all. */
 export const embeddedChanges = (): UserChanges => new LocalChanges();
 
+/**
+ * Behind a transaction-mode pooler no LISTEN lasts: this process hears its own changes only, so
+ * it is never `live` and the caches that need the feed read the database on every request.
+ */
+class UnheardChanges extends LocalChanges {
+  override live = false;
+}
+export const unheardChanges = (): UserChanges => new UnheardChanges();
+
 class PostgresChanges extends LocalChanges {
   override live = false;
   private listener: postgres.Sql | null = null;

@@ -5,7 +5,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { config, poolSizeOf } from '../config';
-import { embeddedChanges, postgresChanges, type UserChanges } from './changes';
+import { embeddedChanges, postgresChanges, unheardChanges, type UserChanges } from './changes';
 import { lockDataDir } from './embedded-lock';
 import { guardQueryErrors, queryFailed } from './errors';
 import * as schema from './schema';
@@ -25,6 +25,12 @@ export interface DbHandle {
 export interface DbTarget {
   databaseUrl?: string;
   dataDir: string;
+  /**
+   * `transaction`: DATABASE_URL goes through a pooler in transaction mode (PgBouncer, Supavisor,
+   * Neon's pooled endpoint), which keeps neither prepared statements nor LISTEN: statements run
+   * unprepared and no change feed is heard, so caches read the user's version on every request.
+   */
+  pooler?: 'session' | 'transaction';
 }
 
 /**
@@ -39,8 +45,10 @@ export const statementLimits = { statement_timeout: 15_000, lock_timeout: 5_000,
  */
 export async function openDb(target: DbTarget, poolSize = 10, options: { limits?: boolean } = {}): Promise<DbHandle> {
   if (target.databaseUrl) {
+    const pooled = target.pooler === 'transaction';
     const client = postgres(target.databaseUrl, {
       max: poolSizeOf(target.databaseUrl) ?? poolSize,
+      prepare: !pooled,
       connect_timeout: 5,
       idle_timeout: 60,
       onnotice: () => {},
@@ -52,10 +60,10 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { limits?
       {
         db,
         kind: 'postgres',
-        changes: postgresChanges(target.databaseUrl, client),
+        changes: pooled ? unheardChanges() : postgresChanges(target.databaseUrl, client),
         close: () => client.end({ timeout: 5 }),
       },
-      (query) => runPrepared(client, query),
+      pooled ? undefined : (query) => runPrepared(client, query),
     );
   }
   const release = lockDataDir(target.dataDir);
@@ -95,7 +103,7 @@ const slot = globalThis as typeof globalThis & { __codetallyDb?: Promise<DbHandl
 export function dbHandle(): Promise<DbHandle> {
   slot.__codetallyDb ??= (() => {
     const cfg = config();
-    const opening = openDb({ databaseUrl: cfg.DATABASE_URL, dataDir: cfg.DATA_DIR });
+    const opening = openDb({ databaseUrl: cfg.DATABASE_URL, dataDir: cfg.DATA_DIR, pooler: cfg.DATABASE_POOLER });
     opening.then(
       (handle) => {
         if (slot.__codetallyDb === opening) slot.__codetallyDbOpen = handle;

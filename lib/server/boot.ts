@@ -1,6 +1,6 @@
 import { startControlSocket } from '../admin/control';
 import { authSecretProblem } from '../auth/secret';
-import { config } from '../config';
+import { config, ConfigError, type Config } from '../config';
 import { getDb } from '../db/client';
 import { DataDirInUse } from '../db/embedded-lock';
 import { resumeImports } from '../wakatime/imports';
@@ -11,13 +11,20 @@ function refuseToStart(message: string): never {
 }
 
 /**
- * What a server process does when it starts: check what only a server needs (a session key
+ * What a server process does when it starts: check the configuration, and what only a server needs (a session key
  * every process shares), and with the embedded database, open it (taking its lock) and the
  * operator socket. A second process on the same data directory stops here, saying why. Then
  * imports left unfinished on this server are queued again.
  */
 export async function boot(): Promise<void> {
-  const cfg = config();
+  let cfg: Config;
+  try {
+    cfg = config();
+  } catch (err) {
+    // However the server was started (npm start, the standalone server.js, a bare next start).
+    if (err instanceof ConfigError) refuseToStart(err.message);
+    throw err;
+  }
   const problem = authSecretProblem(cfg);
   if (problem) refuseToStart(problem);
   if (!cfg.DATABASE_URL) {

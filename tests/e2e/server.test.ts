@@ -4,7 +4,7 @@ import path from 'node:path';
 import http from 'node:http';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { serveArgs } from '../../scripts/build';
+import { programPath, serveArgs } from '../../scripts/build';
 import { withinOneWindow } from '../helpers/clock';
 
 // Black-box checks against `next start`: what only the real server shows.
@@ -123,7 +123,7 @@ describe('next start', () => {
 
   it('the admin CLI reaches the running server\'s embedded database, and its token works', async () => {
     const run = promisify(execFile);
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-user', '--handle', 'cli-made', '--timezone', 'Asia/Tokyo'], {
+    const { stdout } = await run(process.execPath, [programPath('admin'), 'create-user', '--handle', 'cli-made', '--timezone', 'Asia/Tokyo'], {
       env: { ...process.env, DATA_DIR: inject('serverDataDir'), DATABASE_URL: '' },
     });
     const created = JSON.parse(stdout);
@@ -141,7 +141,7 @@ describe('next start', () => {
     expect((second as { code: number }).code).toBe(1);
     expect((second as { stderr: string }).stderr).toMatch(/already open in another process \(pid \d+\)/);
     expect(fs.existsSync(path.join(dataDir, 'control.sock'))).toBe(true);
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-user', '--handle', 'after-second'], {
+    const { stdout } = await run(process.execPath, [programPath('admin'), 'create-user', '--handle', 'after-second'], {
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
     });
     expect(JSON.parse(stdout).user.handle).toBe('after-second');
