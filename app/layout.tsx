@@ -1,13 +1,14 @@
 import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { currentUser, requestOrigin } from '@/lib/web/session';
+import { AccountLink } from '@/app/components/account-link';
+import { configuredOrigin } from '@/lib/http/origin';
 import './globals.css';
 
-export async function generateMetadata(): Promise<Metadata> {
+export function generateMetadata(): Metadata {
   return {
-    // Social images and canonical links are absolute: at the site's origin, never the listen address.
-    metadataBase: new URL(await requestOrigin()),
+    // Social images and canonical links are absolute: at SITE_URL (pages are cached for everyone).
+    metadataBase: new URL(configuredOrigin()),
     title: { default: 'Codetally — coding activity, privately', template: '%s · Codetally' },
     description: 'Coding time from your editors and desktop, with privacy enforced by the server: charts, a leaderboard and README badges.',
   };
@@ -15,8 +16,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 
-export default async function RootLayout({ children }: { children: ReactNode }) {
-  const user = await currentUser();
+export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
@@ -31,7 +31,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <Link href="/leaderboard">Leaderboard</Link>
             <Link href="/pricing">Pricing</Link>
             <Link href="/docs">Docs</Link>
-            {user ? <Link href="/dashboard">Dashboard</Link> : <Link href="/signin">Sign in</Link>}
+            <AccountLink />
           </nav>
         </header>
         <main id="content">{children}</main>

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { openApiDocument } from '@/lib/openapi';
-import { requestOrigin } from '@/lib/web/session';
+import { WithOrigin } from '@/app/components/site-origin';
+import { configuredOrigin } from '@/lib/http/origin';
 
-export const dynamic = 'force-dynamic';
 export const metadata: Metadata = {
   title: 'API and plugin guide',
   description: 'How editor plugins and the desktop agent send activity, every route of the Codetally API, and how to embed badges.',
@@ -36,9 +36,11 @@ function auth(op: Operation): string {
     .join(' or ');
 }
 
-export default async function Docs() {
+export default function Docs() {
   const doc = openApiDocument() as { paths: Record<string, Partial<Record<(typeof methods)[number], Operation>> & { servers?: { url: string }[] }> };
-  const base = `${await requestOrigin()}/main/api/v1`;
+  const base = '{origin}/main/api/v1';
+  const configured = configuredOrigin();
+  const site = (text: string) => <WithOrigin text={text} configured={configured} />;
   // A path names its own server when it is not under /main/api/v1 (the WakaTime-compatible routes).
   const routes = Object.entries(doc.paths).flatMap(([relative, ops]) =>
     methods.filter((m) => ops[m]).map((m) => ({ path: relative, shown: `${ops.servers?.[0]?.url ?? '/main/api/v1'}${relative}`, method: m, op: ops[m]! })),
@@ -74,16 +76,16 @@ export default async function Docs() {
         <li>Cache public chart answers (they carry <code>Cache-Control</code> and an <code>ETag</code>); use these JSON routes, not the HTML pages.</li>
       </ol>
       <p>
-        The API address is <code>{base}</code>. A token (<code>ct_…</code>) comes from the <a href="/dashboard">dashboard</a> and goes in{' '}
+        The API address is <code>{site(base)}</code>. A token (<code>ct_…</code>) comes from the <a href="/dashboard">dashboard</a> and goes in{' '}
         <code>Authorization: Bearer</code>.
       </p>
 
       <h2 id="example">A first upload</h2>
-      <pre>{`curl -X POST ${base}/sync/activities \\
+      <pre>{site(`curl -X POST ${base}/sync/activities \\
   -H "Authorization: Bearer $CODETALLY_TOKEN" \\
   -H "Content-Type: application/json" \\
   -H "Idempotency-Key: $(uuidgen)" \\
-  -d '{"activities":[{"language":"TypeScript","time":120,"project_name":"codetally","ide_name":"vscode"}]}'`}</pre>
+  -d '{"activities":[{"language":"TypeScript","time":120,"project_name":"codetally","ide_name":"vscode"}]}'`)}</pre>
       <p>
         The answer acknowledges what was stored: <code>{'{"accepted":1,"grouped":1,"rejected":[],"ignored_fields":[]}'}</code>. Without{' '}
         <code>date</code> and <code>hour</code> the bucket goes to the current hour in your timezone.
@@ -95,7 +97,7 @@ export default async function Docs() {
         image is an SVG in one of five styles; creating a badge publishes exactly its figure and nothing else, even on a private profile. A
         deleted badge shows “badge not found”, never a broken image. For shields.io, use the <code>shields_url</code> with its endpoint badge.
       </p>
-      <pre>{`![coded 7d](${base}/public/github/svg/<your-user-id>?badge=<badge-id>)`}</pre>
+      <pre>{site(`![coded 7d](${base}/public/github/svg/<your-user-id>?badge=<badge-id>)`)}</pre>
 
       <h2 id="routes">Every route</h2>
       <ul>

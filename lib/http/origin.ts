@@ -25,6 +25,15 @@ export function siteOrigin(headers: Headers): string {
 }
 
 /**
+ * The origin of pages rendered without a request (cached for everyone, social images): SITE_URL,
+ * else the local address `npm start` serves on.
+ */
+export function configuredOrigin(): string {
+  const { SITE_URL, PORT } = config();
+  return SITE_URL ?? `http://localhost:${PORT}`;
+}
+
+/**
  * The client's address: the X-Forwarded-For entry that the nearest trusted proxy (or, with none
  * trusted, the service's own server) added. "unknown" when nobody recorded it.
  */

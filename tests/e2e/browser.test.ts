@@ -180,6 +180,11 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await arrivesAt(page, /\/dashboard\?welcome=1$/);
     await shot(page, 'dashboard-new');
+    // Public pages are the same for everyone (cached); the browser asks who is signed in, and
+    // the docs show the address this browser uses.
+    await page.goto(`${base}/docs/wakatime`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).waitFor();
+    await expect(page.locator('pre').first().textContent()).resolves.toContain(`api_url = ${base}/api/wakatime/v1`);
     // A range the dashboard does not know (even one named like an Object property) is the default range.
     expect((await page.goto(`${base}/dashboard?range=constructor`))?.status()).toBe(200);
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import { requestOrigin } from '@/lib/web/session';
+import { WithOrigin } from '@/app/components/site-origin';
+import { configuredOrigin } from '@/lib/http/origin';
 
-export const dynamic = 'force-dynamic';
 export const metadata: Metadata = {
   title: 'Use your WakaTime plugins',
   description: 'Send your editor time to Codetally with the WakaTime plugin you already have: two lines of ~/.wakatime.cfg.',
@@ -18,9 +18,11 @@ const routes: [string, string, string][] = [
   ['GET', '/users/current/projects', 'your projects, the most recently used first; ?q= filters'],
 ];
 
-export default async function WakatimeDocs() {
-  const origin = await requestOrigin();
+export default function WakatimeDocs() {
+  const origin = '{origin}';
   const base = `${origin}/api/wakatime/v1`;
+  const configured = configuredOrigin();
+  const site = (text: string) => <WithOrigin text={text} configured={configured} />;
   return (
     <>
       <h1>Use your WakaTime plugins</h1>
@@ -37,7 +39,7 @@ export default async function WakatimeDocs() {
         </li>
         <li>
           Put these lines in <code>~/.wakatime.cfg</code> (keep your other settings) and restart the editor:
-          <pre>{`[settings]\napi_url = ${base}\napi_key = <your key>`}</pre>
+          <pre>{site(`[settings]\napi_url = ${base}\napi_key = <your key>`)}</pre>
         </li>
       </ol>
       <p>
@@ -70,8 +72,8 @@ export default async function WakatimeDocs() {
         On wakatime.com, export your heartbeats (Settings, Export) and import the file on your <a href="/dashboard#import">dashboard</a>, or send it with a token that has the <code>account</code> scope:
       </p>
       <pre>
-        <code>{`curl -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
-  --data-binary @wakatime-heartbeats.json ${origin}/main/api/v1/me/imports`}</code>
+        <code>{site(`curl -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
+  --data-binary @wakatime-heartbeats.json ${origin}/main/api/v1/me/imports`)}</code>
       </pre>
       <p>
         The answer (202) comes once the file is uploaded, with an id; the file is then read in the background, and{' '}
@@ -84,7 +86,7 @@ export default async function WakatimeDocs() {
 
       <h2 id="routes">Routes</h2>
       <p>
-        Under <code>{base}</code>. Sending needs a key with the <code>sync</code> scope (and counts against the write rate limit); reading your
+        Under <code>{site(base)}</code>. Sending needs a key with the <code>sync</code> scope (and counts against the write rate limit); reading your
         own figures needs <code>stats</code>. A key made for your editor has both. Errors are <code>{'{"error": "…"}'}</code> with the usual
         status.
       </p>
