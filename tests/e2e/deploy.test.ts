@@ -145,16 +145,29 @@ describe('the configuration', () => {
   });
 });
 
+/**
+ * Runs `body` with an empty PostgreSQL database of its own (its URL, an admin connection, and a list
+ * where started servers go), then stops the servers and drops the database.
+ */
+async function onEmptyDatabase(prefix: string, body: (url: string, admin: postgres.Sql, servers: Started[], name: string) => Promise<void>): Promise<void> {
+  const base = process.env.TEST_DATABASE_URL!;
+  const name = `codetally_t_${prefix}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const servers: Started[] = [];
+  try {
+    await body(databaseUrlFor(base, name), admin, servers, name);
+  } finally {
+    await Promise.all(servers.map(stop));
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
 // Needs PostgreSQL (CI always has it): the embedded database is one process's by design.
 describe.skipIf(!process.env.TEST_DATABASE_URL)('several processes started together on an empty PostgreSQL database', () => {
-  it('one migrates, all three serve', async () => {
-    const base = process.env.TEST_DATABASE_URL!;
-    const name = `codetally_t_start_${Math.random().toString(36).slice(2, 10)}`;
-    const admin = postgres(base, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    const servers: Started[] = [];
-    try {
-      const url = databaseUrlFor(base, name);
+  it('one migrates, all three serve', () =>
+    onEmptyDatabase('start', async (url, _admin, servers) => {
       const ports = await Promise.all([1, 2, 3].map(() => freePort()));
       for (const port of ports)
         servers.push(launch([path.resolve('.next', 'codetally', 'start.mjs')], { PORT: String(port), DATABASE_URL: url, AUTH_SECRET: 'start-test-secret-0123456789abcdef0123' }, process.cwd()));
@@ -168,21 +181,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several processes started toget
         await db.end();
       }
       for (const port of ports) expect((await fetch(`http://127.0.0.1:${port}/pricing`)).status).toBe(200);
-    } finally {
-      await Promise.all(servers.map(stop));
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
-  });
+    }));
 
-  it('behind a transaction pooler (no LISTEN), a write through one process shows at once through the other', async () => {
-    const base = process.env.TEST_DATABASE_URL!;
-    const name = `codetally_t_pooled_${Math.random().toString(36).slice(2, 10)}`;
-    const admin = postgres(base, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    const servers: Started[] = [];
-    try {
-      const url = databaseUrlFor(base, name);
+  it('behind a transaction pooler (no LISTEN), a write through one process shows at once through the other', () =>
+    onEmptyDatabase('pooled', async (url, admin, servers, name) => {
       const env = { DATABASE_URL: url, DATABASE_POOLER: 'transaction', DATABASE_MIGRATION_URL: url, AUTH_SECRET: 'pooled-test-secret-0123456789abcdef0123', ADMIN_TOKEN: adminToken };
       const [a, b] = await Promise.all([1, 2].map(() => freePort()));
       servers.push(launch([path.resolve('.next', 'codetally', 'start.mjs')], { ...env, PORT: String(a) }, process.cwd()));
@@ -213,10 +215,5 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several processes started toget
       // Neither process holds a LISTEN (a transaction pooler would not keep one).
       const [{ listening }] = await admin<{ listening: number }[]>`SELECT count(*)::int AS listening FROM pg_stat_activity WHERE datname = ${name} AND query ILIKE 'LISTEN%'`;
       expect(listening).toBe(0);
-    } finally {
-      await Promise.all(servers.map(stop));
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    }
-  });
+    }));
 });
