@@ -80,14 +80,14 @@ export const configSchema = z.object({
   // Set by Vercel in its builds and functions.
   VERCEL: optionalString,
 }).superRefine((cfg, ctx) => {
-  // A function's disk does not outlive it, and instances share nothing: the embedded database
-  // cannot work there. Refused at build (migrations run in it) and in every function.
   if (cfg.DATABASE_POOLER === 'transaction' && !cfg.DATABASE_MIGRATION_URL)
     ctx.addIssue({
       code: 'custom',
       path: ['DATABASE_MIGRATION_URL'],
       message: 'is required with DATABASE_POOLER=transaction: the direct (unpooled) URL migrations run on, under a lock such a pooler does not keep',
     });
+  // A function's disk does not outlive it, and instances share nothing: the embedded database
+  // cannot work there. Refused at build (migrations run in it) and in every function.
   if (cfg.VERCEL && !cfg.DATABASE_URL)
     ctx.addIssue({
       code: 'custom',

@@ -6,6 +6,7 @@ import { openDb } from '../lib/db/client';
 import { migrateDb } from '../lib/db/migrate';
 import { ApiError } from '../lib/http/problem';
 import { enterAppRoot, loadConfigOrExit } from './env';
+import { directTarget } from './migrations';
 
 const usage = `Usage: npm run admin -- <command> [options]
 
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
       return;
     }
   }
-  const handle = await openDb({ databaseUrl: cfg.DATABASE_URL, dataDir: cfg.DATA_DIR }, 1);
+  const handle = await openDb(directTarget(cfg), 1);
   try {
     await migrateDb(handle);
     console.log(JSON.stringify(await runCommand(handle.db, command), null, 2));

@@ -29,8 +29,7 @@ function run(command, argv) {
 
 if (name === 'start' && (!built || !fs.existsSync(program))) {
   console.log('[codetally] no build yet: building the app once (npm run build)...');
-  run(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build']);
-  run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')]);
+  run('npm', ['run', 'build']);
 } else if (!fs.existsSync(program)) {
   run(process.execPath, [path.join(root, 'scripts', 'bundle.mjs')]);
 }

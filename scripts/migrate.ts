@@ -3,7 +3,4 @@ import { enterAppRoot } from './env';
 import { migrateConfigured } from './migrations';
 
 enterAppRoot();
-await migrateConfigured().catch((err) => {
-  console.error('[codetally] migration failed:', err.message ?? err);
-  process.exit(1);
-});
+await migrateConfigured();

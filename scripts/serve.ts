@@ -28,7 +28,7 @@ const { default: next } = await import('next');
 const app = next({ dev: false, dir: root, hostname: 'localhost', port: cfg.PORT });
 await app.prepare();
 const server = frontServer(app.getRequestHandler(), {
-  serverActions: serverActionIds(path.resolve('.next')),
+  serverActions: serverActionIds(path.join(root, '.next')),
   trustProxy: cfg.TRUST_PROXY,
   siteUrl: cfg.SITE_URL,
   requestTimeoutMs: cfg.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,

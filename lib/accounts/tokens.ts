@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { apiTokens, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { z } from 'zod';
-import { generateToken, scopes, type Scope, type TokenFormat } from '../auth/tokens';
+import { generateToken, looksLikeTokenPrefix, scopes, type Scope, type TokenFormat } from '../auth/tokens';
 import { isUuid } from '../ids';
 import { defaultScopes } from './schemas';
 
@@ -80,9 +80,8 @@ export async function listTokens(db: Db, userId: string): Promise<TokenDto[]> {
 
 /** Revokes one of the user's tokens by id or by its shown prefix; false when there is none. */
 export async function revokeToken(db: Db, userId: string, idOrPrefix: string): Promise<boolean> {
-  // A prefix is the start of a token: letters, digits, '_' and '-'. Nothing else names one.
-  if (!isUuid(idOrPrefix) && !/^[\w-]{1,64}$/.test(idOrPrefix)) return false;
-  const match = isUuid(idOrPrefix) ? eq(apiTokens.id, idOrPrefix) : eq(apiTokens.prefix, idOrPrefix);
+  const match = isUuid(idOrPrefix) ? eq(apiTokens.id, idOrPrefix) : looksLikeTokenPrefix(idOrPrefix) ? eq(apiTokens.prefix, idOrPrefix) : null;
+  if (!match) return false;
   const revoked = await db
     .update(apiTokens)
     .set({ revokedAt: sql`now()` })

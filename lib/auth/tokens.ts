@@ -38,6 +38,11 @@ export function hashToken(token: string): string {
     .digest('hex');
 }
 
+/** What a shown prefix can be (the start of either format): only such a string names a token. */
+export function looksLikeTokenPrefix(value: string): boolean {
+  return /^[A-Za-z0-9_-]{1,64}$/.test(value);
+}
+
 export function looksLikeToken(value: string): boolean {
   return tokenPattern.test(value) || uuidKeyPattern.test(value);
 }

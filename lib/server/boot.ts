@@ -11,9 +11,9 @@ function refuseToStart(message: string): never {
 }
 
 /**
- * What a server process does when it starts: check the configuration, and what only a server needs (a session key
- * every process shares), and with the embedded database, open it (taking its lock) and the
- * operator socket. A second process on the same data directory stops here, saying why. Then
+ * What a server process does when it starts: check the configuration and what only a server
+ * needs (a session key every process shares), and with the embedded database, open it (taking
+ * its lock) and the operator socket. A second process on the same data directory stops here, saying why. Then
  * imports left unfinished on this server are queued again.
  */
 export async function boot(): Promise<void> {
