@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { NextConfig } from 'next';
 
 // Pages may be framed by no one and load nothing from elsewhere; the API's answers (badges and
@@ -18,12 +19,26 @@ const contentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+const publicPages = ['/', '/leaderboard', '/pricing', '/docs', '/docs/:path*', '/u/:handle', '/u/:handle/opengraph-image'];
+
 const nextConfig: NextConfig = {
   // .next/standalone: the server with only the files it needs (completed by scripts/bundle.mjs).
   output: 'standalone',
   // PGlite loads its WASM and data files from its own package directory at run time.
   serverExternalPackages: ['@electric-sql/pglite'],
   poweredByHeader: false,
+  // Pages and routes served from the cache are checked against what changed, in every process
+  // (lib/cache/next-handler.mjs). Vercel keeps its own cache, revalidated by tag.
+  cacheHandler: process.env.VERCEL ? undefined : path.resolve('lib/cache/next-handler.mjs'),
+  async rewrites() {
+    // The leaderboard's default view is cached; a view with a query is rendered per request.
+    // (Badges are sent to their cached route by proxy.ts, which can tell a GET.)
+    return {
+      beforeFiles: ['range', 'language', 'page'].map((key) => ({ source: '/leaderboard', has: [{ type: 'query' as const, key }], destination: '/leaderboard/view' })),
+      afterFiles: [],
+      fallback: [],
+    };
+  },
   async headers() {
     return [
       {
@@ -40,6 +55,10 @@ const nextConfig: NextConfig = {
           { key: 'X-Frame-Options', value: 'DENY' },
         ],
       },
+      // The public pages Next caches: a shared cache (CDN) may keep them a minute; a browser asks
+      // every time (the server answers from its cache). Next's own header would add
+      // stale-while-revalidate, which browsers apply too: a prefetched page could be an hour old.
+      ...publicPages.map((source) => ({ source, headers: [{ key: 'Cache-Control', value: 'public, max-age=0, s-maxage=60' }] })),
     ];
   },
 };

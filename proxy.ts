@@ -1,11 +1,16 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { cachedBadgePath } from './lib/badges/urls';
 import { ApiError, problemResponse } from './lib/http/problem';
 
-// Runs before a page only when a form post sends multipart/form-data (the matcher below): a form
-// posted without JavaScript reaches Next as such a body, and Next answers 500 when it cannot be
-// read. Here it gets a 400 problem instead; a readable body goes on to the page untouched.
+// Runs before two kinds of request only (the matcher below):
+// - a badge URL: a GET as embeds make it goes to the route Next caches (lib/badges/urls.ts);
+// - a form post to a page that sends multipart/form-data: a form posted without JavaScript reaches
+//   Next as such a body, and Next answers 500 when it cannot be read. Here it gets a 400 problem
+//   instead; a readable body goes on to the page untouched.
 export async function proxy(request: NextRequest): Promise<Response> {
-  if (request.method !== 'POST') return NextResponse.next();
+  const badge = cachedBadgePath(request.method, request.nextUrl);
+  if (badge) return NextResponse.rewrite(new URL(badge, request.url));
+  if (request.method !== 'POST' || request.nextUrl.pathname.startsWith('/main/api/')) return NextResponse.next();
   try {
     await request.formData();
     return NextResponse.next();
@@ -15,5 +20,9 @@ export async function proxy(request: NextRequest): Promise<Response> {
 }
 
 export const config = {
-  matcher: [{ source: '/((?!main/api/).*)', has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }] }],
+  matcher: [
+    '/main/api/v1/public/:site/svg/:owner',
+    '/main/api/v1/public/:site/shields/:owner',
+    { source: '/((?!main/api/).*)', has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }] },
+  ],
 };

@@ -1,23 +1,21 @@
 import type { Metadata } from 'next';
 import { DailyBars, LanguagePie, WeeklyTrend } from './components/charts';
 import { NamedList } from './components/figures';
+import { WithOrigin } from './components/site-origin';
 import { formatDuration } from '@/lib/badges/format';
-import { publicChartData } from '@/lib/stats/public';
-import { requestOrigin } from '@/lib/web/session';
+import { configuredOrigin } from '@/lib/http/origin';
+import { communityFigures, prerenderingWithoutDatabase } from '@/lib/web/pages';
 
-export const dynamic = 'force-dynamic';
+// Served from the cache; rendered again when the site-wide figures may have moved (lib/cache/tags.ts).
+export const revalidate = 300;
 export const metadata: Metadata = {
   title: 'Codetally — coding activity, privately',
   description: 'Track coding time from your editors and desktop. You decide what is public; the server enforces it.',
 };
 
 export default async function Home() {
-  const [languages, weekly, time] = await Promise.all([
-    publicChartData('language', { range: '30d' }),
-    publicChartData('weekly', { weeks: '12' }),
-    publicChartData('time', { range: '30d' }),
-  ]);
-  const origin = await requestOrigin();
+  if (prerenderingWithoutDatabase()) return null;
+  const { languages, weekly, time } = await communityFigures();
   return (
     <>
       <h1>Coding time, counted privately</h1>
@@ -68,7 +66,9 @@ export default async function Home() {
           In your <a href="/dashboard">dashboard</a>, create a token. It is shown once: copy it.
         </li>
         <li>
-          Paste it into your editor plugin or the desktop agent with the API URL <code>{origin}/main/api/v1</code>. Your charts fill up within a
+          Paste it into your editor plugin or the desktop agent with the API URL <code>
+            <WithOrigin text="{origin}/main/api/v1" configured={configuredOrigin()} />
+          </code>. Your charts fill up within a
           minute. <a href="/docs">Plugin guide</a>.
         </li>
       </ol>

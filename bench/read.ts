@@ -1,8 +1,5 @@
-// npm run bench:read — public read speed on a generated data set (PostgreSQL, BENCH_DATABASE_URL).
-// The data set is made from a seed by SQL alone, so every run measures the same data; it is kept
-// between runs (BENCH_REGENERATE=1 makes it anew).
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
+// npm run bench:read — public read speed on a generated data set (PostgreSQL, BENCH_DATABASE_URL;
+// bench/dataset.ts).
 import os from 'node:os';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
@@ -12,13 +9,13 @@ import { hitmapChart, languageChart, timeChart, type ChartTarget } from '../lib/
 import { leaderboardPage } from '../lib/stats/leaderboard/pages';
 import type { LeaderboardRange } from '../lib/stats/leaderboard/query';
 import { rebuildLeaderboard } from '../lib/stats/leaderboard/snapshot';
-import { HOUR_CAP_MILLIS } from '../lib/activity';
 import { addDays } from '../lib/dates';
 import { refreshCommunity } from '../lib/stats/community';
 import { migrateDb } from '../lib/db/migrate';
 import { resetConfig } from '../lib/config';
 import { sql } from 'drizzle-orm';
-import { allCpus, databaseUrl, freshDatabase, machine, median, percentile, setAffinity, startServer, writeResults, benchBaseUrl } from './common';
+import { allCpus, machine, median, percentile, setAffinity, startServer, writeResults } from './common';
+import { ensureDataSet } from './dataset';
 import { heartbeatsBench } from './heartbeats';
 import { ingestBench } from './ingest';
 
@@ -28,65 +25,7 @@ const HEAVY = Number(process.env.BENCH_HEAVY_USERS ?? 1_000); // a year of histo
 /** Pairs of rounds for the cached-read ratio (see below). */
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 7);
 const DB_NAME = 'codetally_bench_read';
-
-async function dataSetExists(url: string): Promise<boolean> {
-  const admin = postgres(benchBaseUrl, { max: 1, onnotice: () => {} });
-  const [found] = await admin`SELECT 1 FROM pg_database WHERE datname = ${DB_NAME}`;
-  await admin.end();
-  if (!found || process.env.BENCH_REGENERATE === '1') return false;
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  try {
-    const [meta] = await sql`SELECT seed, users, heavy FROM bench_meta`;
-    // A data set made on migrations since squashed is made again.
-    const baseline = createHash('sha256').update(fs.readFileSync('drizzle/0000_baseline.sql', 'utf8')).digest('hex');
-    const [applied] = await sql`SELECT 1 FROM drizzle.__drizzle_migrations WHERE hash = ${baseline}`;
-    return Boolean(applied) && meta?.seed === SEED && meta.users === USERS && meta.heavy === HEAVY;
-  } catch {
-    return false;
-  } finally {
-    await sql.end();
-  }
-}
-
-/** Users b1..bN; the first HEAVY code 12 hours a day for a year, the rest a few hours over 30 days. */
-async function generate(url: string): Promise<void> {
-  await freshDatabase(DB_NAME);
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  const t0 = performance.now();
-  const h = (expr: string) => `abs(hashtext(${expr} || '${SEED}'))`;
-  await sql.unsafe(`
-    INSERT INTO users (handle, display_name, timezone, profile_public, share_languages, share_editors, leaderboard, community_stats)
-    SELECT 'b' || n, 'Bench ' || n, 'UTC', ${h(`'p' || n`)} % 10 < 6, ${h(`'l' || n`)} % 2 = 0, ${h(`'e' || n`)} % 2 = 0, true, ${h(`'c' || n`)} % 10 < 9
-    FROM generate_series(1, ${USERS}) n`);
-  const lang = (key: string) => `(ARRAY['TypeScript','Go','Rust','Python','SQL','Markdown','Java','C'])[1 + ${h(key)} % 8]`;
-  await sql.unsafe(`
-    INSERT INTO ide_activity (user_id, date, hour, language, project, editor, millis, lines)
-    SELECT u.id, current_date - d, hr, ${lang(`u.handle || d || hr`)}, 'proj' || (${h(`u.handle || d`)} % 3), 'vscode',
-           600000 + ${h(`u.handle || d || hr || 'm'`)} % 3000000, 0
-    FROM users u, generate_series(0, 364) d, generate_series(8, 19) hr
-    WHERE substr(u.handle, 2)::int <= ${HEAVY}`);
-  await sql.unsafe(`
-    INSERT INTO ide_activity (user_id, date, hour, language, project, editor, millis, lines)
-    SELECT u.id, current_date - d, hr, ${lang(`u.handle || d || hr`)}, 'main', (ARRAY['vscode','vim','zed'])[1 + ${h(`u.handle`)} % 3],
-           300000 + ${h(`u.handle || d || hr || 'm'`)} % 3300000, 0
-    FROM users u, generate_series(0, 29) d, generate_series(9, 10) hr
-    WHERE substr(u.handle, 2)::int > ${HEAVY}`);
-  // The rollups the write statement keeps, filled from the generated activity at once.
-  await sql.unsafe(`INSERT INTO user_hours (user_id, date, hour, millis)
-    SELECT user_id, date, hour, sum(millis) FROM ide_activity GROUP BY 1, 2, 3`);
-  await sql.unsafe(`INSERT INTO user_days (user_id, date, millis)
-    SELECT user_id, date, sum(least(millis, ${HOUR_CAP_MILLIS})) FROM user_hours GROUP BY 1, 2`);
-  await sql.unsafe(`INSERT INTO user_day_languages (user_id, date, language, millis)
-    SELECT user_id, date, language, sum(millis) FROM ide_activity GROUP BY 1, 2, 3`);
-  await sql.unsafe(`INSERT INTO user_day_editors (user_id, date, editor, millis)
-    SELECT user_id, date, editor, sum(millis) FROM ide_activity GROUP BY 1, 2, 3`);
-  await sql`CREATE TABLE bench_meta (seed int, users int, heavy int)`;
-  await sql`INSERT INTO bench_meta VALUES (${SEED}, ${USERS}, ${HEAVY})`;
-  await sql`VACUUM ANALYZE`;
-  const [{ n }] = await sql`SELECT count(*)::int AS n FROM ide_activity`;
-  console.log(`generated ${USERS} users and ${n} buckets in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  await sql.end();
-}
+const DATA_SET = { name: DB_NAME, seed: SEED, users: USERS, heavy: HEAVY };
 
 async function timed(fn: () => Promise<unknown>, runs: number): Promise<{ p50_ms: number; max_ms: number }> {
   const times: number[] = [];
@@ -106,8 +45,7 @@ async function load(url: string, seconds: number) {
 
 async function main() {
   process.env.LEADERBOARD_MAX_AGE = '0'; // every freshSnapshot call below rebuilds
-  const url = databaseUrl(DB_NAME);
-  if (!(await dataSetExists(url))) await generate(url);
+  const url = await ensureDataSet(DATA_SET);
   const handle = await openDb({ databaseUrl: url, dataDir: '' }, 4);
   await migrateDb(handle); // a data set made by an older version gets the newer tables
   const db: Db = handle.db;

@@ -1,8 +1,11 @@
 import type { Metadata } from 'next';
 import { getDb } from '@/lib/db/client';
+import { PLANS_TAG } from '@/lib/cache/tags';
 import { listPublicPlans, type Plan } from '@/lib/plans';
+import { prerenderingWithoutDatabase, tagRender } from '@/lib/web/pages';
 
-export const dynamic = 'force-dynamic';
+// Served from the cache; plans are edited in the database and show within PUBLIC_CACHE_SECONDS (lib/cache/tags.ts).
+export const revalidate = 3600;
 export const metadata: Metadata = { title: 'Pricing', description: 'Free, Pro and Team plans compared side by side.' };
 
 function price(p: Plan): string {
@@ -20,6 +23,8 @@ function limitValue(name: string, value: number | boolean | null): string {
 }
 
 export default async function Pricing() {
+  if (prerenderingWithoutDatabase()) return null;
+  await tagRender(PLANS_TAG);
   const plans = await listPublicPlans(await getDb());
   const limits = [...new Set(plans.flatMap((p) => Object.keys(p.limits)))];
   return (

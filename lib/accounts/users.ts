@@ -1,4 +1,6 @@
 import { sql } from 'drizzle-orm';
+import { handleTag } from '../cache/tags';
+import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { ApiError } from '../http/problem';
@@ -62,11 +64,13 @@ export async function insertUser(db: Db, input: CreateUserInput): Promise<UserDt
 
 /** Creates a user and a first token (by default a plugin's `ct` token: sync + badges) in one transaction. */
 export async function createUser(db: Db, input: CreateUserInput): Promise<{ user: UserDto; token: string }> {
-  return db.transaction(async (tx) => {
+  const created = await db.transaction(async (tx) => {
     const user = await insertUser(tx, input);
     const { token } = await issueToken(tx, user.id, { name: 'first token', ...input.token });
     return { user, token };
   });
+  await usersChanged(db, [], [handleTag(created.user.handle)]); // it may be public from the start
+  return created;
 }
 
 export async function findUserByHandle(db: Db, handle: string): Promise<UserRow | undefined> {

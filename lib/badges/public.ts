@@ -6,6 +6,8 @@ import { publishedBadge } from '../sharing/gate';
 import { ProcessCache } from '../process-cache';
 import { parseQuery } from '../http/query';
 import { badgeQuerySchema, shieldsSchema } from './schemas';
+import { dayTag } from '../cache/tags';
+import { isUuid } from '../ids';
 import { badgeFace, notFoundFace, renderSvg, styleOf, type BadgeFace } from './render';
 
 // The public badge routes: an SVG image, or the same figure as shields.io endpoint JSON.
@@ -19,30 +21,46 @@ const badgeCache: PublicCachePolicy = { maxAge: 60, sMaxAge: 60, staleWhileReval
 const missingCache: PublicCachePolicy = { maxAge: 60, sMaxAge: 60, staleWhileRevalidate: 60 };
 const svgType = 'image/svg+xml; charset=utf-8';
 
+/** Which badge and style a request asks for. */
+export interface BadgeQuery {
+  badge?: string;
+  style?: string;
+}
+
+/** Tags an answer cached by Next with what it was made from (app/cached-badge): its owner and their date. */
+type Tagger = (tags: string[]) => Promise<void>;
+
 /**
  * The badge's face and stored style. The face is recomputed when its owner's data changes, when
  * it is refreshed, or when the owner's day turns; a deleted badge is simply not found.
  */
-async function lookup(ownerId: string, badgeId: string | null): Promise<{ face: BadgeFace; style: string } | null> {
+async function lookup(ownerId: string, badgeId: string | null, tag?: Tagger): Promise<{ face: BadgeFace; style: string } | null> {
   const db = await getDb();
   const published = await publishedBadge(db, ownerId, badgeId);
+  // A badge made later shows under the same URL.
+  if (tag && isUuid(ownerId)) await tag(published ? [ownerId, dayTag(published.timezone)] : [ownerId]);
   if (!published) return null;
   const { badge, statsVersion, timezone } = published;
   const key = [badge.id, statsVersion, new Date(badge.refreshedAt).getTime(), localDateHour(timezone).date, badge.label, badge.color].join('|');
   return { face: await faces.get(key, FACE_TTL_MS, () => badgeFace(db, published)), style: badge.style };
 }
 
-const queryOf = (request: Request) => parseQuery(badgeQuerySchema, new URL(request.url).searchParams);
+/** The query of a badge URL; never refused (lib/badges/schemas.ts). */
+export const badgeQueryOf = (request: Request): BadgeQuery => parseQuery(badgeQuerySchema, new URL(request.url).searchParams);
 
-export async function badgeSvg(request: Request, ownerId: string): Promise<Response> {
-  const { badge, style } = queryOf(request);
-  const found = await lookup(ownerId, badge ?? null);
+/**
+ * The badge as SVG. `request`: the request whose conditional headers are answered (null in a
+ * route Next caches, where the front server answers them, lib/server/front.ts).
+ */
+export async function badgeSvg(request: Request | null, ownerId: string, { badge, style }: BadgeQuery, tag?: Tagger): Promise<Response> {
+  const found = await lookup(ownerId, badge ?? null, tag);
   if (!found) return publicResponse(request, renderSvg(notFoundFace, 'flat'), svgType, missingCache, 404);
   return publicResponse(request, renderSvg(found.face, styleOf(style ?? null, found.style)), svgType, badgeCache);
 }
 
-export async function badgeShields(request: Request, ownerId: string): Promise<Response> {
-  const face = (await lookup(ownerId, queryOf(request).badge ?? null))?.face;
+/** The badge's figure as shields.io endpoint JSON; arguments as badgeSvg's. */
+export async function badgeShields(request: Request | null, ownerId: string, { badge }: BadgeQuery, tag?: Tagger): Promise<Response> {
+  const face = (await lookup(ownerId, badge ?? null, tag))?.face;
   const body: z.input<typeof shieldsSchema> = face
     ? { schemaVersion: 1, label: face.label, message: face.message, color: face.color, cacheSeconds: badgeCache.sMaxAge }
     : { schemaVersion: 1, ...notFoundFace, isError: true, cacheSeconds: missingCache.sMaxAge };

@@ -1,11 +1,13 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { badges } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { isUuid } from '../ids';
 import type { BadgeDto, BadgeStyle, CreateBadgeInput } from './schemas';
 
-// Badge records as their owner manages them (scope `badges`).
+// Badge records as their owner manages them (scope `badges`). Each change is announced as a
+// change of its owner: their cached badge images go (lib/cache/tags.ts).
 
 export const MAX_BADGES_PER_USER = 50;
 export type BadgeRow = typeof badges.$inferSelect;
@@ -43,6 +45,7 @@ export async function createBadge(db: Db, userId: string, input: CreateBadgeInpu
     });
   }
   const [row] = await db.insert(badges).values(badgeValues(userId, input)).returning();
+  await usersChanged(db, [userId]); // a first badge is what the URL without `badge` shows
   return row;
 }
 
@@ -74,6 +77,7 @@ export async function refreshBadge(db: Db, userId: string, id: string): Promise<
     .where(and(eq(badges.id, id), eq(badges.userId, userId)))
     .returning();
   if (!row) throw noSuchBadge();
+  await usersChanged(db, [userId]);
   return row;
 }
 
@@ -81,4 +85,5 @@ export async function deleteBadge(db: Db, userId: string, id: string): Promise<v
   if (!isUuid(id)) throw noSuchBadge();
   const gone = await db.delete(badges).where(and(eq(badges.id, id), eq(badges.userId, userId))).returning({ id: badges.id });
   if (gone.length === 0) throw noSuchBadge();
+  await usersChanged(db, [userId]);
 }

@@ -3,17 +3,18 @@ import type { Db } from './client';
 import { servicesOf } from './services';
 
 // Which users changed (their activity or their settings), told to every process that keeps
-// copies of user data in memory. The process that made a change hears it at once; the other
+// copies of user data in memory, with the cache tags of what else changed with them (a handle
+// taken, the leaderboard's listings: lib/cache/tags.ts). The process that made a change hears it at once; the other
 // processes sharing a PostgreSQL database hear it through LISTEN/NOTIFY, sent right after the
 // change commits and before its request is answered. Sending it after the commit rather than
 // inside the write keeps writes from queueing on PostgreSQL's notification lock.
 
 const CHANNEL = 'codetally_user_changed';
-/** NOTIFY payloads must stay under 8000 bytes: 36-character UUIDs, comma-separated. */
-const IDS_PER_NOTIFY = 200;
+/** NOTIFY payloads must stay under 8000 bytes: UUIDs or tags of at most 72 characters, comma-separated. */
+const IDS_PER_NOTIFY = 100;
 const RELISTEN_MS = 1000;
 
-/** A user id, or null: anything may have changed (forget all). */
+/** A user id (or a cache tag, which no user id matches), or null: anything may have changed (forget all). */
 export type ChangeListener = (userId: string | null) => void;
 
 export interface UserChanges {
@@ -164,7 +165,11 @@ class PostgresChanges extends LocalChanges {
 
 export const postgresChanges = (url: string, client: postgres.Sql): UserChanges => new PostgresChanges(url, client);
 
-/** After a change to these users committed: every process drops what it keeps of them (the feed is a service of the handle, lib/db/services.ts). */
-export async function usersChanged(db: Db, userIds: string[]): Promise<void> {
-  await servicesOf(db)?.changes.announce(userIds);
+/**
+ * After a change to these users committed: every process drops what it keeps of them, and the
+ * cached pages tagged with their ids or with the given tags (the feed is a service of the handle,
+ * lib/db/services.ts).
+ */
+export async function usersChanged(db: Db, userIds: string[], tags: string[] = []): Promise<void> {
+  await servicesOf(db)?.changes.announce([...userIds, ...tags]);
 }

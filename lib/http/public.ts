@@ -44,9 +44,12 @@ export function serialize(value: unknown): Serialized {
   return { body, etag: weakEtag(body) };
 }
 
-/** A public answer with Cache-Control, ETag and CORS, or 304 when the client already has it. */
+/**
+ * A public answer with Cache-Control, ETag and CORS, or 304 when the client already has it
+ * (`request` null: an answer Next caches, whose conditional requests the front server answers).
+ */
 export function publicResponse(
-  request: Request,
+  request: Request | null,
   body: string | Uint8Array,
   contentType: string,
   policy: PublicCachePolicy,
@@ -54,18 +57,18 @@ export function publicResponse(
   etag = weakEtag(body),
 ): Response {
   const headers = new Headers({ ...corsHeaders, 'cache-control': cacheControl(policy), etag });
-  if (status === 200 && matchesEtag(request.headers.get('if-none-match'), etag)) {
+  if (status === 200 && request && matchesEtag(request.headers.get('if-none-match'), etag)) {
     return new Response(null, { status: 304, headers });
   }
   headers.set('content-type', contentType);
   return new Response(body as BodyInit, { status, headers });
 }
 
-export function publicSerialized(request: Request, { body, etag }: Serialized, policy: PublicCachePolicy): Response {
+export function publicSerialized(request: Request | null, { body, etag }: Serialized, policy: PublicCachePolicy): Response {
   return publicResponse(request, body, 'application/json; charset=utf-8', policy, 200, etag);
 }
 
-export function publicJson(request: Request, value: unknown, policy: PublicCachePolicy): Response {
+export function publicJson(request: Request | null, value: unknown, policy: PublicCachePolicy): Response {
   return publicSerialized(request, serialize(value), policy);
 }
 

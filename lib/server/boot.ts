@@ -1,7 +1,10 @@
 import { startControlSocket } from '../admin/control';
 import { authSecretProblem } from '../auth/secret';
 import { config, ConfigError, type Config } from '../config';
+import { installCacheClock } from '../cache/clock';
+import { expireTagsOnChange } from '../cache/vercel';
 import { getDb } from '../db/client';
+import { servicesOf } from '../db/services';
 import { DataDirInUse } from '../db/embedded-lock';
 import { resumeImports } from '../wakatime/imports';
 
@@ -14,6 +17,8 @@ function refuseToStart(message: string): never {
  * What a server process does when it starts: check the configuration and what only a server
  * needs (a session key every process shares), and with the embedded database, open it (taking
  * its lock) and the operator socket. A second process on the same data directory stops here, saying why. Then
+ * the page cache starts hearing changes (lib/cache/clock.ts: until then it serves nothing; on
+ * Vercel, lib/cache/vercel.ts), and
  * imports left unfinished on this server are queued again.
  */
 export async function boot(): Promise<void> {
@@ -37,6 +42,10 @@ export async function boot(): Promise<void> {
   }
   // Imports a stop interrupted start over, in the background.
   void getDb()
-    .then(resumeImports)
+    .then((db) => {
+      const changes = servicesOf(db)?.changes;
+      if (changes) (process.env.VERCEL ? expireTagsOnChange : installCacheClock)(changes);
+      return resumeImports(db);
+    })
     .catch((err) => console.error('[codetally] resuming imports failed:', (err as Error)?.message));
 }

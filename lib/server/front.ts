@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { UNSUPPORTED_METHOD_HEADER } from '../http/methods';
 import { problemBody } from '../http/problem';
+import { matchesEtag } from '../http/public';
 
 // The HTTP server in front of Next's request handler (scripts/serve.ts). It does what Next
 // cannot from inside a route:
@@ -12,6 +13,8 @@ import { problemBody } from '../http/problem';
 //   and 300 s); an upload of a data dump (gigabytes) may take longer as long as it never stalls
 //   that long;
 // - a path whose percent-encoding is malformed: 404 (Next would fail rendering its 400 page);
+// - OPTIONS of a page (or of a route outside the API): 204 with Allow, where Next would fail
+//   with a 500 on the routes it caches;
 // - methods Next cannot carry (TRACE, CONNECT, WebDAV's...): a 405 problem, never a 500. Under
 //   the API they go to the route's OPTIONS with a header naming them, so the route answers the
 //   405 with its own Allow (lib/http/methods.ts). Pages take GET, HEAD and POST (server actions)
@@ -20,7 +23,9 @@ import { problemBody } from '../http/problem';
 //   socket says unless `trustProxy` proxies stand in front, whose entries are kept;
 // - HSTS on answers to requests that came over HTTPS (browsers ignore it over HTTP anyway);
 // - a server action this build does not have (a stale page, a forged header): 404, where Next
-//   would answer 500.
+//   would answer 500;
+// - 304 to a conditional GET of an answer Next serves from its cache (it keeps the ETag but does
+//   not compare it).
 
 const HEADERS_TIMEOUT_MS = 10_000;
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
@@ -123,6 +128,27 @@ function allowOn405(res: http.ServerResponse): void {
 }
 
 /**
+ * A 200 with an ETag the client already has becomes 304 with no body (RFC 9110 13.1.2): the
+ * answers Next serves from its cache (badges, app/cached-badge) carry their ETag but Next does
+ * not compare it; the routes answered per request compare it themselves (lib/http/public.ts).
+ */
+function notModifiedWhenCurrent(res: http.ServerResponse, ifNoneMatch: string): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, status: number, ...rest: unknown[]) {
+    const given = rest.find((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r));
+    // Next appends its headers: one value may come as a list of one.
+    const etag = [this.getHeader('etag') ?? given?.etag].flat()[0];
+    if (status === 200 && typeof etag === 'string' && matchesEtag(ifNoneMatch, etag)) {
+      for (const name of ['content-type', 'content-length']) this.removeHeader(name);
+      if (given) for (const name of Object.keys(given)) if (/^content-(type|length)$/i.test(name)) delete given[name];
+      this.statusMessage = 'Not Modified';
+      return (writeHead as (...args: unknown[]) => http.ServerResponse).call(this, 304, ...rest.filter((r) => typeof r !== 'string'));
+    }
+    return (writeHead as (...args: unknown[]) => http.ServerResponse).call(this, status, ...rest);
+  } as typeof res.writeHead;
+}
+
+/**
  * Answers 408 and closes the connection when the request's body has not arrived whole within
  * `limitMs`, or, for an upload, when none of it has arrived for that long.
  */
@@ -183,6 +209,12 @@ export function frontServer(handle: Handler, options: FrontOptions): http.Server
         answer(res, 404, JSON.stringify(problemBody('not_found', 'No such form action in this version of the site: reload the page.')));
         return;
       }
+      // OPTIONS of a page is answered here: Next fails it (500) on a route it caches.
+      if (!api && method === 'OPTIONS') {
+        res.writeHead(204, { allow: pageMethods, 'cache-control': 'no-store' });
+        res.end();
+        return;
+      }
       if (api ? nextMethods.has(method) : pageMethodSet.has(method)) {
         delete req.headers[UNSUPPORTED_METHOD_HEADER];
       } else if (api) {
@@ -194,6 +226,8 @@ export function frontServer(handle: Handler, options: FrontOptions): http.Server
       }
       // Only a POST to one of Next's image routes gets a 405 of Next's own (the hot paths never do).
       if (!api && method === 'POST') allowOn405(res);
+      const ifNoneMatch = req.headers['if-none-match'];
+      if (ifNoneMatch && (method === 'GET' || method === 'HEAD')) notModifiedWhenCurrent(res, ifNoneMatch);
       void handle(req, res);
     },
   );

@@ -199,6 +199,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several processes started toget
       });
       const { token } = (await created.json()) as { token: string };
       const seconds = async () => ((await (await fetch(`http://127.0.0.1:${b}/main/api/v1/get/public/time?user=pooled`)).json()) as { total_seconds: number }).total_seconds;
+      for (let i = 0; i < 2; i++) expect((await fetch(`http://127.0.0.1:${b}/u/pooled`)).status).toBe(200);
       expect(await seconds()).toBe(0);
       expect(await seconds()).toBe(0); // now in B's caches, if it kept any
       const date = new Date().toISOString().slice(0, 10);
@@ -211,9 +212,84 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several processes started toget
         expect(write.status).toBe(200);
       }
       expect(await seconds()).toBe(180);
+      // Pages too: B keeps none from before the writes.
+      expect(await (await fetch(`http://127.0.0.1:${b}/u/pooled`)).text()).toContain('3 mins');
 
       // Neither process holds a LISTEN (a transaction pooler would not keep one).
       const [{ listening }] = await admin<{ listening: number }[]>`SELECT count(*)::int AS listening FROM pg_stat_activity WHERE datname = ${name} AND query ILIKE 'LISTEN%'`;
       expect(listening).toBe(0);
+    }));
+
+  it('pages and badges come from the cache, and a write, a rename, a privacy or badge change in one process shows at once in the other', () =>
+    onEmptyDatabase('pages', async (url, _admin, servers) => {
+      const env = { DATABASE_URL: url, AUTH_SECRET: 'pages-test-secret-0123456789abcdef0123', ADMIN_TOKEN: adminToken };
+      const [a, b] = await Promise.all([1, 2].map(() => freePort()));
+      for (const port of [a, b]) servers.push(launch([path.resolve('.next', 'codetally', 'start.mjs')], { ...env, PORT: String(port) }, process.cwd()));
+      await Promise.all([a, b].map((port, i) => healthy(`http://127.0.0.1:${port}`, servers[i])));
+      const A = `http://127.0.0.1:${a}/main/api/v1`;
+      const page = async (path: string) => {
+        const res = await fetch(`http://127.0.0.1:${b}${path}`);
+        return { status: res.status, cache: res.headers.get('x-nextjs-cache'), html: await res.text() };
+      };
+      const send = (path: string, token: string, method: string, body: unknown) =>
+        fetch(`${A}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+      const created = await send('/admin/users', adminToken, 'POST', { handle: 'Paged', settings: { profile_public: true }, token: { scopes: ['sync', 'account', 'badges'] } });
+      const { token, user } = (await created.json()) as { token: string; user: { id: string } };
+      const badgeUrl = `/main/api/v1/public/github/svg/${user.id}`;
+      const badge = async (query = '', headers: Record<string, string> = {}) => {
+        const res = await fetch(`http://127.0.0.1:${b}${badgeUrl}${query}`, { headers });
+        return { status: res.status, cache: res.headers.get('x-nextjs-cache'), etag: res.headers.get('etag'), body: await res.text() };
+      };
+      // No badge yet: "badge not found", cached until one is made.
+      expect(await badge()).toMatchObject({ status: 404, cache: 'MISS' });
+      expect(await badge()).toMatchObject({ status: 404, cache: 'HIT' });
+      const made = (await (await send('/badges', token, 'POST', { metric: 'total', range: '7d' })).json()) as { id: string };
+      // Served from B's cache once rendered, a 404 included.
+      expect((await page('/u/paged')).cache).toBe('MISS');
+      expect(await page('/u/paged')).toMatchObject({ status: 200, cache: 'HIT' });
+      for (let i = 0; i < 2; i++) expect((await page('/u/renamed')).status).toBe(404);
+      for (const path of ['/', '/pricing', '/leaderboard']) {
+        await page(path);
+        expect(await page(path)).toMatchObject({ status: 200, cache: 'HIT' });
+      }
+
+      const first = await badge();
+      expect(first).toMatchObject({ status: 200, cache: 'MISS' });
+      expect(first.body).toContain('0 mins');
+      expect(await badge()).toMatchObject({ status: 200, cache: 'HIT', etag: first.etag });
+      // A conditional request for what the client has: 304, from the cache too.
+      const again = await fetch(`http://127.0.0.1:${b}${badgeUrl}`, { headers: { 'if-none-match': first.etag! } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+      expect((await fetch(`http://127.0.0.1:${b}${badgeUrl}`, { method: 'POST' })).status).toBe(405);
+
+      const date = new Date().toISOString().slice(0, 10);
+      expect((await send('/sync/activities', token, 'POST', { activities: [{ language: 'Go', time: 120, date, hour: 0 }] })).status).toBe(200);
+      const plain = await badge();
+      expect(plain.body).toContain('2 mins');
+      // The badge by its id in another style: its own cache entry.
+      const styled = await badge(`?badge=${made.id}&style=for-the-badge`);
+      expect(styled).toMatchObject({ status: 200, cache: 'MISS' });
+      expect(styled.body).not.toBe(plain.body);
+      expect((await send(`/badges/${made.id}`, token, 'DELETE', undefined)).status).toBe(204);
+      expect((await badge(`?badge=${made.id}`)).status).toBe(404);
+      expect((await badge()).status).toBe(404);
+      const after = await page('/u/paged');
+      expect(after.cache).toBe('MISS');
+      expect(after.html).toContain('2 mins');
+      expect((await page('/u/paged')).cache).toBe('HIT');
+
+      expect((await send('/me', token, 'PATCH', { handle: 'renamed' })).status).toBe(200);
+      expect((await page('/u/paged')).status).toBe(404);
+      expect((await page('/u/renamed')).html).toContain('2 mins');
+      expect((await send('/me', token, 'PATCH', { settings: { profile_public: false } })).status).toBe(200);
+      expect((await page('/u/renamed')).status).toBe(404);
+
+      // A leaderboard view with a query is rendered for it, not the cached default view.
+      const view = await page('/leaderboard?range=30d&language=Go');
+      expect(view.status).toBe(200);
+      expect(view.html).toMatch(/value="Go"/);
+      expect((await page('/leaderboard?range=week')).html).toContain('range: must be 7d or 30d');
     }));
 });

@@ -62,6 +62,20 @@ describe('methods', () => {
     expect(options.status).toBe(204);
     expect(options.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
   });
+
+  it('another method on a cached page or route is answered, and never changes what GET gets', async () => {
+    const { user } = await newUser();
+    const paths = [`/u/nobody${Date.now()}/opengraph-image`, `/u/nobody${Date.now()}`, `/main/api/v1/public/github/svg/${user.id}`, '/pricing'];
+    for (const path of paths) {
+      const before = await request('GET', `${base}${path}`);
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
+        const other = await request(method, `${base}${path}`);
+        expect([path, method, other.status < 500]).toEqual([path, method, true]);
+        if (method === 'OPTIONS' && !path.startsWith('/main/api/')) expect(other.headers.allow).toBe('GET, HEAD, POST');
+        expect([path, method, (await request('GET', `${base}${path}`)).status]).toEqual([path, method, before.status]);
+      }
+    }
+  });
 });
 
 describe('malformed requests', () => {

@@ -1,11 +1,14 @@
 import { ImageResponse } from 'next/og';
 import { formatDuration } from '@/lib/badges/format';
-import { profileData } from '@/lib/web/profile';
+import { profileData } from '@/lib/web/pages';
 
 // The social card of a public profile: only what the profile page shows.
 export const size = { width: 1200, height: 630 };
 export const contentType = 'image/png';
 export const alt = 'Coding activity on Codetally';
+// Cached as the profile page is (page.tsx).
+export const revalidate = 60;
+export const generateStaticParams = (): { handle: string }[] => [];
 
 export default async function Image({ params }: { params: Promise<{ handle: string }> }) {
   const { user, time, language } = await profileData((await params).handle);

@@ -2,9 +2,12 @@ import type { Metadata } from 'next';
 import { DailyBars, LanguagePie, WeeklyTrend } from '@/app/components/charts';
 import { DaysTable, Figures, Hitmap, NamedList, WeekdayHours } from '@/app/components/figures';
 import { formatDuration } from '@/lib/badges/format';
-import { profileData } from '@/lib/web/profile';
+import { profileData } from '@/lib/web/pages';
 
-export const dynamic = 'force-dynamic';
+// Rendered on a profile's first visit and served from the cache until its data, its settings or
+// its date change (lib/web/pages.ts); a minute at most in shared caches (Cache-Control).
+export const revalidate = 60;
+export const generateStaticParams = (): { handle: string }[] => [];
 
 type Props = { params: Promise<{ handle: string }> };
 

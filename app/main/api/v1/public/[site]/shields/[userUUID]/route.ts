@@ -1,12 +1,13 @@
 // GET /main/api/v1/public/{site}/shields/{userUUID} — a badge's figure as shields.io endpoint JSON
-import { badgeShields } from '@/lib/badges/public';
+import { badgeQueryOf, badgeShields } from '@/lib/badges/public';
 import { publicRoute } from '@/lib/http/public';
 import { route } from '@/lib/http/methods';
 
+// What embeds ask for is answered from Next's cache instead (next.config.ts, app/cached-badge).
 export const dynamic = 'force-dynamic';
 
 const get = publicRoute(async (request: Request, ctx: { params: Promise<{ userUUID: string }> }) =>
-  badgeShields(request, (await ctx.params).userUUID),
+  badgeShields(request, (await ctx.params).userUUID, badgeQueryOf(request)),
 );
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { cors: true });
