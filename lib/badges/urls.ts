@@ -1,5 +1,6 @@
+import { parseQuery } from '../http/query';
 import { isUuid } from '../ids';
-import { badgeStyles } from './schemas';
+import { badgeQuerySchema } from './schemas';
 
 // Badge URLs as embeds ask for them are answered from Next's cache: proxy.ts rewrites a GET of
 // /main/api/v1/public/{site}/svg|shields/{userUUID} to the cached route (app/cached-badge), the
@@ -17,9 +18,9 @@ export function cachedBadgePath(method: string, url: URL): string | null {
   const match = BADGE_PATH.exec(url.pathname);
   if (!match || !isUuid(match[2])) return null;
   const [, format, owner] = match;
-  const badge = url.searchParams.get('badge');
-  if (badge !== null && !isUuid(badge)) return null;
-  const style = format === 'svg' ? url.searchParams.get('style') : null;
-  const known = style !== null && (badgeStyles as readonly string[]).includes(style);
-  return `/cached-badge/${format}/${owner.toLowerCase()}/${badge?.toLowerCase() ?? FIRST_BADGE}/${known ? style : OWN_STYLE}`;
+  // The public route's own reading of the query: an unknown style is no style.
+  const { badge, style } = parseQuery(badgeQuerySchema, url.searchParams);
+  if (badge !== undefined && !isUuid(badge)) return null;
+  const drawn = format === 'svg' && style ? style : OWN_STYLE;
+  return `/cached-badge/${format}/${owner.toLowerCase()}/${badge?.toLowerCase() ?? FIRST_BADGE}/${drawn}`;
 }

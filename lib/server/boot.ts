@@ -47,5 +47,5 @@ export async function boot(): Promise<void> {
       if (changes) (process.env.VERCEL ? expireTagsOnChange : installCacheClock)(changes);
       return resumeImports(db);
     })
-    .catch((err) => console.error('[codetally] resuming imports failed:', (err as Error)?.message));
+    .catch((err) => console.error('[codetally] starting the page cache or resuming imports failed:', (err as Error)?.message));
 }

@@ -35,7 +35,7 @@ const nextMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'O
 const apiPaths = ['/main/api/', '/api/wakatime/'];
 /** What pages (and the few route handlers outside the API) answer. */
 const pageMethods = 'GET, HEAD, POST';
-const pageMethodSet = new Set(['GET', 'HEAD', 'POST', 'OPTIONS']);
+const pageMethodSet = new Set(pageMethods.split(', '));
 /** The only routes Next answers 405 itself: its generated image routes (social images, icons). */
 const imageMethods = 'GET, HEAD';
 /** Where a body may take longer than the request limit while it keeps arriving: data dump uploads. */

@@ -3,7 +3,7 @@ import { badgeQueryOf, badgeShields } from '@/lib/badges/public';
 import { publicRoute } from '@/lib/http/public';
 import { route } from '@/lib/http/methods';
 
-// What embeds ask for is answered from Next's cache instead (next.config.ts, app/cached-badge).
+// What embeds ask for is answered from Next's cache instead (proxy.ts, lib/badges/urls.ts).
 export const dynamic = 'force-dynamic';
 
 const get = publicRoute(async (request: Request, ctx: { params: Promise<{ userUUID: string }> }) =>
