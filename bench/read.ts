@@ -16,6 +16,7 @@ import { resetConfig } from '../lib/config';
 import { sql } from 'drizzle-orm';
 import { allCpus, machine, median, percentile, setAffinity, startServer, writeResults } from './common';
 import { ensureDataSet } from './dataset';
+import { clientBench } from './client';
 import { heartbeatsBench } from './heartbeats';
 import { ingestBench } from './ingest';
 
@@ -170,6 +171,7 @@ async function main() {
 
   if (process.env.BENCH_SKIP_INGEST !== '1') results.ingest = await ingestBench();
   if (process.env.BENCH_SKIP_HEARTBEATS !== '1') results.heartbeats = await heartbeatsBench();
+  if (process.env.BENCH_SKIP_CLIENT !== '1') results.client = await clientBench();
   console.log(`figures written to ${writeResults('read', results)}`);
 }
 

@@ -106,9 +106,10 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
       <p>
         Every WakaTime editor plugin (VS Code, JetBrains, Vim, Neovim, Emacs, Sublime, Xcode and more) can send to Codetally: make a key
         and paste two lines into <code>~/.wakatime.cfg</code>. Codetally keeps the time, language, project, editor and category of each
-        heartbeat, never the file&apos;s path, branch or contents.
+        heartbeat, never the file&apos;s path, branch or contents. The same key sets up Codetally&apos;s own client: its desktop agent and
+        its Neovim plugin.
       </p>
-      <EditorConnector apiUrl={`${origin}/api/wakatime/v1`} />
+      <EditorConnector site={origin} />
       <h3 id="import">Bring your WakaTime history</h3>
       <p>
         On wakatime.com, export your heartbeats (Settings, Export) and import the file here. It is read in the background: leave this page

@@ -71,11 +71,17 @@ export function TokenCreator({ apiUrl }: { apiUrl: string }) {
   );
 }
 
-/** "Connect your editor": a key for WakaTime plugins and the two lines of ~/.wakatime.cfg that use it. */
-export function EditorConnector({ apiUrl }: { apiUrl: string }) {
+/**
+ * "Connect your editor": one key, and what to paste to use it: the two lines of ~/.wakatime.cfg
+ * for WakaTime plugins, and the set-up of Codetally's own client (the `codetally` CLI, the
+ * desktop agent and the Neovim plugin in the repository's client/ folder).
+ */
+export function EditorConnector({ site }: { site: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(connectEditor, {});
   const key = state.result?.token as string | undefined;
-  const cfg = key ? `[settings]\napi_url = ${apiUrl}\napi_key = ${key}` : '';
+  const cfg = key ? `[settings]\napi_url = ${site}/api/wakatime/v1\napi_key = ${key}` : '';
+  const cli = key ? `npx codetally config --api-url ${site} --token ${key}` : '';
+  const nvim = `-- init.lua: the plugin from Codetally's client/nvim folder\nvim.opt.runtimepath:append('/path/to/codetally/client/nvim')\nvim.g.codetally_cmd = { '/path/to/codetally/node_modules/.bin/codetally' }\n-- today's time in the status line\nvim.o.statusline = vim.o.statusline .. " %{v:lua.require'codetally'.status()}"`;
   return (
     <>
       <form action={action} aria-label="Connect your editor">
@@ -85,12 +91,28 @@ export function EditorConnector({ apiUrl }: { apiUrl: string }) {
       </form>
       <FormMessage state={state} />
       {key && (
-        <div className="card" data-testid="wakatime-cfg">
-          <p>
-            Put these lines in <code>~/.wakatime.cfg</code> (keep your other settings), then restart your editor:
-          </p>
-          <pre data-testid="wakatime-cfg-text">{cfg}</pre>
-          <CopyButton text={cfg} label="Copy settings" />
+        <div className="grid">
+          <div className="card" data-testid="wakatime-cfg">
+            <h3>WakaTime plugins</h3>
+            <p>
+              Put these lines in <code>~/.wakatime.cfg</code> (keep your other settings), then restart your editor:
+            </p>
+            <pre data-testid="wakatime-cfg-text">{cfg}</pre>
+            <CopyButton text={cfg} label="Copy settings" />
+          </div>
+          <div className="card" data-testid="codetally-cli">
+            <h3>Codetally&apos;s client and desktop agent</h3>
+            <p>
+              In a checkout of Codetally, after <code>npm install</code>, run once:
+            </p>
+            <pre data-testid="codetally-cli-text">{cli}</pre>
+            <CopyButton text={cli} label="Copy command" />
+            <p>
+              Then <code>npx codetally agent</code> counts the time of the application in front (Linux, X11), and
+              editors call <code>codetally heartbeat</code>. For Neovim:
+            </p>
+            <pre>{nvim}</pre>
+          </div>
         </div>
       )}
     </>

@@ -12,7 +12,7 @@ import { admitCtes, admittedColumns, desktopWrites, ideWrites, writeRows } from 
 import type { Admission, Admit, AdmitResult } from '../auth/write-door';
 import type { WriteLimits } from '../http/rate-limit';
 import { localDateHour } from '../local-time';
-import { checkedText, nameProblem, textProblem, textRule } from '../text';
+import { checkedText, nameProblem, textProblem, textRule, type TextProblem } from '../text';
 import { parseUserAgent, type Origin } from './user-agent';
 
 // Heartbeats to time, by WakaTime's rule: for each user, heartbeats ordered by time; the gap to
@@ -63,22 +63,55 @@ type HeartbeatInput = z.output<typeof heartbeatSchema>;
 
 const heartbeatTypeSet = new Set<unknown>(heartbeatTypes);
 const absent = (v: unknown): v is null | undefined => v === undefined || v === null;
+const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : (v as null | undefined));
+
+/**
+ * The text rules of lib/text.ts for the strings of heartbeats, remembering up to `limit` strings
+ * of each rule that passed it: a request's heartbeats name the same files, projects and languages
+ * again and again. A string is remembered only once its rule found nothing wrong with it.
+ */
+export class TextChecks {
+  private readonly texts = new Set<string>();
+  private readonly names = new Set<string>();
+
+  constructor(private readonly limit = 10_000) {}
+
+  /** Whether textProblem finds nothing wrong with `value`. */
+  text(value: string): boolean {
+    return this.passes(this.texts, textProblem, value);
+  }
+
+  /** Whether nameProblem finds nothing wrong with `value`. */
+  name(value: string): boolean {
+    return this.passes(this.names, nameProblem, value);
+  }
+
+  private passes(passed: Set<string>, rule: (value: string) => TextProblem | null, value: string): boolean {
+    if (passed.has(value)) return true;
+    if (rule(value) !== null) return false;
+    if (passed.size < this.limit) passed.add(value);
+    return true;
+  }
+}
+
+/** Text checks that remember nothing. */
+const unremembered = new TextChecks(0);
+
 /** A name field that is absent, or a string whose trimmed value the schema takes as it is. */
-const plainName = (v: unknown, max: number) => absent(v) || (typeof v === 'string' && v.length <= max && nameProblem(v) === null);
+const plainName = (v: unknown, max: number, checks: TextChecks) => absent(v) || (typeof v === 'string' && v.length <= max && checks.name(v));
 
 /**
  * The schema's output for a heartbeat that is plainly valid, without the schema (a quarter of
  * the checking time of an import); anything else, valid or not, is null and goes to the schema,
  * which names what is wrong. tests/unit/fast-path.test.ts checks it never differs from the schema.
  */
-export function quickHeartbeat(item: Record<string, unknown>): HeartbeatInput | null {
+export function quickHeartbeat(item: Record<string, unknown>, checks = unremembered): HeartbeatInput | null {
   const { entity, type, time, category, project, language, user_agent: userAgent } = item;
-  if (typeof entity !== 'string' || entity.length === 0 || entity.length > 4096 || textProblem(entity) !== null) return null;
+  if (typeof entity !== 'string' || entity.length === 0 || entity.length > 4096 || !checks.text(entity)) return null;
   if (type !== undefined && !heartbeatTypeSet.has(type)) return null;
   if (typeof time !== 'number' || !Number.isFinite(time)) return null;
-  if (!plainName(category, 64) || !plainName(project, 255) || !plainName(language, 64)) return null;
+  if (!plainName(category, 64, checks) || !plainName(project, 255, checks) || !plainName(language, 64, checks)) return null;
   if (!(absent(userAgent) || (typeof userAgent === 'string' && userAgent.length <= 512))) return null;
-  const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : (v as null | undefined));
   return {
     entity,
     type: (type ?? 'file') as HeartbeatInput['type'],
@@ -137,10 +170,12 @@ export interface CheckContext {
   tooOld: string;
   /** For heartbeats without a user_agent of their own. */
   userAgent: string | null;
-  /** Digests already made, by type and entity (a dump names the same files again and again). */
-  digests: Map<string, number>;
+  /** Digests already made, by type, then entity (a dump names the same files again and again). */
+  digests: Map<string, Map<string, number>>;
   /** User-Agents already read (a request's heartbeats share one or two). */
   origins: Map<string | null, Origin>;
+  /** The text rules, remembering the strings that passed them (none when absent). */
+  checks?: TextChecks;
 }
 
 /** The editor and system of a User-Agent, remembered in `ctx`. */
@@ -155,11 +190,12 @@ function originOf(ctx: CheckContext, userAgent: string | null): Origin {
 
 /** The digest of a heartbeat's entity, remembered in `ctx`. */
 function digestOf(ctx: CheckContext, type: string, entity: string): number {
-  const key = `${type}\u0000${entity}`;
-  let digest = ctx.digests.get(key);
+  let ofType = ctx.digests.get(type);
+  if (!ofType) ctx.digests.set(type, (ofType = new Map()));
+  let digest = ofType.get(entity);
   if (digest === undefined) {
-    if (ctx.digests.size >= 50_000) ctx.digests.clear();
-    ctx.digests.set(key, (digest = entityDigest(ctx.key, type, entity)));
+    if (ofType.size >= 50_000) ofType.clear();
+    ofType.set(entity, (digest = entityDigest(ctx.key, type, entity)));
   }
   return digest;
 }
@@ -169,12 +205,23 @@ export function liveTimes(now = Date.now()): Pick<CheckContext, 'earliest' | 'la
   return { earliest: now - LATE_LIMIT_MS, latest: now + AHEAD_LIMIT_MS, tooOld: 'time must be within the last 14 days and at most one hour ahead' };
 }
 
+/** The fields the schema names: none is a content field in any case (tests/unit/fast-path.test.ts). */
+const schemaFields: ReadonlySet<string> = new Set(Object.keys(heartbeatSchema.shape));
+
+/** The first field that would carry content (CONTENT_FIELDS, in any case), if any. */
+function contentField(item: object): string | undefined {
+  for (const field of Object.keys(item)) {
+    if (!schemaFields.has(field) && CONTENT_FIELDS.has(field.toLowerCase())) return field;
+  }
+  return undefined;
+}
+
 /** One heartbeat checked and reduced to what is kept, or what is wrong with it. */
 export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | string {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'a heartbeat must be a JSON object';
-  const content = Object.keys(item).find((field) => CONTENT_FIELDS.has(field.toLowerCase()));
-  if (content) return `${content}: file bodies, diffs and clipboard data are never accepted`;
-  let h = quickHeartbeat(item as Record<string, unknown>);
+  const content = contentField(item);
+  if (content !== undefined) return `${content}: file bodies, diffs and clipboard data are never accepted`;
+  let h = quickHeartbeat(item as Record<string, unknown>, ctx.checks);
   if (!h) {
     const parsed = heartbeatSchema.safeParse(item);
     if (!parsed.success) return parsed.error.issues.map((i) => i.message).join('; ');
@@ -184,7 +231,7 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
   if (!(at >= ctx.earliest && at <= ctx.latest)) return ctx.tooOld;
   // For `type: app` the entity is the application's name, kept as desktop time's app.
   const appName = h.type === 'app' ? h.entity.trim() : '';
-  const appProblem = appNameProblem(appName);
+  const appProblem = h.type === 'app' ? appNameProblem(appName) : null;
   if (appProblem) return `entity of an app heartbeat is the application's name, which ${appProblem}`;
   const origin = originOf(ctx, h.user_agent ?? ctx.userAgent);
   return {
@@ -208,16 +255,24 @@ export const heartbeatKey = (h: { at: number; type: string; digest: number }) =>
  * and an answer per item, in order. `userAgent` is the request's, for heartbeats without their own.
  */
 export async function readHeartbeats(db: Db, items: readonly unknown[], userAgent: string | null, now = Date.now()): Promise<{ valid: Heartbeat[]; results: ItemResult[] }> {
-  const ctx: CheckContext = { key: await digestKey(db), userAgent, ...liveTimes(now), digests: new Map(), origins: new Map() };
+  const ctx: CheckContext = { key: await digestKey(db), userAgent, ...liveTimes(now), digests: new Map(), origins: new Map(), checks: new TextChecks() };
+  // By id: the same time, type and entity (digest) are the same heartbeat, as heartbeatKey says.
   const valid = new Map<string, Heartbeat>();
-  const results = items.map((item): ItemResult => {
+  const hex = new Map<number, string>();
+  const results: ItemResult[] = [];
+  for (const item of items) {
     const heartbeat = checkHeartbeat(item, ctx);
-    if (typeof heartbeat === 'string') return [{ error: heartbeat }, 400];
-    valid.set(heartbeatKey(heartbeat), heartbeat);
-    const id = `${heartbeat.at}-${heartbeat.type}-${heartbeat.digest.toString(16)}`;
-    const data = { id, type: heartbeat.type, time: heartbeat.at / 1000, category: heartbeat.category, language: heartbeat.language, project: heartbeat.project || null };
-    return [{ data }, 201];
-  });
+    if (typeof heartbeat === 'string') {
+      results.push([{ error: heartbeat }, 400]);
+      continue;
+    }
+    const { at, type, digest, category, language, project } = heartbeat;
+    let digestHex = hex.get(digest);
+    if (digestHex === undefined) hex.set(digest, (digestHex = digest.toString(16)));
+    const id = `${at}-${type}-${digestHex}`;
+    valid.set(id, heartbeat);
+    results.push([{ data: { id, type, time: at / 1000, category, language, project: project || null } }, 201]);
+  }
   return { valid: [...valid.values()], results };
 }
 

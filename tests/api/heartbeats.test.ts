@@ -147,6 +147,31 @@ describe('heartbeats to time', () => {
     expect((await storedIde(u.user.id)).reduce((sum, r) => sum + r.millis, 0)).toBe(60_000);
   });
 
+  it('check every heartbeat whole, however often a request repeats its names and files', async () => {
+    const u = await wakaUser();
+    const t = nowSeconds() - 600;
+    const ok = { entity: 'same.go', language: 'Go', project: 'api', category: 'coding' };
+    const res = await waka(postBulk, 'heartbeats.bulk', u.key, [
+      { ...ok, time: t },
+      { ...ok, time: t + 30, Content: 'package main' },
+      { ...ok, time: t + 60, DIFF: '+x' },
+      { ...ok, time: t + 90, entity: 'same.go\u0000' },
+      { ...ok, time: t + 120, project: 'api\u202e' },
+      { ...ok, time: t + 150, language: '\ud800Go' },
+      { ...ok, time: t + 180, entity: 'same.go', project: 'api', branch: 'main', lines: 3 },
+      { ...ok, time: t + 210, type: 'app', entity: 'same.go\u200b' },
+    ]);
+    const { responses } = await res.json();
+    expect(responses.map((r: [unknown, number]) => r[1])).toEqual([201, 400, 400, 400, 400, 400, 201, 400]);
+    expect(responses[1][0].error).toMatch(/^Content: .*never accepted/);
+    expect(responses[2][0].error).toMatch(/^DIFF: .*never accepted/);
+    expect(responses[3][0].error).toMatch(/entity must not contain control characters/);
+    expect(responses[4][0].error).toMatch(/project must not contain invisible/);
+    expect(responses[5][0].error).toMatch(/language must be well-formed/);
+    expect(responses[7][0].error).toMatch(/application's name, which must not contain invisible/);
+    expect(responses[0][0].data.id).not.toEqual(responses[6][0].data.id);
+  });
+
   it('keep nothing of the file: no entity, branch, dependencies, line or cursor numbers', async () => {
     const u = await wakaUser();
     const t = nowSeconds() - 300;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { cli, clientHome } from '../helpers/client';
 
 // A visitor and a new user in a real browser (Debian's Chromium) against `next start`: every
 // page is screenshotted under test-results/screenshots and no page may log a console error.
@@ -151,8 +152,24 @@ describe.skipIf(!hasChromium)('in a browser', () => {
       body: JSON.stringify([0, 60, 120].map((s) => ({ entity: `/home/me/wakaproj/main.lua`, time: start + s, language: 'Lua', project: 'wakaproj' }))),
     });
     expect(sent.status).toBe(201);
+
+    // The same key sets up Codetally's own client: the command shown, run as it is, then heartbeats as an editor sends them.
+    const command = (await page.getByTestId('codetally-cli-text').textContent())!;
+    expect(command).toBe(`npx codetally config --api-url ${base} --token ${key}`);
+    const home = clientHome();
+    try {
+      expect((await cli(home, command.split(' ').slice(2))).code).toBe(0);
+      for (const s of [200, 260, 320]) {
+        expect((await cli(home, ['heartbeat', '--entity', '/home/me/cliproj/app.ts', '--project', 'cliproj', '--editor', 'neovim', '--time', String(start + s)])).code).toBe(0);
+      }
+      expect((await cli(home, ['flush'])).code).toBe(0);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
     await page.goto(`${base}/dashboard`);
-    await expect(page.getByRole('table', { name: 'Your projects' }).textContent()).resolves.toContain('wakaproj');
+    const projects = await page.getByRole('table', { name: 'Your projects' }).textContent();
+    expect(projects).toContain('wakaproj');
+    expect(projects).toContain('cliproj');
     await context.close();
   });
 

@@ -25,18 +25,24 @@ export interface TestServer {
   output(): string;
   /** Stops the server (its data stays, for a look afterwards, until `remove`). */
   stop(): Promise<void>;
+  /** Kills it at once (SIGKILL), as a crash would. */
+  kill(): Promise<void>;
   remove(): void;
 }
 
-/** Starts a server on the production build, which the e2e project's global setup made (once per run). */
-export async function startTestServer(env: Record<string, string>): Promise<TestServer> {
-  const dataDir = path.join(testDataRoot, `server-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
-  fs.mkdirSync(dataDir, { recursive: true });
-  const handle = await openDb({ dataDir });
-  await migrateDb(handle);
-  await handle.close();
-
-  const port = await freePort();
+/**
+ * Starts a server on the production build, which the e2e project's global setup made (once per
+ * run), on a fresh embedded database, or again on the data and port of one that was stopped.
+ */
+export async function startTestServer(env: Record<string, string>, again?: { dataDir: string; port: number }): Promise<TestServer & { port: number }> {
+  const dataDir = again?.dataDir ?? path.join(testDataRoot, `server-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+  if (!again) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const handle = await openDb({ dataDir });
+    await migrateDb(handle);
+    await handle.close();
+  }
+  const port = again?.port ?? (await freePort());
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1', ...env };
   delete childEnv.DATABASE_URL;
   const server: ChildProcess = spawn(process.execPath, serveArgs(), { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -54,15 +60,18 @@ export async function startTestServer(env: Record<string, string>): Promise<Test
     if (i > 300 || server.exitCode !== null) throw new Error(`the server did not come up:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+  const ended = (signal: NodeJS.Signals) => async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    server.kill(signal);
+    await new Promise((r) => server.once('exit', r));
+  };
   return {
     baseUrl,
+    port,
     dataDir,
     output: () => output,
-    stop: async () => {
-      if (server.exitCode !== null) return;
-      server.kill('SIGTERM');
-      await new Promise((r) => server.once('exit', r));
-    },
+    stop: ended('SIGTERM'),
+    kill: ended('SIGKILL'),
     remove: () => fs.rmSync(dataDir, { recursive: true, force: true }),
   };
 }

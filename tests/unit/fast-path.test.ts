@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../../lib/ingest/fast-path';
 import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
-import { heartbeatSchema, quickHeartbeat } from '../../lib/wakatime/heartbeats';
+import { CONTENT_FIELDS } from '../../lib/activity';
+import { heartbeatSchema, quickHeartbeat, TextChecks } from '../../lib/wakatime/heartbeats';
 
 // The fast guards must never accept what the schema refuses, nor give another row than the
 // schema's output gives; and they must accept ordinary buckets, or they would be pointless.
@@ -100,11 +101,17 @@ describe('the fast guard of heartbeats', () => {
     ['entity', 'time'],
   );
 
-  it('never accepts what the schema refuses, nor reads a heartbeat otherwise', () => {
+  // One set of remembered checks for every heartbeat, as for the heartbeats of one request.
+  const checks = new TextChecks();
+
+  it.each([
+    ['checking each string', undefined],
+    ['remembering the strings that passed', checks],
+  ])('never accepts what the schema refuses, nor reads a heartbeat otherwise (%s)', (_, remembered) => {
     let accepted = 0;
     fc.assert(
       fc.property(beats, (b) => {
-        const quick = quickHeartbeat(b);
+        const quick = quickHeartbeat(b, remembered);
         if (quick === null) return;
         accepted++;
         const parsed = heartbeatSchema.safeParse(b);
@@ -115,6 +122,19 @@ describe('the fast guard of heartbeats', () => {
       { numRuns: 5000 },
     );
     expect(accepted).toBeGreaterThan(0);
+  });
+
+  it('remembers a string as passing only the rule it passed', () => {
+    const fresh = new TextChecks();
+    // Invisible characters may be in an entity (a path), never in a name.
+    expect(quickHeartbeat({ entity: 'a\u200b', time: 1 }, fresh)).not.toBeNull();
+    expect(quickHeartbeat({ entity: 'a', time: 1, project: 'a\u200b' }, fresh)).toBeNull();
+    expect(quickHeartbeat({ entity: 'a\u0000', time: 1 }, fresh)).toBeNull();
+    expect(quickHeartbeat({ entity: 'a\u0000', time: 1 }, fresh)).toBeNull();
+  });
+
+  it('skips no content field when it skips the names the schema knows', () => {
+    for (const field of Object.keys(heartbeatSchema.shape)) expect(CONTENT_FIELDS.has(field.toLowerCase())).toBe(false);
   });
 
   it('accepts the heartbeats wakatime-cli sends', () => {

@@ -1,0 +1,73 @@
+import type { DesktopEvent, EditorEvent } from './buckets';
+
+// What a caller says about an event, checked and made into the event the queue records. The
+// service's own rules (lengths, no control characters) are checked here, where the event enters,
+// so that a batch is never refused for one bad field.
+
+/** How far back an event may be dated (the service keeps no later record of earlier hours). */
+export const OLDEST_MS = 14 * 86_400_000;
+/** How far ahead of this machine's clock an event may be dated. */
+export const AHEAD_MS = 3_600_000;
+
+export class EventError extends Error {}
+
+const controls = /[\u0000-\u001f\u007f]/;
+
+function text(field: string, value: string | undefined, max: number, fallback: string): string {
+  const v = (value ?? '').trim();
+  if (v.length > max) throw new EventError(`${field} must be at most ${max} characters`);
+  if (controls.test(v) || !v.isWellFormed()) throw new EventError(`${field} must not contain control characters or unpaired surrogates`);
+  return v || fallback;
+}
+
+/** Epoch seconds (a plugin's `--time`) to epoch ms, checked; now when absent. */
+export function eventTime(seconds: number | undefined, now = Date.now()): number {
+  if (seconds === undefined) return now;
+  if (!Number.isFinite(seconds)) throw new EventError('time must be a number of seconds since the epoch');
+  const at = Math.round(seconds * 1000);
+  if (at < now - OLDEST_MS || at > now + AHEAD_MS) throw new EventError('time must be within the last 14 days and at most one hour ahead');
+  return at;
+}
+
+const extensions: Record<string, string> = {
+  ts: 'TypeScript', tsx: 'TypeScript', mts: 'TypeScript', cts: 'TypeScript', js: 'JavaScript', jsx: 'JavaScript', mjs: 'JavaScript', cjs: 'JavaScript',
+  py: 'Python', rs: 'Rust', go: 'Go', java: 'Java', kt: 'Kotlin', c: 'C', h: 'C', cc: 'C++', cpp: 'C++', hpp: 'C++', cs: 'C#', rb: 'Ruby',
+  php: 'PHP', swift: 'Swift', lua: 'Lua', sh: 'Bash', zsh: 'Zsh', sql: 'SQL', md: 'Markdown', json: 'JSON', yaml: 'YAML', yml: 'YAML',
+  toml: 'TOML', html: 'HTML', css: 'CSS', scss: 'SCSS', vue: 'Vue', svelte: 'Svelte', ex: 'Elixir', exs: 'Elixir', erl: 'Erlang',
+  hs: 'Haskell', ml: 'OCaml', scala: 'Scala', clj: 'Clojure', dart: 'Dart', zig: 'Zig', nim: 'Nim', r: 'R', jl: 'Julia', vim: 'Vim script',
+};
+
+/** A language named after a file's extension, when the editor did not name one. */
+export function languageOf(entity: string | undefined): string | undefined {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(entity ?? '')?.[1]?.toLowerCase();
+  return ext ? extensions[ext] : undefined;
+}
+
+export interface HeartbeatInput {
+  /** The file (only its extension is read, for the language when none is given; it is never stored). */
+  entity?: string;
+  language?: string;
+  project?: string;
+  editor?: string;
+  /** Epoch seconds; now when absent. */
+  time?: number;
+}
+
+export function editorEvent(input: HeartbeatInput, now = Date.now()): EditorEvent {
+  return {
+    kind: 'editor',
+    at: eventTime(input.time, now),
+    language: text('language', input.language ?? languageOf(input.entity), 64, 'Other'),
+    project: text('project', input.project, 200, ''),
+    editor: text('editor', input.editor, 64, 'unknown'),
+  };
+}
+
+export function desktopEvent(input: { app: string; platform?: string; time?: number }, now = Date.now()): DesktopEvent {
+  return {
+    kind: 'desktop',
+    at: eventTime(input.time, now),
+    app: text('app', input.app, 200, ''),
+    platform: text('platform', input.platform ?? process.platform, 64, 'unknown'),
+  };
+}

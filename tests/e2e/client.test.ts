@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { Codetally } from '../../client/src/index';
+import { cli, clientHome, clientUser, startCli, storedSeconds } from '../helpers/client';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+// The reference client (client/) against the production build: the CLI as editor plugins call it,
+// the server down for a while, and crashes (kill -9) of the CLI and of the server in the middle of
+// flushes. In every case each event's time arrives exactly once.
+const base = inject('baseUrl');
+const adminToken = inject('adminToken');
+const homes: string[] = [];
+afterAll(() => homes.forEach((h) => fs.rmSync(h, { recursive: true, force: true })));
+
+function home(): string {
+  const h = clientHome();
+  homes.push(h);
+  return h;
+}
+
+/** Seconds per language by WakaTime's rule, computed here from the events themselves: each gap of at most 15 minutes goes to the earlier event. */
+function expectedSeconds(events: { time: number; language: string }[]): Record<string, number> {
+  const sorted = [...events].sort((a, b) => a.time - b.time);
+  const out: Record<string, number> = {};
+  for (let i = 0; i + 1 < sorted.length; i++) {
+    const gap = sorted[i + 1].time - sorted[i].time;
+    if (gap > 0 && gap <= 900) out[sorted[i].language] = (out[sorted[i].language] ?? 0) + gap;
+  }
+  return out;
+}
+
+describe('the codetally CLI against the server', () => {
+  it('configures, records heartbeats as an editor plugin does, sends them once and shows today\'s time', async () => {
+    const h = home();
+    const { token } = await clientUser(base, adminToken);
+    const configured = await cli(h, ['config', '--api-url', `${base}/`, '--token', token]);
+    expect(configured.code).toBe(0);
+    expect(fs.statSync(path.join(h, 'config.json')).mode & 0o777).toBe(0o600);
+
+    // Eleven events within the last few minutes (two languages), and two from yesterday around a 20-minute gap that must not count.
+    const now = Math.floor(Date.now() / 1000);
+    const events = [
+      ...Array.from({ length: 11 }, (_, i) => ({ time: now - 600 + i * 50, language: i < 6 ? 'TypeScript' : 'Lua', entity: i < 6 ? 'src/app.ts' : 'init.lua' })),
+      { time: now - 86_400, language: 'Go', entity: 'main.go' },
+      { time: now - 86_400 + 1200, language: 'Go', entity: 'main.go' },
+    ];
+    for (const e of events) {
+      const run = await cli(h, ['heartbeat', '--entity', e.entity, '--project', 'codetally', '--editor', 'neovim', '--time', String(e.time), ...(e.language === 'Lua' ? ['--write'] : [])]);
+      expect(run, run.stderr).toMatchObject({ code: 0 });
+    }
+    // What a plugin passes wrong is refused at once, naming the field; nothing is queued for it.
+    const bad = await cli(h, ['heartbeat', '--entity', 'a.ts', '--project', 'x\u0001y']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('project must not contain control characters');
+
+    const flushed = await cli(h, ['flush']);
+    expect(flushed, flushed.stderr).toMatchObject({ code: 0 });
+    expect(await storedSeconds(base, token)).toMatchObject({ languages: expectedSeconds(events) });
+    expect(expectedSeconds(events)).toEqual({ TypeScript: 300, Lua: 200 });
+
+    // A second flush sends nothing more; the status shows an empty queue.
+    expect((await cli(h, ['flush'])).code).toBe(0);
+    expect((await storedSeconds(base, token)).languages).toEqual({ TypeScript: 300, Lua: 200 });
+    const status = await cli(h, ['status']);
+    expect(status.stdout).toMatch(/queued: 0 event\(s\) not counted yet, 0 batch\(es\)/);
+    expect(status.stdout).toContain('last error: none');
+
+    const midnight = Math.floor(now / 86_400) * 86_400;
+    const todaySeconds = expectedSeconds(events.filter((e) => e.time >= midnight && e.time > now - 3600)).TypeScript ?? 0;
+    const bar = await (await fetch(`${base}/api/wakatime/v1/users/current/statusbar/today`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(bar.data.grand_total.total_seconds).toBeGreaterThanOrEqual(todaySeconds);
+    const today = await cli(h, ['today']);
+    expect(today.code).toBe(0);
+    expect(today.stdout.trim()).toBe(bar.data.grand_total.text);
+  });
+
+  it('keeps queuing while the server is down, then delivers everything once', async () => {
+    const h = home();
+    let server = await startTestServer({ ADMIN_TOKEN: adminToken, SYNC_RATE_LIMIT_PER_MINUTE: '0' });
+    try {
+      const { token } = await clientUser(server.baseUrl, adminToken);
+      expect((await cli(h, ['config', '--api-url', server.baseUrl, '--token', token])).code).toBe(0);
+      await server.stop();
+      const start = Math.floor(Date.now() / 1000) - 3 * 3600;
+      const events = Array.from({ length: 30 }, (_, i) => ({ time: start + i * 240, language: ['Rust', 'Go', 'Zig'][i % 3] }));
+      for (const [i, e] of events.entries()) {
+        expect((await cli(h, ['heartbeat', '--language', e.language, '--project', 'p', '--editor', 'e', '--time', String(e.time)])).code).toBe(0);
+        if (i % 10 === 9) {
+          const offline = await cli(h, ['flush']);
+          expect(offline.code).toBe(1);
+          expect(offline.stdout).toMatch(/queued; last error: network/);
+        }
+      }
+      const status = await cli(h, ['status']);
+      expect(status.stdout).toMatch(/last error: network/);
+      server = await startTestServer({ ADMIN_TOKEN: adminToken, SYNC_RATE_LIMIT_PER_MINUTE: '0' }, server);
+      await drain(h);
+      expect((await storedSeconds(server.baseUrl, token)).languages).toEqual(expectedSeconds(events));
+    } finally {
+      await server.stop();
+      server.remove();
+    }
+  });
+
+  it('counts every event exactly once when the CLI and the server are killed at random points of flushes', async () => {
+    const h = home();
+    const env = { ADMIN_TOKEN: adminToken, SYNC_RATE_LIMIT_PER_MINUTE: '0' };
+    let server: TestServer & { port: number } = await startTestServer(env);
+    try {
+      const { token } = await clientUser(server.baseUrl, adminToken);
+      const client = new Codetally({ home: h });
+      client.configure({ api_url: server.baseUrl, token });
+      const languages = ['TypeScript', 'Python', 'Go', 'Rust'];
+      const events: { time: number; language: string }[] = [];
+      let time = Math.floor(Date.now() / 1000) - 10 * 86_400;
+      const step = fc.record({
+        gaps: fc.array(fc.oneof(fc.integer({ min: 1, max: 900 }), fc.integer({ min: 901, max: 3000 })), { minLength: 1, maxLength: 40 }),
+        language: fc.constantFrom(...languages),
+        killCliAfterMs: fc.integer({ min: 0, max: 400 }),
+        killServerAfterMs: fc.option(fc.integer({ min: 0, max: 400 }), { freq: 3 }),
+      });
+      const steps = fc.sample(step, { numRuns: 14, seed: Number(process.env.CLIENT_CRASH_SEED ?? Date.now() % 100_000) });
+      for (const s of steps) {
+        for (const [i, gap] of s.gaps.entries()) {
+          time += gap;
+          const e = { time, language: i % 2 === 0 ? s.language : languages[(languages.indexOf(s.language) + 1) % 4] };
+          client.heartbeat({ language: e.language, project: 'crash', editor: 'test', time: e.time });
+          events.push(e);
+        }
+        const flush = startCli(h, ['flush']);
+        const kills: Promise<unknown>[] = [new Promise((r) => setTimeout(r, s.killCliAfterMs)).then(() => flush.child.kill('SIGKILL'))];
+        if (s.killServerAfterMs !== null) kills.push(new Promise((r) => setTimeout(r, s.killServerAfterMs!)).then(() => server.kill()));
+        await Promise.all([...kills, flush.done]);
+        if (s.killServerAfterMs !== null) server = await startTestServer(env, server);
+      }
+      await drain(h);
+      expect((await storedSeconds(server.baseUrl, token)).languages).toEqual(expectedSeconds(events));
+      expect(client.status()).toMatchObject({ events: 0, batches: 0, dropped_buckets: 0 });
+    } finally {
+      await server.stop();
+      server.remove();
+    }
+  }, 240_000);
+});
+
+/** Flushes until the queue is empty (a killed sender's lock is free at once; a flush may meet the server still starting). */
+async function drain(h: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const run = await cli(h, ['flush']);
+    if (run.code === 0) return;
+    if (attempt > 20) throw new Error(`the queue did not drain: ${run.stdout}${run.stderr}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
