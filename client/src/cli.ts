@@ -3,7 +3,6 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { EventError } from './events';
 import { readStatus } from './flush';
 import { Codetally } from './index';
-import { Queue } from './queue';
 import { VERSION } from './send';
 
 // The `codetally` command (../README.md). Exit status: 0 done (for `heartbeat`: the event is safely
@@ -41,11 +40,9 @@ function args(argv: string[], options: ParseArgsConfig['options']) {
  */
 function flushWhenDue(client: Codetally, now = Date.now()): void {
   if (!client.home.config()) return;
-  const queue = new Queue(client.home);
-  const pending = queue.pendingEvents();
-  const oldest = Number(pending[0]?.slice(0, 14) ?? now);
-  const eventsDue = pending.length >= FLUSH_AT_EVENTS || now - oldest >= FLUSH_AFTER_MS;
-  const retryDue = queue.outbox().length > 0 && now >= readStatus(client.home).next_attempt_at;
+  const pending = client.queue.pending();
+  const eventsDue = pending.count >= FLUSH_AT_EVENTS || now - (pending.oldestAt ?? now) >= FLUSH_AFTER_MS;
+  const retryDue = client.queue.outbox().length > 0 && now >= readStatus(client.home).next_attempt_at;
   if (!eventsDue && !retryDue) return;
   spawn(process.execPath, [process.argv[1], 'flush', '--background'], { detached: true, stdio: 'ignore' }).unref();
 }

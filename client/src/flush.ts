@@ -87,6 +87,7 @@ async function attemptFlush(home: Home, force: boolean, fetchImpl?: typeof fetch
     queue.recover();
     const committed = queue.commit();
     if (committed.late > 0) home.log(`${committed.late} event(s) came after later ones were already counted; their time was counted then`);
+    if (committed.invalid > 0) home.log(`${committed.invalid} file(s) in events/ were not events; removed`);
     const config = home.config();
     const status = readStatus(home);
     const save = () => writeDurably(home.file('status.json'), JSON.stringify(status));

@@ -42,10 +42,9 @@ export class Home {
   writeConfig(config: Config): void {
     this.ensure();
     writeDurably(this.file('config.json'), `${JSON.stringify(config, null, 2)}\n`, 0o600);
-    fs.chmodSync(this.file('config.json'), 0o600);
   }
 
-  /** Appends a line to the log, keeping it under a megabyte (the older half goes to client.log.1). */
+  /** Appends a line to the log; past a megabyte the log moves to client.log.1 and starts again. */
   log(message: string): void {
     try {
       this.ensure();

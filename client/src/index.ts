@@ -2,7 +2,7 @@ import { editorEvent, desktopEvent, type HeartbeatInput } from './events';
 import { flush, readStatus, type FlushOptions, type FlushResult, type Status } from './flush';
 import { Home, type Config } from './home';
 import { Queue } from './queue';
-import { siteUrl } from './send';
+import { problem, siteUrl } from './send';
 
 // The client as a library: what the CLI does, for programs that embed it.
 //
@@ -18,7 +18,7 @@ export { runAgent, type AgentOptions, type Desktop } from './agent';
 
 export class Codetally {
   readonly home: Home;
-  private readonly queue: Queue;
+  readonly queue: Queue;
 
   constructor(options: { home?: string } = {}) {
     this.home = new Home(options.home);
@@ -52,8 +52,8 @@ export class Codetally {
       headers: { authorization: `Bearer ${config.token}` },
       signal: AbortSignal.timeout(10_000),
     });
-    const body = (await res.json().catch(() => ({}))) as { data?: { grand_total?: { text?: string } }; error?: string };
-    if (!res.ok) throw new Error(`${res.status} ${body.error ?? ''}`.trim());
+    if (!res.ok) throw new Error(await problem(res));
+    const body = (await res.json()) as { data?: { grand_total?: { text?: string } } };
     return body.data?.grand_total?.text ?? '';
   }
 

@@ -66,6 +66,12 @@ export class Queue {
     }
   }
 
+  /** How many events wait to be committed, and the time of the oldest (read from the names). */
+  pending(): { count: number; oldestAt: number | null } {
+    const names = this.pendingEvents();
+    return { count: names.length, oldestAt: names.length > 0 ? Number(names[0].slice(0, 14)) : null };
+  }
+
   /** The outbox files, in commit order. */
   outbox(): string[] {
     try {
@@ -85,7 +91,7 @@ export class Queue {
 
   /**
    * Finishes what a crashed sender left: the newest commit's state, its events removed. Call with
-   * the send lock held, before `commit` or `batches`.
+   * the send lock held, before `commit` or `next`.
    */
   recover(): void {
     this.home.ensure();
@@ -173,7 +179,8 @@ export class Queue {
         // delivered meanwhile
       }
     }
-    for (const name of this.pendingEvents()) bytes += fs.statSync(path.join(this.eventsDir, name), { throwIfNoEntry: false })?.size ?? 0;
-    return { events: this.pendingEvents().length, batches, buckets, bytes, late: this.state().late };
+    const events = this.pendingEvents();
+    for (const name of events) bytes += fs.statSync(path.join(this.eventsDir, name), { throwIfNoEntry: false })?.size ?? 0;
+    return { events: events.length, batches, buckets, bytes, late: this.state().late };
   }
 }

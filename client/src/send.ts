@@ -30,7 +30,8 @@ export function retryAfter(value: string | null, now = Date.now()): number | nul
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-async function problem(res: Response): Promise<string> {
+/** What a refusal says: its status, and the code and detail of the error body (ours or WakaTime's shape). */
+export async function problem(res: Response): Promise<string> {
   const text = await res.text().catch(() => '');
   try {
     const body = JSON.parse(text) as { code?: string; detail?: string; error?: string };
@@ -50,7 +51,9 @@ export async function sendBatch(config: Config, batch: Batch, fetchImpl: typeof 
       signal: AbortSignal.timeout(30_000),
     });
   } catch (err) {
-    return { kind: 'retry', reason: `network: ${(err as Error).cause ? String(((err as Error).cause as Error).message ?? (err as Error).cause) : (err as Error).message}`, retryAfterMs: null };
+    // fetch names the network's own error (ECONNREFUSED, ENOTFOUND...) as the cause.
+    const { message, cause } = err as Error & { cause?: { message?: string } };
+    return { kind: 'retry', reason: `network: ${cause?.message ?? message}`, retryAfterMs: null };
   }
   if (res.ok) {
     const ack = (await res.json().catch(() => ({}))) as { rejected?: unknown[] };

@@ -247,8 +247,8 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
   };
 }
 
-/** What tells two heartbeats apart: the same time, type and entity are the same heartbeat. */
-export const heartbeatKey = (h: { at: number; type: string; digest: number }) => `${h.at}/${h.type}/${h.digest}`;
+/** What tells two heartbeats apart (and the id a heartbeat is answered with): the same time, type and entity are the same heartbeat. */
+export const heartbeatKey = (h: { at: number; type: string; digest: number }) => `${h.at}-${h.type}-${h.digest.toString(16)}`;
 
 /**
  * Validates heartbeats one by one. Returns the valid ones (duplicates within the request once)
@@ -256,9 +256,7 @@ export const heartbeatKey = (h: { at: number; type: string; digest: number }) =>
  */
 export async function readHeartbeats(db: Db, items: readonly unknown[], userAgent: string | null, now = Date.now()): Promise<{ valid: Heartbeat[]; results: ItemResult[] }> {
   const ctx: CheckContext = { key: await digestKey(db), userAgent, ...liveTimes(now), digests: new Map(), origins: new Map(), checks: new TextChecks() };
-  // By id: the same time, type and entity (digest) are the same heartbeat, as heartbeatKey says.
   const valid = new Map<string, Heartbeat>();
-  const hex = new Map<number, string>();
   const results: ItemResult[] = [];
   for (const item of items) {
     const heartbeat = checkHeartbeat(item, ctx);
@@ -266,10 +264,8 @@ export async function readHeartbeats(db: Db, items: readonly unknown[], userAgen
       results.push([{ error: heartbeat }, 400]);
       continue;
     }
-    const { at, type, digest, category, language, project } = heartbeat;
-    let digestHex = hex.get(digest);
-    if (digestHex === undefined) hex.set(digest, (digestHex = digest.toString(16)));
-    const id = `${at}-${type}-${digestHex}`;
+    const { at, type, category, language, project } = heartbeat;
+    const id = heartbeatKey(heartbeat);
     valid.set(id, heartbeat);
     results.push([{ data: { id, type, time: at / 1000, category, language, project: project || null } }, 201]);
   }
