@@ -1,6 +1,6 @@
 // npm run bench:client — the reference client (client/) on this machine: the wall time of a
-// `codetally heartbeat` call (editors call it on every save; goal p50 <= 100 ms) next to a bare
-// `node -e 0` (the floor any Node program pays); the queue's size on disk per 10 000 events
+// `codetally heartbeat` call through the command npm links (editors call it on every save; goal
+// p50 <= 100 ms) next to a bare `node -e 0` (the floor any Node program pays); the queue's size on disk per 10 000 events
 // (goal < 1 MB), before and after the sender commits them (no server: the address is unreachable,
 // so everything stays queued); and the desktop agent's CPU and memory under Xvfb
 // (bench/client-agent.ts; goals < 1 % of a core and < 60 MB).
@@ -12,15 +12,15 @@ import { Codetally } from '../client/src/index';
 import { agentBench } from './client-agent';
 import { machine, percentile, writeResults } from './common';
 
-const cli = path.resolve('client/bin/codetally.mjs');
+const cli = path.resolve('client/bin/codetally');
 const CALLS = Number(process.env.BENCH_CLIENT_CALLS ?? 200);
 
 /** Wall times (ms) of `runs` runs of a command, sorted. */
-function wallTimes(runs: number, args: string[], env: NodeJS.ProcessEnv): number[] {
+function wallTimes(runs: number, command: string, args: string[], env: NodeJS.ProcessEnv): number[] {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, args, { env, stdio: 'ignore' });
+    const r = spawnSync(command, args, { env, stdio: 'ignore' });
     if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}`);
     times.push(performance.now() - t0);
   }
@@ -50,15 +50,16 @@ export async function clientBench(): Promise<Record<string, unknown>> {
     const env: NodeJS.ProcessEnv = { ...process.env, CODETALLY_HOME: home };
     new Codetally({ home }).configure({ api_url: 'http://127.0.0.1:9', token: 'ct_bench' });
     const heartbeat = ['heartbeat', '--entity', '/home/dev/src/app.ts', '--project', 'bench', '--editor', 'neovim', '--write'];
-    wallTimes(10, [cli, ...heartbeat], env); // warm the file cache
+    wallTimes(10, cli, heartbeat, env); // warm the file cache
     // NODE_EXTRA_CA_CERTS makes every Node process read and parse that bundle before its first
-    // line (~90 ms on some machines): measured as set here, and without it when it is set.
+    // line (~90 ms on some machines; the command starts a heartbeat without it): measured as set
+    // here, and without it when it is set.
     const environments: [string, NodeJS.ProcessEnv][] = [['as set', env]];
     if (env.NODE_EXTRA_CA_CERTS) environments.push(['without NODE_EXTRA_CA_CERTS', { ...env, NODE_EXTRA_CA_CERTS: undefined }]);
     const figures: Record<string, unknown> = {};
     for (const [name, e] of environments) {
-      const node = wallTimes(CALLS, ['-e', '0'], e);
-      const calls = wallTimes(CALLS, [cli, ...heartbeat], e);
+      const node = wallTimes(CALLS, process.execPath, ['-e', '0'], e);
+      const calls = wallTimes(CALLS, cli, heartbeat, e);
       const row = { p50_ms: Math.round(percentile(calls, 50) * 10) / 10, p95_ms: Math.round(percentile(calls, 95) * 10) / 10, bare_node_p50_ms: Math.round(percentile(node, 50) * 10) / 10 };
       figures[name] = row;
       console.log(`codetally heartbeat (environment ${name}): p50 ${row.p50_ms} ms, p95 ${row.p95_ms} ms; a bare node -e 0: p50 ${row.bare_node_p50_ms} ms (${CALLS} calls each)`);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `codetally` command: the compiled CLI (npm install builds it; `npm run build -w client` again after a change).
+// What bin/codetally starts: the compiled CLI (npm install builds it; `npm run build -w client` again after a change).
 import fs from 'node:fs';
 
 const cli = new URL('../dist/cli.mjs', import.meta.url);

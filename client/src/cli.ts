@@ -44,7 +44,13 @@ function flushWhenDue(client: Codetally, now = Date.now()): void {
   const eventsDue = pending.count >= FLUSH_AT_EVENTS || now - (pending.oldestAt ?? now) >= FLUSH_AFTER_MS;
   const retryDue = client.queue.outbox().length > 0 && now >= readStatus(client.home).next_attempt_at;
   if (!eventsDue && !retryDue) return;
-  spawn(process.execPath, [process.argv[1], 'flush', '--background'], { detached: true, stdio: 'ignore' }).unref();
+  spawn(process.execPath, [process.argv[1], 'flush', '--background'], { detached: true, stdio: 'ignore', env: senderEnv() }).unref();
+}
+
+/** The environment for a sender: NODE_EXTRA_CA_CERTS back where bin/codetally set it aside for a heartbeat. */
+function senderEnv(env = process.env): NodeJS.ProcessEnv {
+  const { CODETALLY_NODE_EXTRA_CA_CERTS: certs, ...rest } = env;
+  return certs ? { ...rest, NODE_EXTRA_CA_CERTS: certs } : rest;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -72,7 +78,9 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'flush': {
       const v = args(rest, { background: { type: 'boolean' } });
-      const result = await client.flush(v.background ? { retryForMs: 60_000 } : { force: true, waitForLockMs: 30_000 });
+      // In the background: retries for a minute, and waits for a sender at work to finish (it may
+      // have committed before this call's events were written).
+      const result = await client.flush(v.background ? { retryForMs: 60_000, waitForLockMs: 10_000 } : { force: true, waitForLockMs: 30_000 });
       if (v.background) return 0;
       if (result.busy) console.log('another codetally process is sending this queue');
       else console.log(`delivered ${result.delivered} batch(es), dropped ${result.dropped}, ${result.queued} queued${result.error ? `; last error: ${result.error}` : ''}`);

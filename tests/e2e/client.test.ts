@@ -1,5 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
+import tls from 'node:tls';
 import fc from 'fast-check';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { Codetally } from '../../client/src/index';
@@ -74,6 +77,52 @@ describe('the codetally CLI against the server', () => {
     const today = await cli(h, ['today']);
     expect(today.code).toBe(0);
     expect(today.stdout.trim()).toBe(bar.data.grand_total.text);
+  });
+
+  it("a heartbeat starts Node without NODE_EXTRA_CA_CERTS, and the sender it starts gets them back: events reach a service only they trust", async () => {
+    // The service behind TLS with a certificate made here, trusted only through NODE_EXTRA_CA_CERTS.
+    const dir = home();
+    const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    const upstream = new URL(base);
+    const front = tls.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (socket) => {
+      const up = net.connect(Number(upstream.port), upstream.hostname);
+      socket.pipe(up).pipe(socket);
+      socket.on('error', () => up.destroy());
+      up.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const h = home();
+      const { token } = await clientUser(base, adminToken);
+      expect((await cli(h, ['config', '--api-url', `https://127.0.0.1:${(front.address() as net.AddressInfo).port}`, '--token', token])).code).toBe(0);
+
+      // Node warns on its first line when it cannot load NODE_EXTRA_CA_CERTS: a heartbeat does not load them.
+      const missing = { NODE_EXTRA_CA_CERTS: path.join(dir, 'missing.pem') };
+      expect((await cli(h, ['status'], missing)).stderr).toContain('extra certs');
+      for (const ago of [50, 40]) {
+        const quiet = await cli(h, ['heartbeat', '--language', 'Go', '--time', String(Date.now() / 1000 - ago)], missing);
+        expect(quiet).toMatchObject({ code: 0, stderr: '' });
+      }
+      // Without the certificate, sending fails on it.
+      const refused = await cli(h, ['flush'], { NODE_EXTRA_CA_CERTS: undefined });
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toMatch(/last error: .*(certificate|self.signed)/i);
+
+      // With it, the senders that heartbeats start (their events waited a minute) deliver them all.
+      const now = Date.now() / 1000;
+      const events = [{ time: now - 200, language: 'Go' }, { time: now - 170, language: 'Go' }, { time: now - 140, language: 'Go' }, { time: now - 110, language: 'Zig' }];
+      const h2 = home();
+      expect((await cli(h2, ['config', '--api-url', `https://127.0.0.1:${(front.address() as net.AddressInfo).port}`, '--token', token])).code).toBe(0);
+      for (const e of events) expect((await cli(h2, ['heartbeat', '--language', e.language, '--time', e.time.toFixed(3)], { NODE_EXTRA_CA_CERTS: cert })).code).toBe(0);
+      for (let i = 0; !/queued: 0 event\(s\) not counted yet, 0 batch/.test((await cli(h2, ['status'])).stdout); i++) {
+        if (i > 100) throw new Error(`the background senders left events queued: ${(await cli(h2, ['status'])).stdout}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect((await storedSeconds(base, token)).languages).toEqual({ Go: 90 });
+    } finally {
+      front.close();
+    }
   });
 
   it('keeps queuing while the server is down, then delivers everything once', async () => {

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-// The reference client's CLI (client/), run as editors and the agent run it: a process of its own
-// with its own home.
+// The reference client's CLI (client/), run as editors and the agent run it: the command npm links
+// (client/bin/codetally), a process of its own with its own home.
 
-export const cliPath = path.resolve(import.meta.dirname, '../../client/bin/codetally.mjs');
+export const cliPath = path.resolve(import.meta.dirname, '../../client/bin/codetally');
 
 export function clientHome(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'codetally-client-'));
@@ -19,9 +19,9 @@ export interface Run {
   stderr: string;
 }
 
-/** Starts `codetally ...args` with CODETALLY_HOME=home. */
-export function startCli(home: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, CODETALLY_HOME: home, TZ: 'UTC', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `codetally ...args` with CODETALLY_HOME=home; a variable of `env` set to undefined is removed. */
+export function startCli(home: string, args: string[], env: Record<string, string | undefined> = {}): { child: ChildProcess; done: Promise<Run> } {
+  const child = spawn(cliPath, args, { env: { ...process.env, CODETALLY_HOME: home, TZ: 'UTC', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -30,7 +30,7 @@ export function startCli(home: string, args: string[], env: Record<string, strin
   return { child, done };
 }
 
-export const cli = (home: string, args: string[], env: Record<string, string> = {}) => startCli(home, args, env).done;
+export const cli = (home: string, args: string[], env: Record<string, string | undefined> = {}) => startCli(home, args, env).done;
 
 /** A user made through the admin API, with a token that syncs, reads its status bar and exports. */
 export async function clientUser(base: string, adminToken: string): Promise<{ token: string; handle: string }> {

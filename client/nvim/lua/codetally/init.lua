@@ -23,6 +23,8 @@
 -- once every `heartbeat_interval` seconds; another file at once), and whenever you write it.
 -- Each is a `codetally heartbeat` process started in the background and never waited for (it goes
 -- on if you quit); the first failure of a session is shown as a warning, later ones are not.
+-- When you quit after sending events, `codetally flush --background` sends them at once, outliving
+-- the editor (a heartbeat still running is given up to `quit_wait_ms` to queue its event first).
 
 local M = {}
 
@@ -34,6 +36,8 @@ local defaults = {
   today_interval = 300,
   -- Seconds after a write before today's total is asked again.
   today_after_write = 5,
+  -- On quit, how long a heartbeat still running may take to queue its event before the flush starts.
+  quit_wait_ms = 500,
 }
 
 -- Neovim's filetypes, named as the service names languages. Others are left to the command,
@@ -57,6 +61,7 @@ local write_timer = nil
 local jobs = {} -- running job id -> true
 local running = 0
 local warned = false
+local sent = false -- a heartbeat was started since the last flush on quit
 local last = { entity = nil, at = nil } -- the last event sent for typing or entering a buffer
 local today_text = ''
 local today_job = nil
@@ -183,6 +188,7 @@ local function heartbeat(buf, is_write)
   if is_write then
     table.insert(args, '--write')
   end
+  sent = true
   run(args, function(code, _, stderr)
     if code ~= 0 then
       local why = first_line(stderr)
@@ -241,6 +247,19 @@ function M.pending()
   return running
 end
 
+-- Quitting sends what this session queued now rather than with the next session's events.
+local function flush_on_quit()
+  if not sent then
+    return
+  end
+  sent = false
+  local running_jobs = vim.tbl_keys(jobs)
+  if #running_jobs > 0 then
+    vim.fn.jobwait(running_jobs, options.quit_wait_ms)
+  end
+  pcall(vim.fn.jobstart, vim.list_extend(vim.deepcopy(options.cmd), { 'flush', '--background' }), { detach = true })
+end
+
 local function stop_timer(t)
   if t then
     t:stop()
@@ -261,6 +280,7 @@ function M.setup(opts)
     heartbeat_interval = { options.heartbeat_interval, 'number' },
     today_interval = { options.today_interval, 'number' },
     today_after_write = { options.today_after_write, 'number' },
+    quit_wait_ms = { options.quit_wait_ms, 'number' },
   })
   M.configured = true
 
@@ -285,6 +305,7 @@ function M.setup(opts)
       end))
     end,
   })
+  vim.api.nvim_create_autocmd('VimLeavePre', { group = group, callback = flush_on_quit })
   vim.api.nvim_create_user_command('CodetallyToday', function()
     M.refresh(true)
   end, { desc = "Refresh and show today's coding time" })
