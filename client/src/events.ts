@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { DesktopEvent, EditorEvent } from './buckets';
 
 // What a caller says about an event, checked and made into the event the queue records. The
@@ -43,10 +45,24 @@ export function languageOf(entity: string | undefined): string | undefined {
   return ext ? extensions[ext] : undefined;
 }
 
+/**
+ * The project of a file the editor did not name one for: the name of the folder holding the
+ * nearest `.git` above it (a folder, or a file in worktrees and submodules), as WakaTime's command
+ * line does; none outside a repository.
+ */
+export function projectOf(entity: string | undefined): string | undefined {
+  if (!entity) return undefined;
+  for (let dir = path.dirname(path.resolve(entity)); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, '.git'))) return path.basename(dir) || undefined;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
 export interface HeartbeatInput {
-  /** The file (only its extension is read, for the language when none is given; it is never stored). */
+  /** The file: its extension names the language and its repository the project when none is given; it is never stored. */
   entity?: string;
   language?: string;
+  /** The project; when absent, found from the entity (`projectOf`). */
   project?: string;
   editor?: string;
   /** Epoch seconds; now when absent. */

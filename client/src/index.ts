@@ -1,4 +1,4 @@
-import { editorEvent, desktopEvent, type HeartbeatInput } from './events';
+import { desktopEvent, editorEvent, projectOf, type HeartbeatInput } from './events';
 import { flush, readStatus, type FlushOptions, type FlushResult, type Status } from './flush';
 import { Home, type Config } from './home';
 import { Queue } from './queue';
@@ -31,7 +31,7 @@ export class Codetally {
 
   /** Records an editor event; returns once it is safely on disk (throws EventError for a bad field). */
   heartbeat(input: HeartbeatInput): void {
-    this.queue.record(editorEvent(input));
+    this.queue.record(editorEvent({ ...input, project: input.project ?? projectOf(input.entity) }));
   }
 
   /** Records which application is in front ('' when nobody is there). */

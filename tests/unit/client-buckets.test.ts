@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { credit, hoursOf, type ClientEvent, type EditorEvent } from '../../client/src/buckets';
-import { editorEvent, EventError } from '../../client/src/events';
+import { editorEvent, EventError, projectOf } from '../../client/src/events';
 
 // The reference client's crediting (client/src/buckets.ts): WakaTime's rule on this machine's
 // local hours, any grouping of the events into commits giving the totals of one.
@@ -93,5 +96,21 @@ describe('events', () => {
     expect(() => editorEvent({ language: 'Go', time: now / 1000 + 7200 }, now)).toThrow('at most one hour ahead');
     expect(() => editorEvent({ language: 'Go', time: now / 1000 - 15 * 86_400 }, now)).toThrow('within the last 14 days');
     expect(() => editorEvent({ language: 'Go', time: Number.NaN }, now)).toThrow('time must be a number');
+  });
+
+  it('names the project after the nearest repository above the file (a .git folder or file), none outside one', () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'codetally-project-')));
+    try {
+      fs.mkdirSync(path.join(root, 'tally app', '.git'), { recursive: true });
+      fs.mkdirSync(path.join(root, 'tally app', 'vendor', 'lib', 'src'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'tally app', 'vendor', 'lib', '.git'), 'gitdir: ../../.git/modules/lib\n');
+      fs.mkdirSync(path.join(root, 'loose'));
+      expect(projectOf(path.join(root, 'tally app', 'main.go'))).toBe('tally app');
+      expect(projectOf(path.join(root, 'tally app', 'vendor', 'lib', 'src', 'x.c'))).toBe('lib');
+      expect(projectOf(path.join(root, 'loose', 'notes.md'))).toBeUndefined();
+      expect(projectOf(undefined)).toBeUndefined();
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
