@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { AccountLink } from '@/app/components/account-link';
+import { ThemeSwitch, themeScript } from '@/app/components/theme-switch';
 import { configuredOrigin } from '@/lib/http/origin';
 import './globals.css';
 
@@ -14,11 +15,21 @@ export function generateMetadata(): Metadata {
   };
 }
 
-export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
+export const viewport: Viewport = {
+  width: 'device-width',
+  initialScale: 1,
+  themeColor: [
+    { media: '(prefers-color-scheme: light)', color: '#ffffff' },
+    { media: '(prefers-color-scheme: dark)', color: '#0f1218' },
+  ],
+};
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+      </head>
       <body>
         <a className="skip" href="#content">
           Skip to content
@@ -37,6 +48,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <main id="content">{children}</main>
         <footer className="site">
           Codetally counts time, never content. <Link href="/docs">API and plugin guide</Link> · <a href="/main/api/v1/openapi.json">openapi.json</a>
+          <ThemeSwitch />
         </footer>
       </body>
     </html>

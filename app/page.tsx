@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
-import { DailyBars, LanguagePie, WeeklyTrend } from './components/charts';
-import { NamedList } from './components/figures';
+import { Breakdown, DailyBars, WeeklyBars } from './components/charts';
 import { WithOrigin } from './components/site-origin';
 import { formatDuration } from '@/lib/badges/format';
 import { configuredOrigin } from '@/lib/http/origin';
@@ -42,8 +41,14 @@ export default async function Home() {
         <div className="grid">
           <section className="card" aria-labelledby="langs">
             <h3 id="langs">Languages</h3>
-            <LanguagePie items={languages.languages} label="Share of coding time per language, last 30 days" />
-            <NamedList items={languages.languages} empty="No language has enough people behind it yet." caption="Languages, last 30 days" />
+            <Breakdown
+              items={languages.languages}
+              total={time.total_seconds}
+              donut
+              empty="No language has enough people behind it yet."
+              caption="Languages, last 30 days, share of all coding time"
+            />
+            <p className="muted">Languages too few people use are counted in “All others”.</p>
           </section>
           <section className="card" aria-labelledby="trend">
             <h3 id="trend">Weekly trend</h3>
@@ -51,8 +56,9 @@ export default async function Home() {
               {formatDuration(time.total_seconds)} coded in 30 days
               {weekly.change_percent !== null ? `; last week ${weekly.change_percent >= 0 ? '+' : ''}${weekly.change_percent}% on the week before` : ''}.
             </p>
-            <WeeklyTrend weeks={weekly.weeks} label="Community coding hours per week, last 12 weeks" />
-            <DailyBars days={time.days} label="Community coding hours per day, last 30 days" />
+            <WeeklyBars weeks={weekly.weeks} today={weekly.range.to} caption="Community coding time per week" />
+            <h3>Per day</h3>
+            <DailyBars days={time.days} caption="Community coding time per day" />
           </section>
         </div>
       )}

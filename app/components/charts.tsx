@@ -1,57 +1,282 @@
-'use client';
+import { formatDuration } from '@/lib/badges/format';
+import { isoWeekStart } from '@/lib/dates';
+import { calendar, daysIntoWeek, donutArcs, hourTicks, months, slices, type Slice } from '@/lib/web/charts';
 
-import { Area, AreaChart, Bar, BarChart, CartesianGrid, Cell, Pie, PieChart, Tooltip, XAxis, YAxis } from 'recharts';
+// The charts, rendered on the server as SVG and HTML: no script, readable at any width, in both
+// colour schemes (colours are the stylesheet's variables). Each comes with its numbers as a table.
 
-// Interactive charts, hydrated on top of the server-rendered figures and tables next to them.
+const weekdays = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const swatch = (color: number) => `var(--c${color})`;
 
-const hours = (seconds: number) => Math.round((seconds / 3600) * 10) / 10;
-const palette = ['#0a58a8', '#d97706', '#1d6b35', '#a4161a', '#6b3fa0', '#0e7490', '#7c5e10', '#be185d', '#4a5060', '#2f7bc8'];
-const size = { width: '100%', aspectRatio: 2.6, maxHeight: 280 } as const;
-
-export function DailyBars({ days, label }: { days: { date: string; seconds: number }[]; label: string }) {
-  const data = days.map((d) => ({ date: d.date.slice(5), hours: hours(d.seconds) }));
-  return (
-    <figure className="chart" aria-label={label}>
-      <BarChart responsive style={size} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
-        <CartesianGrid strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="date" tick={{ fontSize: 12 }} minTickGap={12} />
-        <YAxis tick={{ fontSize: 12 }} unit="h" />
-        <Tooltip formatter={(v) => [`${v} h`, 'coding']} />
-        <Bar dataKey="hours" fill="#0a58a8" isAnimationActive={false} />
-      </BarChart>
-    </figure>
-  );
+interface Bar {
+  key: string;
+  /** Under the bar; '' for none. */
+  label: string;
+  title: string;
+  seconds: number;
+  partial?: boolean;
 }
 
-export function LanguagePie({ items, label }: { items: { name: string; seconds: number; percent: number }[]; label: string }) {
-  const top = items.slice(0, 8);
-  const rest = items.slice(8).reduce((sum, i) => sum + i.seconds, 0);
-  const data = [...top.map((i) => ({ name: i.name, value: hours(i.seconds) })), ...(rest > 0 ? [{ name: 'Other', value: hours(rest) }] : [])];
+/** Columns of time with hour gridlines: the shape, for sighted readers (the table beside it holds the numbers). */
+function Bars({ bars, note }: { bars: Bar[]; note?: string }) {
+  const { top, ticks } = hourTicks(Math.max(0, ...bars.map((b) => b.seconds)));
+  const pct = (seconds: number) => `${top > 0 ? (seconds / top) * 100 : 0}%`;
   return (
-    <figure className="chart" aria-label={label}>
-      <PieChart responsive style={{ width: '100%', aspectRatio: 1.6, maxHeight: 260 }}>
-        <Pie data={data} dataKey="value" nameKey="name" innerRadius="45%" outerRadius="80%" isAnimationActive={false}>
-          {data.map((d, i) => (
-            <Cell key={d.name} fill={palette[i % palette.length]} />
+    <figure className="bars">
+      <div className="bars-plot" aria-hidden="true">
+        {ticks.map((t) => (
+          <span key={t.seconds} className="bars-tick" style={{ bottom: pct(t.seconds) }}>
+            {t.label}
+          </span>
+        ))}
+        <div className="bars-columns">
+          {bars.map((b) => (
+            <i key={b.key} className={b.partial ? 'partial' : undefined} style={{ height: pct(b.seconds) }} title={b.title} />
           ))}
-        </Pie>
-        <Tooltip formatter={(v, name) => [`${v} h`, name]} />
-      </PieChart>
+        </div>
+      </div>
+      <div className="bars-labels" aria-hidden="true">
+        {bars.map((b) => (
+          <span key={b.key}>{b.label}</span>
+        ))}
+      </div>
+      {note && <figcaption className="muted">{note}</figcaption>}
     </figure>
   );
 }
 
-export function WeeklyTrend({ weeks, label }: { weeks: { week_start: string; seconds: number }[]; label: string }) {
-  const data = weeks.map((w) => ({ week: w.week_start.slice(5), hours: hours(w.seconds) }));
+/** Time per day, with the days as a table. */
+export function DailyBars({ days, caption }: { days: { date: string; seconds: number }[]; caption: string }) {
+  const every = Math.ceil(days.length / 5);
+  const bars = days.map((d, i) => ({
+    key: d.date,
+    label: i % every === 0 ? d.date.slice(5) : '',
+    title: `${d.date}: ${formatDuration(d.seconds)}`,
+    seconds: d.seconds,
+  }));
   return (
-    <figure className="chart" aria-label={label}>
-      <AreaChart responsive style={size} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
-        <CartesianGrid strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="week" tick={{ fontSize: 12 }} />
-        <YAxis tick={{ fontSize: 12 }} unit="h" />
-        <Tooltip formatter={(v) => [`${v} h`, 'week']} />
-        <Area dataKey="hours" stroke="#0a58a8" fill="#b6d4f2" isAnimationActive={false} />
-      </AreaChart>
-    </figure>
+    <>
+      <Bars bars={bars} />
+      <TableOf caption={caption} head={['Date', 'Time']} rows={days.map((d) => [d.date, formatDuration(d.seconds)])} />
+    </>
+  );
+}
+
+/** Time per ISO week; the last one is the current week so far, drawn as such. */
+export function WeeklyBars({ weeks, today, caption }: { weeks: { week_start: string; seconds: number }[]; today: string; caption: string }) {
+  const current = isoWeekStart(today);
+  const sofar = daysIntoWeek(current, today);
+  const partial = (w: { week_start: string }) => w.week_start === current && sofar < 7;
+  const bars = weeks.map((w, i) => ({
+    key: w.week_start,
+    label: i % 3 === weeks.length % 3 ? w.week_start.slice(5) : '',
+    title: `week of ${w.week_start}: ${formatDuration(w.seconds)}${partial(w) ? ' so far' : ''}`,
+    seconds: w.seconds,
+    partial: partial(w),
+  }));
+  const note = weeks.some(partial) ? `The last column is this week so far (${sofar} of 7 days).` : undefined;
+  return (
+    <>
+      <Bars bars={bars} note={note} />
+      <TableOf
+        caption={caption}
+        head={['Week of', 'Time']}
+        rows={weeks.map((w) => [partial(w) ? `${w.week_start} (so far)` : w.week_start, formatDuration(w.seconds)])}
+      />
+    </>
+  );
+}
+
+/** A table behind a disclosure: the numbers of the chart above it. */
+function TableOf({ caption, head, rows }: { caption: string; head: string[]; rows: string[][] }) {
+  return (
+    <details>
+      <summary>{caption} as a table</summary>
+      <div className="table-wrap">
+        <table>
+          <caption className="sr-only">{caption}</caption>
+          <thead>
+            <tr>
+              {head.map((h, i) => (
+                <th key={h} scope="col" className={i > 0 ? 'num' : undefined}>
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r[0]}>
+                {r.map((v, i) => (
+                  <td key={i} className={i > 0 ? 'num' : undefined}>
+                    {v}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+function Donut({ slices }: { slices: Slice[] }) {
+  const arcs = donutArcs(slices);
+  return (
+    <svg className="donut" viewBox="0 0 42 42" aria-hidden="true">
+      <circle cx="21" cy="21" r="15.9155" fill="none" stroke="var(--l0)" strokeWidth="7" />
+      {slices.map((s, i) => (
+        <circle
+          key={s.name}
+          cx="21"
+          cy="21"
+          r="15.9155"
+          fill="none"
+          stroke={swatch(s.color)}
+          strokeWidth="7"
+          strokeDasharray={`${arcs[i].dash} ${100 - arcs[i].dash}`}
+          strokeDashoffset={25 - arcs[i].start}
+        >
+          <title>{`${s.name}: ${s.percent}%`}</title>
+        </circle>
+      ))}
+    </svg>
+  );
+}
+
+/**
+ * Names with their time and share of the whole, largest first, the rest as "All others"; with `donut`,
+ * a donut of the same rows, whose colours the rows' swatches name. `total` is the whole when some
+ * time has no name shown (site-wide: languages too few people use).
+ */
+export function Breakdown({
+  items,
+  total,
+  donut = false,
+  empty,
+  caption,
+}: {
+  items: { name: string; seconds: number }[];
+  total?: number;
+  donut?: boolean;
+  empty: string;
+  caption: string;
+}) {
+  if (items.length === 0) return <p className="muted">{empty}</p>;
+  const rows = slices(items, donut ? 8 : 15, total);
+  return (
+    <div className={donut ? 'breakdown with-donut' : 'breakdown'}>
+      {donut && <Donut slices={rows} />}
+      <div className="table-wrap">
+        <table>
+          <caption className="sr-only">{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col" className="num">
+                Time
+              </th>
+              <th scope="col" className="num">
+                Share
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.name}>
+                <td>
+                  {donut && <i className="swatch" style={{ background: swatch(r.color) }} aria-hidden="true" />}
+                  {r.name}
+                  <span className="share" aria-hidden="true">
+                    <span style={{ width: `${Math.max(1, r.percent)}%` }} />
+                  </span>
+                </td>
+                <td className="num">{formatDuration(r.seconds)}</td>
+                <td className="num">{r.percent}%</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+const levelColor = ['var(--l0)', 'var(--l1)', 'var(--l2)', 'var(--l3)', 'var(--l4)'];
+
+/** A year calendar: one square per day, columns are ISO weeks, darker is busier; its months as a table. */
+export function Hitmap({ days }: { days: { date: string; seconds: number; level: number }[] }) {
+  if (days.length === 0) return null;
+  const { cells, columns, months: labels } = calendar(days);
+  const cell = 13;
+  const left = 30;
+  const top = 16;
+  const active = days.filter((d) => d.seconds > 0).length;
+  return (
+    <div className="hitmap">
+      <div className="hitmap-scroll">
+        <svg viewBox={`0 0 ${left + columns * cell} ${top + 7 * cell}`} role="img" aria-label={`Activity calendar from ${days[0].date} to ${days.at(-1)!.date}: ${active} active days`}>
+          {labels.map((m) => (
+            <text key={`${m.label}${m.column}`} x={left + m.column * cell} y="11" className="hitmap-label">
+              {m.label}
+            </text>
+          ))}
+          {['Mon', 'Wed', 'Fri'].map((d, i) => (
+            <text key={d} x="0" y={top + (i * 2 + 1) * cell - 3} className="hitmap-label">
+              {d}
+            </text>
+          ))}
+          {cells.map((c) => (
+            <rect key={c.date} x={left + c.column * cell} y={top + c.row * cell} width={cell - 3} height={cell - 3} rx="2" fill={levelColor[c.level]}>
+              <title>{`${c.date}: ${formatDuration(c.seconds)}`}</title>
+            </rect>
+          ))}
+        </svg>
+      </div>
+      <div className="legend" aria-hidden="true">
+        Less {levelColor.map((c) => <i key={c} style={{ background: c }} />)} More
+      </div>
+      <TableOf
+        caption="Time per month"
+        head={['Month', 'Time', 'Active days']}
+        rows={months(days).map((m) => [m.month, formatDuration(m.seconds), String(m.activeDays)])}
+      />
+    </div>
+  );
+}
+
+/** When in the week someone codes: 7 rows (Monday first) of 24 hours, darker is busier. */
+export function WeekdayHours({ grid }: { grid: number[][] }) {
+  const max = Math.max(0, ...grid.flat());
+  const level = (v: number) => (v <= 0 || max <= 0 ? 0 : Math.min(4, Math.ceil((v / max) * 4)));
+  return (
+    <div className="table-wrap">
+      <table className="week-hours">
+        <caption className="sr-only">Coding time per weekday and hour</caption>
+        <thead>
+          <tr>
+            <td />
+            {Array.from({ length: 24 }, (_, h) => (
+              <th scope="col" key={h}>
+                <span className={h % 3 === 0 ? undefined : 'sr-only'}>{h}</span>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {grid.map((row, d) => (
+            <tr key={weekdays[d]}>
+              <th scope="row">{weekdays[d]}</th>
+              {row.map((v, h) => (
+                <td key={h} title={`${weekdays[d]} ${h}:00, ${formatDuration(v)}`} style={{ background: levelColor[level(v)] }}>
+                  <span className="sr-only">{formatDuration(v)}</span>
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -8,6 +8,7 @@ import { issueToken, revokeToken } from '@/lib/accounts/tokens';
 import { createBadgeSchema } from '@/lib/badges/schemas';
 import { createBadge, deleteBadge, refreshBadge } from '@/lib/badges/store';
 import { getDb } from '@/lib/db/client';
+import { latestActivity } from '@/lib/stats/own';
 import { authAction } from '@/lib/web/auth-actions';
 import { formError, parseForm, type FormState } from '@/lib/web/forms';
 import { requireUser, visitorAddress } from '@/lib/web/session';
@@ -60,6 +61,12 @@ export async function connectEditor(_: FormState): Promise<FormState> {
   } catch (err) {
     return formError(err, {});
   }
+}
+
+/** What the user's plugins or agent sent last (null before the first): the set-up steps poll it. */
+export async function latestActivityAction() {
+  const user = await requireUser();
+  return latestActivity(await getDb(), user.id);
 }
 
 /** A one-button action on one of the user's own tokens or badges, by id; a stale id changes nothing. */

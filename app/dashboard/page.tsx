@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
-import { DailyBars, LanguagePie, WeeklyTrend } from '../components/charts';
-import { DaysTable, Figures, Hitmap, NamedList, WeekdayHours } from '../components/figures';
+import { Breakdown, DailyBars, Hitmap, WeekdayHours, WeeklyBars } from '../components/charts';
+import { Figures } from '../components/figures';
 import { signOut } from '../signin/actions';
 import { deleteBadgeAction, refreshBadgeAction, revokeTokenAction } from './actions';
 import { DumpImporter } from './importer';
-import { BadgeMaker, CopyButton, DeleteAccount, EditorConnector, PasswordForm, SettingsForm, TokenCreator } from './widgets';
+import { BadgeMaker, CopyButton, DeleteAccount, EditorConnector, FirstActivity, PasswordForm, SettingsForm, TokenCreator } from './widgets';
 import { formatDuration } from '@/lib/badges/format';
 import { dashboardData, dashboardRange, dashboardRanges } from '@/lib/web/dashboard';
 import { requireUser } from '@/lib/web/session';
@@ -30,12 +30,12 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
   const user = await requireUser();
   const search = await searchParams;
   const range = dashboardRange(search.range);
-  const { account, time, language, hitmap, weekly, tokens, projects, apps, origin, badges } = await dashboardData(user, range);
+  const { account, time, language, hitmap, weekly, tokens, projects, apps, origin, badges, isNew } = await dashboardData(user, range);
   const profile = `/u/${encodeURIComponent(account.handle)}`;
   return (
     <>
       <h1>Hello, {account.display_name}</h1>
-      {search.welcome && <p className="notice">Your account is ready. Create a token below and paste it into your editor plugin.</p>}
+      {search.welcome && <p className="notice">Your account is ready. Three steps connect your editor.</p>}
       <p className="muted">
         Signed in as @{account.handle}
         {account.email ? ` (${account.email})` : ''}. Your profile is {account.settings.profile_public ? <a href={profile}>public</a> : 'private'}.
@@ -46,70 +46,94 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
         </button>
       </form>
 
-      <h2 id="activity">Your activity</h2>
-      <nav aria-label="Range" className="pager">
-        {Object.entries(dashboardRanges).map(([r, label]) =>
-          r === range ? (
-            <strong key={r} aria-current="page">
-              {label}
-            </strong>
-          ) : (
-            <a key={r} href={`/dashboard?range=${r}`}>
-              {label}
-            </a>
-          ),
-        )}
-      </nav>
-      <Figures
-        items={[
-          { label: 'coding time', value: formatDuration(time.total_seconds) },
-          { label: 'daily average', value: formatDuration(time.daily_average_seconds) },
-          { label: 'desktop time', value: formatDuration(apps.reduce((s, a) => s + a.seconds, 0)) },
-        ]}
-      />
-      <div className="grid">
-        <section className="card" aria-labelledby="d-daily">
-          <h3 id="d-daily">Daily coding time</h3>
-          <DailyBars days={time.days} label="Your hours coded per day" />
-          <DaysTable days={time.days} caption="Daily time" />
+      {isNew ? (
+        <section aria-labelledby="start">
+          <h2 id="start">Get started</h2>
+          <ol className="steps">
+            <li>
+              <strong>Make a key</strong> for your editors. Every WakaTime plugin (VS Code, JetBrains, Vim, Neovim, Emacs and more) and
+              Codetally&apos;s own client accept it.
+              <EditorConnector site={origin} />
+            </li>
+            <li>
+              <strong>Paste the settings</strong> shown with the key, then restart your editor (or run the command once).
+            </li>
+            <li>
+              <strong>Write some code.</strong> Your first minute shows up here.
+              <FirstActivity />
+            </li>
+          </ol>
         </section>
-        <section className="card" aria-labelledby="d-langs">
-          <h3 id="d-langs">Languages</h3>
-          {language.languages.length > 0 && <LanguagePie items={language.languages} label="Your languages" />}
-          <NamedList items={language.languages} empty="No coding time in this range yet." caption="Your languages" />
-        </section>
-        <section className="card" aria-labelledby="d-projects">
-          <h3 id="d-projects">Projects</h3>
-          <p className="muted">Only you see projects.</p>
-          <NamedList items={projects} empty="No projects in this range." caption="Your projects" />
-        </section>
-        <section className="card" aria-labelledby="d-editors">
-          <h3 id="d-editors">Editors</h3>
-          <NamedList items={time.editors} empty="No editors in this range." caption="Your editors" />
-        </section>
-        <section className="card" aria-labelledby="d-apps">
-          <h3 id="d-apps">Desktop applications</h3>
-          <p className="muted">From the desktop agent; counted apart from coding time.</p>
-          <NamedList items={apps} empty="No desktop time in this range." caption="Your desktop applications" />
-        </section>
-        <section className="card" aria-labelledby="d-weekly">
-          <h3 id="d-weekly">Weekly trend</h3>
-          <WeeklyTrend weeks={weekly.weeks} label="Your hours per week, last 12 weeks" />
-        </section>
-      </div>
-      <h3>The last year</h3>
-      <Hitmap days={hitmap.days} />
-      <h3>When in the week</h3>
-      <WeekdayHours grid={hitmap.weekday_hours} />
+      ) : (
+        <>
+          <h2 id="activity">Your activity</h2>
+          <nav aria-label="Range" className="pager">
+            {Object.entries(dashboardRanges).map(([r, label]) =>
+              r === range ? (
+                <strong key={r} aria-current="page">
+                  {label}
+                </strong>
+              ) : (
+                <a key={r} href={`/dashboard?range=${r}`}>
+                  {label}
+                </a>
+              ),
+            )}
+          </nav>
+          <Figures
+            items={[
+              { label: 'coding time', value: formatDuration(time.total_seconds) },
+              { label: 'daily average', value: formatDuration(time.daily_average_seconds) },
+              { label: 'desktop time', value: formatDuration(apps.reduce((s, a) => s + a.seconds, 0)) },
+            ]}
+          />
+          <div className="grid">
+            <section className="card" aria-labelledby="d-daily">
+              <h3 id="d-daily">Daily coding time</h3>
+              <DailyBars days={time.days} caption="Daily time" />
+            </section>
+            <section className="card" aria-labelledby="d-langs">
+              <h3 id="d-langs">Languages</h3>
+              <Breakdown donut items={language.languages} empty="No coding time in this range yet." caption="Your languages" />
+            </section>
+            <section className="card" aria-labelledby="d-projects">
+              <h3 id="d-projects">Projects</h3>
+              <p className="muted">Only you see projects.</p>
+              <Breakdown items={projects} empty="No projects in this range." caption="Your projects" />
+            </section>
+            <section className="card" aria-labelledby="d-editors">
+              <h3 id="d-editors">Editors</h3>
+              <Breakdown items={time.editors} empty="No editors in this range." caption="Your editors" />
+            </section>
+            <section className="card" aria-labelledby="d-apps">
+              <h3 id="d-apps">Desktop applications</h3>
+              <p className="muted">From the desktop agent; counted apart from coding time.</p>
+              <Breakdown items={apps} empty="No desktop time in this range." caption="Your desktop applications" />
+            </section>
+            <section className="card" aria-labelledby="d-weekly">
+              <h3 id="d-weekly">Weekly trend</h3>
+              <WeeklyBars weeks={weekly.weeks} today={weekly.range.to} caption="Your time per week" />
+            </section>
+          </div>
+          <h3>The last year</h3>
+          <Hitmap days={hitmap.days} />
+          <h3>When in the week</h3>
+          <WeekdayHours grid={hitmap.weekday_hours} />
+        </>
+      )}
 
-      <h2 id="editor">Connect your editor</h2>
-      <p>
-        Every WakaTime editor plugin (VS Code, JetBrains, Vim, Neovim, Emacs, Sublime, Xcode and more) can send to Codetally: make a key
-        and paste two lines into <code>~/.wakatime.cfg</code>. Codetally keeps the time, language, project, editor and category of each
-        heartbeat, never the file&apos;s path, branch or contents. The same key sets up Codetally&apos;s own client: its desktop agent and
-        its Neovim plugin.
-      </p>
-      <EditorConnector site={origin} />
+      {!isNew && (
+        <>
+          <h2 id="editor">Connect your editor</h2>
+          <p>
+            Every WakaTime editor plugin (VS Code, JetBrains, Vim, Neovim, Emacs, Sublime, Xcode and more) can send to Codetally: make a key
+            and paste two lines into <code>~/.wakatime.cfg</code>. Codetally keeps the time, language, project, editor and category of each
+            heartbeat, never the file&apos;s path, branch or contents. The same key sets up Codetally&apos;s own client: its desktop agent and
+            its Neovim plugin.
+          </p>
+          <EditorConnector site={origin} />
+        </>
+      )}
       <h3 id="import">Bring your WakaTime history</h3>
       <p>
         On wakatime.com, export your heartbeats (Settings, Export) and import the file here. It is read in the background: leave this page
@@ -120,39 +144,43 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
       <h2 id="tokens">Tokens</h2>
       <p>A token lets an editor plugin or the desktop agent send your activity. Give each device its own, so you can revoke one alone.</p>
       <TokenCreator apiUrl={`${origin}/main/api/v1`} />
-      <div className="table-wrap">
-        <table>
-          <caption className="sr-only">Your tokens</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Starts with</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.map((t) => (
-              <tr key={t.id}>
-                <td>{t.name}</td>
-                <td>
-                  <code>{t.prefix}…</code>
-                </td>
-                <td>{t.scopes.join(', ')}</td>
-                <td>{when(t.last_used_at)}</td>
-                <td>
-                  {t.revoked_at ? (
-                    `revoked ${when(t.revoked_at)}`
-                  ) : (
-                    <RowAction action={revokeTokenAction} id={t.id} label="Revoke" ariaLabel={`Revoke token ${t.name}`} />
-                  )}
-                </td>
+      {tokens.length === 0 ? (
+        <p className="muted">No tokens yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="sr-only">Your tokens</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Starts with</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {tokens.map((t) => (
+                <tr key={t.id}>
+                  <td>{t.name}</td>
+                  <td>
+                    <code>{t.prefix}…</code>
+                  </td>
+                  <td>{t.scopes.join(', ')}</td>
+                  <td>{when(t.last_used_at)}</td>
+                  <td>
+                    {t.revoked_at ? (
+                      `revoked ${when(t.revoked_at)}`
+                    ) : (
+                      <RowAction action={revokeTokenAction} id={t.id} label="Revoke" ariaLabel={`Revoke token ${t.name}`} />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
 
       <h2 id="sharing">Sharing</h2>
       <p>
@@ -191,8 +219,8 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
 
       {account.email && (
         <>
-          <h2 id="password">Password</h2>
-          <PasswordForm />
+            <h2 id="password">Password</h2>
+            <PasswordForm />
         </>
       )}
 

@@ -1,8 +1,8 @@
 'use client';
 
-import { startTransition, useActionState, useMemo, useState } from 'react';
+import { startTransition, useActionState, useEffect, useMemo, useState } from 'react';
 import { Field, FormMessage } from '../components/form-bits';
-import { changePasswordAction, connectEditor, createBadgeAction, createToken, deleteAccountAction, saveSettings } from './actions';
+import { changePasswordAction, connectEditor, createBadgeAction, createToken, deleteAccountAction, latestActivityAction, saveSettings } from './actions';
 import { submitted, type FormState } from '@/lib/web/forms';
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
@@ -116,6 +116,41 @@ export function EditorConnector({ site }: { site: string }) {
         </div>
       )}
     </>
+  );
+}
+
+type Arrival = Awaited<ReturnType<typeof latestActivityAction>>;
+
+/** The last set-up step: waits, live, for the first activity to arrive, and says what it was. */
+export function FirstActivity() {
+  const [arrived, setArrived] = useState<Arrival>(null);
+  useEffect(() => {
+    if (arrived) return;
+    let live = true;
+    const poll = async () => {
+      if (document.visibilityState === 'visible') {
+        const found = await latestActivityAction().catch(() => null);
+        if (live && found) return setArrived(found);
+      }
+      if (live) timer = setTimeout(poll, 3000);
+    };
+    let timer = setTimeout(poll, 1000);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [arrived]);
+  return (
+    <div aria-live="polite" data-testid="first-activity">
+      {arrived ? (
+        <p className="notice">
+          Your first activity arrived: {arrived.kind === 'editor' ? `${arrived.name} from ${arrived.source || 'your editor'}` : `${arrived.name} on ${arrived.source}`}.{' '}
+          <a href="/dashboard">Show my charts</a>
+        </p>
+      ) : (
+        <p className="muted">Waiting for your first minute of activity… this updates by itself.</p>
+      )}
+    </div>
   );
 }
 

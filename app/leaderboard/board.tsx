@@ -66,8 +66,7 @@ export async function Board({ query, error }: { query: LeaderboardQuery; error?:
                 <th scope="col" className="num">Rank</th>
                 <th scope="col">Coder</th>
                 <th scope="col" className="num">Total</th>
-                <th scope="col" className="num">Daily average</th>
-                <th scope="col">Top languages</th>
+                <th scope="col" className="num wide-only">Daily average</th>
               </tr>
             </thead>
             <tbody>
@@ -76,10 +75,10 @@ export async function Board({ query, error }: { query: LeaderboardQuery; error?:
                   <td className="num">{e.rank}</td>
                   <td>
                     <a href={`/u/${encodeURIComponent(e.user.handle)}`}>{e.user.display_name}</a> <span className="muted">@{e.user.handle}</span>
+                    <span className="muted small">{e.languages.length > 0 ? e.languages.slice(0, 3).map((l) => l.name).join(', ') : 'languages not shared'}</span>
                   </td>
                   <td className="num">{formatDuration(e.total_seconds)}</td>
-                  <td className="num">{formatDuration(e.daily_average_seconds)}</td>
-                  <td>{e.languages.slice(0, 3).map((l) => l.name).join(', ') || <span className="muted">not shared</span>}</td>
+                  <td className="num wide-only">{formatDuration(e.daily_average_seconds)}</td>
                 </tr>
               ))}
             </tbody>

@@ -61,3 +61,29 @@ export async function ownApps(db: Db, userId: string, from: string, to: string):
     ),
   );
 }
+
+/** Whether the user has any coding or desktop time at all: a new account's dashboard leads with setting up. */
+export async function hasActivity(db: Db, userId: string): Promise<boolean> {
+  const [found] = await rows<{ any: boolean }>(
+    db,
+    sql`SELECT EXISTS (SELECT 1 FROM ${ideActivity} WHERE ${ideActivity.userId} = ${userId}::uuid)
+            OR EXISTS (SELECT 1 FROM ${desktopActivity} WHERE ${desktopActivity.userId} = ${userId}::uuid) AS any`,
+  );
+  return Boolean(found?.any);
+}
+
+/** The bucket the user's plugins or agent wrote last, or null before the first: what the set-up steps wait for. */
+export async function latestActivity(db: Db, userId: string): Promise<{ kind: 'editor' | 'desktop'; name: string; source: string; seconds: number; at: string } | null> {
+  const [a, d] = [ideActivity, desktopActivity];
+  const [found] = await rows<{ kind: 'editor' | 'desktop'; name: string; source: string; millis: number; at: string | Date }>(
+    db,
+    sql`(SELECT 'editor' AS kind, ${a.language} AS name, ${a.editor} AS source, ${a.millis} AS millis, ${a.updatedAt} AS at
+         FROM ${a} WHERE ${a.userId} = ${userId}::uuid ORDER BY ${a.updatedAt} DESC LIMIT 1)
+        UNION ALL
+        (SELECT 'desktop', ${d.app}, ${d.platform}, ${d.millis}, ${d.updatedAt}
+         FROM ${d} WHERE ${d.userId} = ${userId}::uuid ORDER BY ${d.updatedAt} DESC LIMIT 1)
+        ORDER BY at DESC LIMIT 1`,
+  );
+  if (!found) return null;
+  return { kind: found.kind, name: found.name, source: found.source, seconds: Math.round(Number(found.millis) / 1000), at: new Date(found.at).toISOString() };
+}

@@ -4,7 +4,7 @@ import type { SessionUser } from '../auth/session';
 import { badgeDto, listBadges } from '../badges/store';
 import { getDb } from '../db/client';
 import { hitmapChart, languageChart, timeChart, weeklyChart } from '../stats/charts';
-import { ownApps, ownerTarget, ownProjects } from '../stats/own';
+import { hasActivity, ownApps, ownerTarget, ownProjects } from '../stats/own';
 import { requestOrigin } from './session';
 
 // Everything the dashboard shows its owner: the account, every chart over all their data
@@ -21,7 +21,7 @@ export function dashboardRange(value: unknown): DashboardRange {
 export async function dashboardData(user: SessionUser, range: DashboardRange) {
   const db = await getDb();
   const target = ownerTarget({ ...user, statsVersion: Number(user.statsVersion) });
-  const [account, time, language, hitmap, weekly, tokens, badgeRows] = await Promise.all([
+  const [account, time, language, hitmap, weekly, tokens, badgeRows, active] = await Promise.all([
     getAccount(db, user.id),
     timeChart(db, target, { name: range }),
     languageChart(db, target, { name: range }),
@@ -29,8 +29,9 @@ export async function dashboardData(user: SessionUser, range: DashboardRange) {
     weeklyChart(db, target, 12),
     listTokens(db, user.id),
     listBadges(db, user.id),
+    hasActivity(db, user.id),
   ]);
   const [projects, apps] = await Promise.all([ownProjects(db, user.id, time.range.from, time.range.to), ownApps(db, user.id, time.range.from, time.range.to)]);
   const origin = await requestOrigin();
-  return { account, time, language, hitmap, weekly, tokens, projects, apps, origin, badges: badgeRows.map((b) => badgeDto(b, origin)) };
+  return { account, time, language, hitmap, weekly, tokens, projects, apps, origin, badges: badgeRows.map((b) => badgeDto(b, origin)), isNew: !active };
 }

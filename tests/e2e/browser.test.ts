@@ -100,6 +100,20 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await visit(page, '/docs/errors', 'docs-errors');
     await expect(page.locator('#invalid_payload').count()).resolves.toBe(1);
 
+    // Dark mode follows the system, and the switch in the footer overrides it for later visits.
+    const dark = await browser.newContext({ colorScheme: 'dark' });
+    const night = watch(await dark.newPage());
+    await night.goto(`${base}/`, { waitUntil: 'networkidle' });
+    const background = () => night.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    expect(await background()).toBe('rgb(15, 18, 24)');
+    await shot(night, 'home-dark');
+    await night.getByRole('button', { name: 'Light mode' }).click();
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await night.goto(`${base}/leaderboard`, { waitUntil: 'networkidle' });
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await expect(night.getByRole('button', { name: 'Dark mode' }).count()).resolves.toBe(1);
+    await dark.close();
+
     // Keyboard: the first Tab reaches the skip link, and focus is visible.
     await page.goto(`${base}/`);
     await page.keyboard.press('Tab');
@@ -197,6 +211,11 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await arrivesAt(page, /\/dashboard\?welcome=1$/);
     await shot(page, 'dashboard-new');
+    // A new account's dashboard leads with setting up: the first step on the first screen, no empty charts before it.
+    expect((await page.getByRole('heading', { name: 'Get started' }).boundingBox())!.y).toBeLessThan(400);
+    await expect(page.getByRole('button', { name: 'Make a key for my editor' }).count()).resolves.toBe(1);
+    await expect(page.getByTestId('first-activity').textContent()).resolves.toMatch(/Waiting for your first minute/);
+    expect(await page.locator('.bars').count()).toBe(0);
     // Public pages are the same for everyone (cached); the browser asks who is signed in, and
     // the docs show the address this browser uses.
     await page.goto(`${base}/docs/wakatime`);
@@ -222,6 +241,11 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     expect((await sync(token, '/sync/activities', ide)).status).toBe(200);
     const desktop = [{ platform: 'linux', program_name: 'Figma', path: '', filename: '', time: 900, date: today, hour: 11 }];
     expect((await sync(token, '/sync/activities/desktop', desktop)).status).toBe(200);
+    // The set-up steps, still open, see it arrive without a reload.
+    await expect
+      .poll(() => page.getByTestId('first-activity').textContent(), { timeout: 20_000 })
+      .toMatch(/Your first activity arrived: (TypeScript from vscode|Go from neovim|Figma on linux)/);
+    await shot(page, 'dashboard-first-activity');
 
     // The dashboard shows it all, projects and desktop applications included.
     await visit(page, '/dashboard', 'dashboard-activity');
@@ -229,7 +253,17 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     for (const text of ['TypeScript', 'Go', 'secret-project', 'website', 'vscode', 'Figma', '1 hr 40 mins']) {
       await expect(activity.textContent()).resolves.toContain(text);
     }
-    expect(await page.locator('figure.chart svg.recharts-surface').count()).toBeGreaterThan(1);
+    // Charts drawn on the server; the donut's rows are shares of the whole and name its colours.
+    expect(await page.locator('.bars').count()).toBeGreaterThan(1);
+    const languages = (await page.getByRole('table', { name: 'Your languages' }).textContent())!;
+    expect(languages).toContain('TypeScript1 hr 20 mins80%');
+    expect(languages).toContain('Go20 mins20%');
+    expect(await page.locator('svg.donut circle').count()).toBe(3); // the track and two slices
+    // No page is wider than a phone, the dashboard included.
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+    await shot(page, 'dashboard-phone');
+    await page.setViewportSize({ width: 1280, height: 720 });
 
     // Private by default: the profile is a 404 for a visitor.
     await visit(visitor.page, `/u/${handle}`, 'profile-private', 404);
@@ -239,6 +273,10 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByText('Saved.').textContent()).resolves.toBe('Saved.');
     await visit(visitor.page, `/u/${handle}`, 'profile-public');
+    await visitor.page.setViewportSize({ width: 375, height: 740 });
+    expect(await visitor.page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+    await shot(visitor.page, 'profile-phone');
+    await visitor.page.setViewportSize({ width: 1280, height: 720 });
     const profile = (await visitor.page.locator('main').textContent())!;
     expect(profile).toContain(`@${handle}`);
     expect(profile).toContain('TypeScript');

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { DailyBars, LanguagePie, WeeklyTrend } from '@/app/components/charts';
-import { DaysTable, Figures, Hitmap, NamedList, WeekdayHours } from '@/app/components/figures';
+import { Breakdown, DailyBars, Hitmap, WeekdayHours, WeeklyBars } from '@/app/components/charts';
+import { Figures } from '@/app/components/figures';
 import { formatDuration } from '@/lib/badges/format';
 import { profileData } from '@/lib/web/pages';
 
@@ -36,13 +36,11 @@ export default async function Profile({ params }: Props) {
       <div className="grid">
         <section className="card" aria-labelledby="daily">
           <h2 id="daily">Daily coding time</h2>
-          <DailyBars days={time.days} label={`Hours coded per day by ${user.handle}, last 30 days`} />
-          <DaysTable days={time.days} caption="Daily time" />
+          <DailyBars days={time.days} caption="Daily time" />
         </section>
         <section className="card" aria-labelledby="languages">
           <h2 id="languages">Languages</h2>
-          {language.languages.length > 0 && <LanguagePie items={language.languages} label={`Languages of ${user.handle}, last 30 days`} />}
-          <NamedList items={language.languages} empty="Languages are not shared." caption="Languages, last 30 days" />
+          <Breakdown items={language.languages} donut empty="Languages are not shared." caption="Languages, last 30 days" />
         </section>
       </div>
       <section aria-labelledby="year">
@@ -56,13 +54,13 @@ export default async function Profile({ params }: Props) {
         </section>
         <section className="card" aria-labelledby="weekly">
           <h2 id="weekly">Weekly trend</h2>
-          <WeeklyTrend weeks={weekly.weeks} label={`Hours per week by ${user.handle}, last 12 weeks`} />
+          <WeeklyBars weeks={weekly.weeks} today={weekly.range.to} caption="Time per week" />
         </section>
       </div>
       {time.editors.length > 0 && (
         <section className="card" aria-labelledby="editors" style={{ marginTop: '1rem' }}>
           <h2 id="editors">Editors</h2>
-          <NamedList items={time.editors} empty="" caption="Editors, last 30 days" />
+          <Breakdown items={time.editors} empty="" caption="Editors, last 30 days" />
         </section>
       )}
     </>
