@@ -30,7 +30,7 @@ export const tokenNameSchema = nameSchema('name');
 export const timezoneSchema = z
   .string({ error: 'timezone must be a string' })
   .refine(isTimeZone, { error: 'timezone must be an IANA timezone such as Europe/Berlin', params: { code: 'invalid_timezone' } })
-  .meta({ description: 'IANA timezone; "today" and default bucket hours follow it.' });
+  .meta({ description: 'IANA timezone; "today" and default bucket hours follow it.', examples: ['Europe/Berlin'] });
 
 export const settingsSchema = z
   .object({

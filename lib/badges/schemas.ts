@@ -37,7 +37,7 @@ export const createBadgeSchema = z
     error: 'language is required with metric "language" and only then',
     path: ['language'],
   })
-  .meta({ id: 'CreateBadge' });
+  .meta({ id: 'CreateBadge', examples: [{ metric: 'total', range: '7d', label: 'coded 7d', color: 'blue', style: 'flat' }] });
 
 export type CreateBadgeInput = z.infer<typeof createBadgeSchema>;
 

@@ -22,7 +22,20 @@ export const problemSchema = z
     detail: z.string(),
     errors: z.array(fieldErrorSchema).optional(),
   })
-  .meta({ id: 'Problem', description: 'RFC 9457 problem details; `type` links to the code on /docs/errors.' });
+  .meta({
+    id: 'Problem',
+    description: 'RFC 9457 problem details; `type` links to the code on /docs/errors.',
+    examples: [
+      {
+        type: '/docs/errors#invalid_payload',
+        title: 'Invalid payload',
+        status: 422,
+        code: 'invalid_payload',
+        detail: 'No activity in the batch was valid.',
+        errors: [{ index: 0, path: 'hour', code: 'too_big', message: 'hour must be 0-23' }],
+      },
+    ],
+  });
 
 export const errorDocsBase = '/docs/errors';
 

@@ -70,7 +70,11 @@ export const ideBucketSchema = z
     ide_name: text('ide_name', 64, { trim: true, name: true }).nullish().meta({ description: 'Name of the editor.' }),
     filename: text('filename', 255).nullish().meta({ description: 'Basename of the file; validated, never stored.' }),
   })
-  .meta({ id: 'IdeBucket', description: 'One bucket of coding time. Fields not listed are ignored and never stored.' });
+  .meta({
+    id: 'IdeBucket',
+    description: 'One bucket of coding time. Fields not listed are ignored and never stored.',
+    examples: [{ language: 'TypeScript', time: 120, date: '2025-01-15', hour: 9, project_name: 'codetally', ide_name: 'vscode' }],
+  });
 
 export const desktopBucketSchema = z
   .object({
@@ -85,6 +89,7 @@ export const desktopBucketSchema = z
   .meta({
     id: 'DesktopBucket',
     description: 'One bucket of focused-application time. The application is program_name, else filename, else "unknown".',
+    examples: [{ platform: 'Linux', time: 300, date: '2025-01-15', hour: 9, path: '/usr/bin/firefox', filename: 'firefox', program_name: 'Firefox' }],
   });
 
 export type IdeBucketInput = z.infer<typeof ideBucketSchema>;
@@ -105,6 +110,6 @@ export const ackSchema = z
     rejected: z.array(z.object({ index: z.number().int(), errors: z.array(fieldErrorSchema) })),
     ignored_fields: z.array(z.string()).meta({ description: 'Names of unknown fields that were ignored.' }),
   })
-  .meta({ id: 'SyncAck' });
+  .meta({ id: 'SyncAck', examples: [{ accepted: 1, grouped: 1, rejected: [], ignored_fields: [] }] });
 
 export type Ack = z.infer<typeof ackSchema>;

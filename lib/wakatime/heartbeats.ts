@@ -57,7 +57,10 @@ export const heartbeatSchema = z
     is_write: z.unknown().optional(),
     dependencies: z.unknown().optional(),
   })
-  .meta({ id: 'WakaTimeHeartbeat' });
+  .meta({
+    id: 'WakaTimeHeartbeat',
+    examples: [{ entity: '/home/ada/codetally/app/page.tsx', type: 'file', time: 1736933400.25, category: 'coding', project: 'codetally', language: 'TypeScript', is_write: true }],
+  });
 
 type HeartbeatInput = z.output<typeof heartbeatSchema>;
 

@@ -3,7 +3,9 @@ import { z } from 'zod';
 // The answers of the WakaTime-compatible routes, in WakaTime's shapes: openapi.json lists them
 // (lib/openapi.ts). The routes build them in ./summaries.ts, ./reads.ts and ./heartbeats.ts.
 
-export const wakaErrorSchema = z.object({ error: z.string() }).meta({ id: 'WakaTimeError', description: 'An error, in WakaTime\'s shape.' });
+export const wakaErrorSchema = z
+  .object({ error: z.string() })
+  .meta({ id: 'WakaTimeError', description: 'An error, in WakaTime\'s shape.', examples: [{ error: 'The token is unknown or revoked.' }] });
 
 const heartbeatData = z.object({
   id: z.string(),
