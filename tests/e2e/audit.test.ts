@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../lib/config';
 import { openDb } from '../../lib/db/client';
 import { refreshCommunity } from '../../lib/stats/community';
-import { axe, categories, chromiumFlags, chromiumPath, describeAudit, describeViolation, lighthouse, pageWidth, type Category, type LighthouseRun } from '../helpers/audit';
+import { axe, categories, chromiumFlags, chromiumPath, describeAudit, describeViolation, lighthouse, pageWidth, stickingOut, type Category, type LighthouseRun } from '../helpers/audit';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 // The goals of the public pages, with a year of data behind them: Lighthouse (mobile, simulated
@@ -127,14 +127,15 @@ describe.skipIf(!hasChromium)('the public pages meet their goals', () => {
         expect.soft(lh.scores[c], `${url}: Lighthouse ${c} is ${lh.scores[c]}, the goal ${goals[c]}; failing audits:\n  ${failing.join('\n  ')}\n`).toBeGreaterThanOrEqual(goals[c]);
       }
 
-      const figures = { url, lighthouse: measured.map((r) => ({ scores: r.scores, metrics: r.metrics, benchmarkIndex: r.benchmarkIndex, warnings: r.warnings })), failing: lh.failing, axe: {} as Record<string, unknown>, width: 0 };
+      const figures = { url, lighthouse: measured.map((r) => ({ scores: r.scores, metrics: r.metrics, benchmarkIndex: r.benchmarkIndex, warnings: r.warnings })), failing: lh.failing, axe: {} as Record<string, unknown>, width: 0, stickingOut: [] as string[] };
       for (const [device, viewport] of Object.entries(devices)) {
         const context = await browser.newContext({ viewport, isMobile: device === 'phone', hasTouch: device === 'phone' });
         const tab = await context.newPage();
         await tab.goto(`${server.baseUrl}${url}`, { waitUntil: 'networkidle' });
         if (device === 'phone') {
           figures.width = await pageWidth(tab);
-          expect.soft(figures.width, `${url}: laid out ${figures.width} px wide on a 375 px phone`).toBeLessThanOrEqual(375);
+          figures.stickingOut = figures.width > 375 ? await stickingOut(tab) : [];
+          expect.soft(figures.width, `${url}: laid out ${figures.width} px wide on a 375 px phone; sticking out:\n  ${figures.stickingOut.join('\n  ')}\n`).toBeLessThanOrEqual(375);
         }
         for (const colorScheme of ['light', 'dark'] as const) {
           await tab.emulateMedia({ colorScheme });

@@ -132,3 +132,39 @@ export function describeViolation(v: AxeViolation): string {
 export function pageWidth(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth);
 }
+
+/**
+ * The elements that make the page wider than the viewport: those reaching past its right edge
+ * that no scrolling box clips (an absolutely positioned one escapes a box that is not positioned),
+ * the first of each branch, widest first; named by tag, id, classes and the start of their text.
+ */
+export function stickingOut(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const edge = document.documentElement.clientWidth;
+    const out = (e: Element) => e.getBoundingClientRect().right > edge + 0.5;
+    const clipped = (e: Element) => {
+      for (let a: Element | null = e; a; ) {
+        let box: Element | null = a.parentElement;
+        if (getComputedStyle(a).position === 'absolute') while (box && getComputedStyle(box).position === 'static') box = box.parentElement;
+        if (!box || box === document.body) return false;
+        if (getComputedStyle(box).overflowX !== 'visible') return true;
+        a = box;
+      }
+      return false;
+    };
+    const widening = (e: Element | null) => !!e && out(e) && !clipped(e);
+    const name = (e: Element) => {
+      const text = (e.textContent ?? '').trim().slice(0, 40);
+      return `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${[...e.classList].map((c) => `.${c}`).join('')}${text ? ` "${text}"` : ''}`;
+    };
+    const found = [...document.body.querySelectorAll('*')]
+      .filter((e) => widening(e) && !widening(e.parentElement))
+      .map((e) => ({ name: `${e.parentElement!.tagName.toLowerCase()} > ${name(e)}`, right: Math.round(e.getBoundingClientRect().right) }))
+      .sort((a, b) => b.right - a.right);
+    // The widest of each name.
+    return found
+      .filter((f, i) => found.findIndex((g) => g.name === f.name) === i)
+      .map((f) => `${f.name} (to ${f.right} px)`)
+      .slice(0, 10);
+  });
+}
