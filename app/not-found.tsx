@@ -1,4 +1,8 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
+
+// Answered with status 404; Next adds noindex to every not-found answer.
+export const metadata: Metadata = { title: 'Not found' };
 
 export default function NotFound() {
   return (

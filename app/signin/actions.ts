@@ -5,7 +5,8 @@ import { signUp, signUpSchema } from '@/lib/accounts/sign-in';
 import { signInOptions } from '@/lib/auth/providers';
 import { getDb } from '@/lib/db/client';
 import { authAction } from '@/lib/web/auth-actions';
-import { formError, parseForm, safeCallback, type FormState } from '@/lib/web/forms';
+import { formError, parseForm, safeCallback, signedUpLocation, type FormState } from '@/lib/web/forms';
+import { chosenPlan } from '@/lib/web/pricing';
 import { visitorAddress } from '@/lib/web/session';
 
 /** Where Auth.js sends the browser after a password sign-in, or why it did not sign in. */
@@ -50,8 +51,9 @@ export async function signUpWithPassword(_: FormState, form: FormData): Promise<
   } catch (err) {
     return formError(err, values);
   }
-  // The same answer whether the email was new or already had an account: sign in next.
-  redirect('/signin?signedUp=1&callbackUrl=%2Fdashboard%3Fwelcome%3D1');
+  // The same answer whether the email was new or already had an account: sign in next (still
+  // naming the plan chosen on the pricing page, if any).
+  redirect(signedUpLocation((await chosenPlan(await getDb(), form.get('plan')))?.id));
 }
 
 export async function signOut(): Promise<void> {

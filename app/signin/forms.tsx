@@ -29,13 +29,15 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
 const noChanges = () => () => {};
 const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone ?? '';
 
-export function SignUpForm() {
+/** `plan`: the plan chosen on the pricing page, sent with the form so the next page can still name it. */
+export function SignUpForm({ plan }: { plan?: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(signUpWithPassword, {});
   // The browser's timezone, known only in the browser (empty in the server's HTML: the server's default applies).
   const timezone = useSyncExternalStore(noChanges, browserTimeZone, () => '');
   return (
     <form action={action} noValidate>
       <input type="hidden" name="timezone" value={timezone} />
+      {plan && <input type="hidden" name="plan" value={plan} />}
       <Field name="handle" label="Handle" state={state} hint="Your public name in URLs: letters, digits, - and _.">
         {(p) => <input {...p} type="text" autoComplete="username" required maxLength={39} defaultValue={submitted(state, 'handle')} />}
       </Field>

@@ -1,10 +1,13 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { signInOptions } from '@/lib/auth/providers';
+import { getDb } from '@/lib/db/client';
 import { safeCallback } from '@/lib/web/forms';
+import { chosenPlan } from '@/lib/web/pricing';
 import { currentUser } from '@/lib/web/session';
 import { signInWithProvider } from './actions';
 import { SignInForm } from './forms';
+import { PlanNotice } from '../signup/plan-notice';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in', description: 'Sign in to Codetally to manage tokens, sharing and badges.' };
@@ -14,6 +17,8 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
   const callbackUrl = safeCallback(search.callbackUrl);
   if (await currentUser()) redirect(callbackUrl);
   const options = signInOptions();
+  // The plan chosen on the pricing page, carried over from signing up.
+  const plan = search.signedUp ? await chosenPlan(await getDb(), search.plan) : null;
   return (
     <>
       <h1>Sign in</h1>
@@ -22,6 +27,7 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
           Your account is ready, unless that email already had one: either way, sign in with the email and its password.
         </p>
       )}
+      {plan && <PlanNotice plan={plan} />}
       {search.error && <p className="form-error">Sign-in did not work ({search.error}). Try again.</p>}
       {options.oauth.length > 0 && (
         <form action={signInWithProvider}>

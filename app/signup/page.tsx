@@ -1,21 +1,27 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { signInOptions } from '@/lib/auth/providers';
+import { getDb } from '@/lib/db/client';
+import { chosenPlan } from '@/lib/web/pricing';
 import { currentUser } from '@/lib/web/session';
 import { SignUpForm } from '../signin/forms';
+import { PlanNotice } from './plan-notice';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Create an account', description: 'Sign up for Codetally. Everything you send starts private.' };
 
-export default async function SignUp() {
+export default async function SignUp({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   if (await currentUser()) redirect('/dashboard');
   const options = signInOptions();
+  // The plan chosen on the pricing page (/signup?plan=<id>); anything else is no choice.
+  const plan = await chosenPlan(await getDb(), (await searchParams).plan);
   return (
     <>
       <h1>Create an account</h1>
       <p className="lead">Everything starts private: nothing about you is public until you turn it on in the dashboard.</p>
+      {plan && <PlanNotice plan={plan} role="status" />}
       {options.password ? (
-        <SignUpForm />
+        <SignUpForm plan={plan?.id} />
       ) : (
         <p>
           This installation signs people up through {options.oauth.map((o) => o.name).join(' or ') || 'no provider yet'}: <a href="/signin">sign in</a>.

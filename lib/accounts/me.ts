@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { handleTag, LEADERBOARD_TAG } from '../cache/tags';
+import { handleTag, LEADERBOARD_TAG, PROFILES_TAG } from '../cache/tags';
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
@@ -67,8 +67,10 @@ export async function updateAccount(db: Db, userId: string, input: UpdateAccount
         : tx.update(users).set(set).where(eq(users.id, userId)).returning();
     });
     if (!row) throw new ApiError('not_found', 'This account no longer exists.');
-    // Public pages of every process show the new settings at once, a newly taken or shown handle too.
-    await usersChanged(db, [userId], [handleTag(row.handle), handleTag(userId), LEADERBOARD_TAG]);
+    // Public pages of every process show the new settings at once, a newly taken or shown handle
+    // too, and the sitemap a profile made public or private, or renamed.
+    const listing = s.profile_public !== undefined || input.handle !== undefined ? [PROFILES_TAG] : [];
+    await usersChanged(db, [userId], [handleTag(row.handle), handleTag(userId), LEADERBOARD_TAG, ...listing]);
     return userDto(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw handleTaken(input.handle);
@@ -89,7 +91,7 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
     await tx.delete(ideActivity).where(eq(ideActivity.userId, userId));
     await tx.delete(heartbeats).where(eq(heartbeats.userId, userId));
   });
-  await usersChanged(db, [userId], [LEADERBOARD_TAG]);
+  await usersChanged(db, [userId], [LEADERBOARD_TAG, PROFILES_TAG]);
 }
 
 const day = (d: string | Date) => (typeof d === 'string' ? d : d.toISOString().slice(0, 10));

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { handleTag } from '../cache/tags';
+import { handleTag, PROFILES_TAG } from '../cache/tags';
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
@@ -69,7 +69,8 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<{ user
     const { token } = await issueToken(tx, user.id, { name: 'first token', ...input.token });
     return { user, token };
   });
-  await usersChanged(db, [], [handleTag(created.user.handle)]); // it may be public from the start
+  // It may be public from the start: its cached 404 goes, and the sitemap lists it.
+  await usersChanged(db, [], [handleTag(created.user.handle), ...(created.user.settings.profile_public ? [PROFILES_TAG] : [])]);
   return created;
 }
 

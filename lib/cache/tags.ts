@@ -8,10 +8,13 @@
 // - `day:<IANA timezone>`: the date turned in that timezone ("the last 30 days" moved);
 // - `community`, `plans`: site-wide figures and the plan list, which may lag by
 //   PUBLIC_CACHE_SECONDS (API.md, "Freshness");
-// - `leaderboard`: a listing changed (announced), or the snapshot is older than LEADERBOARD_MAX_AGE.
+// - `leaderboard`: a listing changed (announced), or the snapshot is older than LEADERBOARD_MAX_AGE;
+// - `profiles`: which profiles are public may have changed (a profile made public or private, a
+//   handle changed, an account made public or deleted): the sitemap lists them.
 
 export const handleTag = (handle: string) => `handle:${handle.toLowerCase()}`;
 export const dayTag = (timeZone: string) => `day:${timeZone}`;
 export const COMMUNITY_TAG = 'community';
 export const PLANS_TAG = 'plans';
 export const LEADERBOARD_TAG = 'leaderboard';
+export const PROFILES_TAG = 'profiles';

@@ -74,6 +74,20 @@ async function readOwner(db: Db, ref: string): Promise<PublicOwner> {
   };
 }
 
+/**
+ * The handles of public profiles, in handle order, at most `limit`: what may be listed for crawlers
+ * (the sitemap). A private profile is never among them.
+ */
+export async function publicProfileHandles(db: Db, limit: number): Promise<string[]> {
+  const listed = await db
+    .select({ handle: users.handle })
+    .from(users)
+    .where(eq(users.profilePublic, true))
+    .orderBy(sql`lower(${users.handle})`)
+    .limit(limit);
+  return listed.map((u) => u.handle);
+}
+
 /** Site-wide figures count only users who have not opted out of community statistics. */
 export const communityMembers = sql`SELECT ${users.id} AS id FROM ${users} WHERE ${users.communityStats}`;
 

@@ -41,3 +41,9 @@ export function submitted(state: FormState | undefined, name: string): string | 
 export function safeCallback(value: unknown): string {
   return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/dashboard';
 }
+
+/** Where a sign-up goes next: the sign-in page, then the dashboard's welcome; with the chosen plan's id, if any. */
+export function signedUpLocation(planId?: string): string {
+  const query = new URLSearchParams({ signedUp: '1', ...(planId && { plan: planId }), callbackUrl: '/dashboard?welcome=1' });
+  return `/signin?${query}`;
+}

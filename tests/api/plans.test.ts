@@ -1,7 +1,10 @@
+import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { GET } from '@/app/main/api/v1/get/list/plans/route';
-import { getDb } from '@/lib/db/client';
+import { MAX_LIVE_TOKENS } from '@/lib/accounts/tokens';
+import { MAX_BADGES_PER_USER } from '@/lib/badges/store';
+import { getDb, rows } from '@/lib/db/client';
 import { documented } from '../helpers/contract';
 
 const get = (headers: Record<string, string> = {}) => {
@@ -42,5 +45,51 @@ describe('GET /get/list/plans', () => {
     expect(await again.text()).toBe('');
     expect(again.headers.get('etag')).toBe(etag);
     expect((await get({ 'if-none-match': 'W/"something-else"' })).status).toBe(200);
+  });
+});
+
+type PlanRow = { id: string; description: string; features: string[]; limits: Record<string, number | null> };
+const planRows = async () => rows<PlanRow>(await getDb(), sql`SELECT id, description, features, limits FROM plans ORDER BY position`);
+
+describe('what the plans promise', () => {
+  it('offers the export of all data on every plan, as every dashboard does: Free lists it, the others include Free', async () => {
+    const { plans } = await (await get()).json();
+    const [free, ...paid] = plans as { features: string[] }[];
+    expect(free.features.filter((f) => /export/i.test(f))).toEqual(['Export of all your data, any time']);
+    for (const plan of paid) {
+      expect(plan.features[0]).toMatch(/^Everything in (Free|Pro)$/);
+      expect(plan.features.filter((f) => /export/i.test(f))).toEqual([]);
+    }
+  });
+
+  it('never promises more tokens or badges than any account may hold', async () => {
+    for (const plan of await planRows()) {
+      expect([plan.id, plan.limits.api_tokens]).toEqual([plan.id, expect.any(Number)]);
+      expect(plan.limits.api_tokens).toBeLessThanOrEqual(MAX_LIVE_TOKENS);
+      expect([plan.id, plan.limits.badges]).toEqual([plan.id, expect.any(Number)]);
+      expect(plan.limits.badges).toBeLessThanOrEqual(MAX_BADGES_PER_USER);
+      expect(plan.features.filter((f) => /unlimited (badges|tokens)/i.test(f))).toEqual([]);
+    }
+  });
+
+  it('were corrected by a migration that leaves what an operator edited as it is', async () => {
+    const db = await getDb();
+    const before = await planRows();
+    // Pro as 0001 seeded it, but with the operator's own description; Team with the operator's own limits.
+    await db.execute(sql`UPDATE plans SET description = 'Our own words.',
+      features = '["Everything in Free", "Unlimited history", "Unlimited badges", "Full data export", "Priority support"]',
+      limits = '{"history_days": null, "api_tokens": 50, "badges": null, "team_members": 1}' WHERE id = 'pro'`);
+    await db.execute(sql`UPDATE plans SET limits = '{"history_days": null, "api_tokens": 7, "badges": 9, "team_members": 40}' WHERE id = 'team'`);
+    for (const statement of fs.readFileSync('drizzle/0005_plan_features.sql', 'utf8').split('--> statement-breakpoint')) {
+      await db.execute(sql.raw(statement));
+    }
+    const after = Object.fromEntries((await planRows()).map((p) => [p.id, p]));
+    expect(after.pro.description).toBe('Our own words.');
+    expect(after.pro.features).toEqual(before.find((p) => p.id === 'pro')!.features);
+    expect(after.pro.limits).toEqual({ history_days: null, api_tokens: 20, badges: 50, team_members: 1 });
+    expect(after.team.limits).toEqual({ history_days: null, api_tokens: 7, badges: 9, team_members: 40 });
+    for (const p of before) {
+      await db.execute(sql`UPDATE plans SET description = ${p.description}, features = ${JSON.stringify(p.features)}::jsonb, limits = ${JSON.stringify(p.limits)}::jsonb WHERE id = ${p.id}`);
+    }
   });
 });

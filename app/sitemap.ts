@@ -1,0 +1,16 @@
+import type { MetadataRoute } from 'next';
+import { PROFILES_TAG } from '@/lib/cache/tags';
+import { getDb } from '@/lib/db/client';
+import { configuredOrigin } from '@/lib/http/origin';
+import { sitemapEntries } from '@/lib/web/crawl';
+import { prerenderingWithoutDatabase, tagRender } from '@/lib/web/pages';
+
+// /sitemap.xml: the public pages and public profiles (lib/web/crawl.ts). Served from the cache
+// until a profile is made public or private, renamed or deleted (tag `profiles`).
+export const revalidate = 3600;
+
+export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
+  if (prerenderingWithoutDatabase()) return sitemapEntries(null, configuredOrigin());
+  await tagRender(PROFILES_TAG);
+  return sitemapEntries(await getDb(), configuredOrigin());
+}

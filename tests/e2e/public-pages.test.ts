@@ -1,0 +1,201 @@
+import fs from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+// The public pages as the real server answers them: what crawlers are told (robots.txt, the
+// sitemap), the prices on the pricing page, the plan a visitor chose on the sign-up page, the 404
+// page, the favicon and a profile's social image; in Chromium, the sign-up from a plan's button
+// without JavaScript, and the pages at a phone's width.
+const base = inject('baseUrl');
+const api = `${base}/main/api/v1`;
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// As the browser suite: without Chromium these say so and skip, except in CI.
+const hasChromium = fs.existsSync(chromiumPath);
+if (!hasChromium && process.env.CI) throw new Error(`CI runs the browser checks, but there is no Chromium at ${chromiumPath}`);
+
+async function newUser(settings: Record<string, boolean>) {
+  const res = await fetch(`${api}/admin/users`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${inject('adminToken')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ handle: `pp${Math.random().toString(36).slice(2, 10)}`, settings, token: { scopes: ['account', 'sync'] } }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { user: { id: string; handle: string }; token: string };
+}
+
+const settings = (token: string, body: Record<string, boolean>) =>
+  fetch(`${api}/me`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ settings: body }) });
+
+const page = async (path: string) => {
+  const res = await fetch(`${base}${path}`);
+  return { status: res.status, type: res.headers.get('content-type'), html: await res.text() };
+};
+
+/** The text of the page's <main>, tags dropped. */
+const mainText = (html: string) => /<main[^>]*>([\s\S]*)<\/main>/.exec(html)![1].replace(/<!--.*?-->/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+describe('robots.txt and the sitemap', () => {
+  it('robots.txt lets the public pages be crawled, keeps the dashboard and the APIs out, and names the sitemap', async () => {
+    const { status, type, html: text } = await page('/robots.txt');
+    expect(status).toBe(200);
+    expect(type).toMatch(/^text\/plain/);
+    const lines = text.trim().split('\n');
+    expect(lines).toContain('User-Agent: *');
+    expect(lines).toContain('Allow: /');
+    for (const path of ['/dashboard', '/auth/', '/api/', '/main/api/']) expect(lines).toContain(`Disallow: ${path}`);
+    expect(lines).toContain('Allow: /main/api/v1/public/');
+    expect(lines.at(-1)).toMatch(/^Sitemap: http:\/\/.+\/sitemap\.xml$/);
+  });
+
+  it('the sitemap lists the public pages and public profiles only, and drops a profile made private at once', async () => {
+    const shown = await newUser({ profile_public: true });
+    const hidden = await newUser({ profile_public: false, leaderboard: true, share_languages: true });
+    const locations = async () => {
+      const res = await page('/sitemap.xml');
+      expect(res.status).toBe(200);
+      expect(res.type).toMatch(/^application\/xml/);
+      return [...res.html.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+    };
+    const listed = await locations();
+    expect(listed.slice(0, 6)).toEqual(['/', '/leaderboard', '/pricing', '/docs', '/docs/wakatime', '/docs/errors']);
+    expect(listed).toContain(`/u/${shown.user.handle}`);
+    expect(listed).not.toContain(`/u/${hidden.user.handle}`);
+    // Served from the cache until which profiles are public changes.
+    expect(await locations()).toEqual(listed);
+    expect((await settings(shown.token, { profile_public: false })).status).toBe(200);
+    expect(await locations()).not.toContain(`/u/${shown.user.handle}`);
+    expect((await settings(hidden.token, { profile_public: true })).status).toBe(200);
+    expect(await locations()).toContain(`/u/${hidden.user.handle}`);
+  });
+});
+
+describe('the pricing page', () => {
+  it('reads prices as a visitor compares them: $0 forever, whole dollars a month, the export on every plan', async () => {
+    const { status, html } = await page('/pricing');
+    expect(status).toBe(200);
+    const text = mainText(html);
+    expect(text).toContain('$0 forever');
+    expect(text).toContain('$9 / month');
+    expect(text).toContain('$19 / month');
+    expect(text).not.toMatch(/\.00|Free Free|Full data export/);
+    expect(text).toContain('Export of all your data, any time');
+    expect(html).toContain('href="/signup?plan=pro"');
+  });
+});
+
+describe('the sign-up page', () => {
+  it('names the paid plan chosen on the pricing page, says there is no checkout yet, and sends the choice with the form', async () => {
+    const { status, html } = await page('/signup?plan=pro');
+    expect(status).toBe(200);
+    expect(mainText(html)).toMatch(/You chose Pro \(\$9 \/ month\)\. Paid plans have no checkout yet, so your account starts on Free and nothing is charged\./);
+    expect(html).toMatch(/<input type="hidden" name="plan" value="pro"\/>/);
+  });
+
+  it('names the free plan without talking of checkout', async () => {
+    const text = mainText((await page('/signup?plan=free')).html);
+    expect(text).toContain('You chose Free ($0 forever).');
+    expect(text).not.toContain('checkout');
+  });
+
+  it('ignores a plan it does not list, and a repeated parameter', async () => {
+    for (const query of ['?plan=enterprise', '?plan=founder', '?plan=%3Cb%3E', '?plan=pro&plan=team', '']) {
+      const { status, html } = await page(`/signup${query}`);
+      expect([query, status]).toEqual([query, 200]);
+      expect([query, mainText(html).includes('You chose')]).toEqual([query, false]);
+      expect([query, html.includes('name="plan"')]).toEqual([query, false]);
+    }
+  });
+});
+
+describe('the 404 page', () => {
+  it('answers 404 with its own title and noindex, for a missing page and a private profile alike', async () => {
+    const { user } = await newUser({ profile_public: false });
+    for (const path of ['/no-such-page', `/u/${user.handle}`]) {
+      const { status, html } = await page(path);
+      expect([path, status]).toEqual([path, 404]);
+      expect(html).toContain('<title>Not found · Codetally</title>');
+      expect(html.match(/<meta name="robots"[^>]*>/g)).toEqual(['<meta name="robots" content="noindex"/>']);
+    }
+  });
+});
+
+describe('icons and social images', () => {
+  it('/favicon.ico is an icon, and pages link it besides the SVG icon', async () => {
+    const res = await fetch(`${base}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/x-icon');
+    const ico = Buffer.from(await res.arrayBuffer());
+    expect([ico.readUInt16LE(0), ico.readUInt16LE(2), ico.readUInt16LE(4)]).toEqual([0, 1, 3]);
+    const head = (await page('/pricing')).html;
+    expect(head).toMatch(/<link rel="icon" href="\/favicon\.ico[^"]*"/);
+    expect(head).toMatch(/<link rel="icon" href="\/icon\.svg[^"]*"[^>]*type="image\/svg\+xml"/);
+  });
+
+  it('a public profile\'s social image is a 1200 x 630 PNG; a private one\'s is a 404, as its page is', async () => {
+    const shown = await newUser({ profile_public: true, share_languages: true });
+    const hidden = await newUser({ profile_public: false, share_languages: true });
+    const activities = [{ language: 'TypeScript', time: 1800, hour: 9, ide_name: 'vscode' }];
+    for (const { token } of [shown, hidden]) {
+      const sent = await fetch(`${api}/sync/activities`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ activities }) });
+      expect(sent.status).toBe(200);
+    }
+    const image = await fetch(`${base}/u/${shown.user.handle}/opengraph-image`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    const png = Buffer.from(await image.arrayBuffer());
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
+    expect((await fetch(`${base}/u/${hidden.user.handle}/opengraph-image`)).status).toBe(404);
+    // Made private: its image goes at once.
+    expect((await settings(shown.token, { profile_public: false })).status).toBe(200);
+    expect((await fetch(`${base}/u/${shown.user.handle}/opengraph-image`)).status).toBe(404);
+  });
+});
+
+describe.skipIf(!hasChromium)('in a browser', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+  });
+  afterAll(() => browser?.close());
+
+  it('without JavaScript, a sign-up from a plan\'s button keeps the plan through a refused form and names it on the sign-in page', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } });
+    const page = await context.newPage();
+    const taken = (await newUser({ profile_public: false })).user.handle;
+    const plan = page.locator('[data-plan="pro"]');
+    await page.goto(`${base}/signup?plan=pro`);
+    await expect(plan.textContent()).resolves.toMatch(/You chose Pro/);
+    await page.getByLabel('Handle').fill(taken);
+    await page.getByLabel('Email').fill(`${taken}@example.test`);
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.locator('#f-handle-error').textContent()).resolves.toMatch(/taken/);
+    await expect(plan.textContent()).resolves.toMatch(/no checkout yet/);
+    const handle = `pq${Math.random().toString(36).slice(2, 10)}`;
+    await page.getByLabel('Handle').fill(handle);
+    await page.getByLabel('Email').fill(`${handle}@example.test`);
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/signin\?signedUp=1&plan=pro&/);
+    await expect(plan.textContent()).resolves.toMatch(/You chose Pro \(\$9 \/ month\)\. Paid plans have no checkout yet/);
+    await context.close();
+  });
+
+  it('the pricing page and the sign-up page fit a 375 px phone', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true });
+    const page = await context.newPage();
+    for (const path of ['/pricing', '/signup?plan=pro', '/no-such-page']) {
+      await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+      expect([path, await page.evaluate(() => document.documentElement.scrollWidth)]).toEqual([path, 375]);
+    }
+    // Every plan's column of the comparison table is on screen, none cut off.
+    await page.goto(`${base}/pricing`, { waitUntil: 'networkidle' });
+    const table = await page.locator('table').boundingBox();
+    expect(table!.x + table!.width).toBeLessThanOrEqual(375);
+    await context.close();
+  });
+});
