@@ -24,6 +24,8 @@ export const viewport: Viewport = {
   ],
 };
 
+// Links without prefetching: prefetching every page of the navigation on every visit cost a
+// phone more script time than it saves (public pages are cached HTML anyway).
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en" suppressHydrationWarning>
@@ -36,18 +38,18 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         </a>
         <header className="site">
           <nav aria-label="Main">
-            <Link className="brand" href="/">
+            <Link prefetch={false} className="brand" href="/">
               Codetally
             </Link>
-            <Link href="/leaderboard">Leaderboard</Link>
-            <Link href="/pricing">Pricing</Link>
-            <Link href="/docs">Docs</Link>
+            <Link prefetch={false} href="/leaderboard">Leaderboard</Link>
+            <Link prefetch={false} href="/pricing">Pricing</Link>
+            <Link prefetch={false} href="/docs">Docs</Link>
             <AccountLink />
           </nav>
         </header>
         <main id="content">{children}</main>
         <footer className="site">
-          Codetally counts time, never content. <Link href="/docs">API and plugin guide</Link> · <a href="/main/api/v1/openapi.json">openapi.json</a>
+          Codetally counts time, never content. <Link prefetch={false} href="/docs">API and plugin guide</Link> · <a href="/main/api/v1/openapi.json">openapi.json</a>
           <ThemeSwitch />
         </footer>
       </body>

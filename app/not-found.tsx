@@ -10,7 +10,7 @@ export default function NotFound() {
       <h1>Not found</h1>
       <p className="lead">There is nothing public here. The page may not exist, or its owner keeps it private.</p>
       <p>
-        <Link href="/">Back to the start page</Link>
+        <Link prefetch={false} href="/">Back to the start page</Link>
       </p>
     </>
   );

@@ -17,5 +17,5 @@ export function AccountLink() {
       live = false;
     };
   }, []);
-  return signedIn ? <Link href="/dashboard">Dashboard</Link> : <Link href="/signin">Sign in</Link>;
+  return signedIn ? <Link prefetch={false} href="/dashboard">Dashboard</Link> : <Link prefetch={false} href="/signin">Sign in</Link>;
 }

@@ -215,7 +215,8 @@ export function Hitmap({ days }: { days: { date: string; seconds: number; level:
   const active = days.filter((d) => d.seconds > 0).length;
   return (
     <div className="hitmap">
-      <div className="hitmap-scroll">
+      {/* On a phone the year scrolls sideways (the latest weeks in view): reachable with the keyboard too. */}
+      <div className="hitmap-scroll" tabIndex={0} role="region" aria-label="The year, day by day">
         <svg viewBox={`0 0 ${left + columns * cell} ${top + 7 * cell}`} role="img" aria-label={`Activity calendar from ${days[0].date} to ${days.at(-1)!.date}: ${active} active days`}>
           {labels.map((m) => (
             <text key={`${m.label}${m.column}`} x={left + m.column * cell} y="11" className="hitmap-label">
@@ -227,10 +228,9 @@ export function Hitmap({ days }: { days: { date: string; seconds: number; level:
               {d}
             </text>
           ))}
+          {/* No tooltip per day: 365 more elements cost a phone more than they give; the months' table has the numbers. */}
           {cells.map((c) => (
-            <rect key={c.date} x={left + c.column * cell} y={top + c.row * cell} width={cell - 3} height={cell - 3} rx="2" fill={levelColor[c.level]}>
-              <title>{`${c.date}: ${formatDuration(c.seconds)}`}</title>
-            </rect>
+            <rect key={c.date} x={left + c.column * cell} y={top + c.row * cell} width={cell - 3} height={cell - 3} rx="2" fill={levelColor[c.level]} />
           ))}
         </svg>
       </div>

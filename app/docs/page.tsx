@@ -1,9 +1,8 @@
 import type { Metadata } from 'next';
-import { openApiDocument } from '@/lib/openapi';
 import { WithOrigin } from '@/app/components/site-origin';
 import { configuredOrigin } from '@/lib/http/origin';
-import { docsModel, type OpenApiDocument } from '@/lib/docs/routes';
 import { BodyLine, Fields } from './parts';
+import { reference, routePath } from './reference';
 import styles from './docs.module.css';
 
 export const metadata: Metadata = {
@@ -12,7 +11,7 @@ export const metadata: Metadata = {
 };
 
 export default function Docs() {
-  const { routes, shapes } = docsModel(openApiDocument() as unknown as OpenApiDocument);
+  const { routes, shapes } = reference();
   const base = '{origin}/main/api/v1';
   const configured = configuredOrigin();
   const site = (text: string) => <WithOrigin text={text} configured={configured} />;
@@ -79,7 +78,7 @@ export default function Docs() {
       <ul className={styles.toc}>
         {routes.map((r) => (
           <li key={r.anchor} id={r.anchor}>
-            <a href={`/docs/api/${r.anchor}`}>
+            <a href={routePath(r.anchor)}>
               <code>
                 {r.method} {r.shown}
               </code>

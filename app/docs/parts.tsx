@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { shapeAnchor, type DocBody, type DocParameter, type DocResponse, type DocRoute } from '@/lib/docs/routes';
 import type { FieldRow } from '@/lib/docs/schema';
 import { Markdown } from '@/lib/web/markdown';
@@ -57,7 +57,8 @@ function Rules({ rules }: { rules: string[] }) {
   );
 }
 
-export function Fields({ rows, caption }: { rows: FieldRow[]; caption: string }) {
+/** A table of names with their types and descriptions: a body's fields, a route's parameters. */
+function NameTable({ caption, first, children }: { caption: string; first: string; children: ReactNode }) {
   return (
     <div className={styles.tableWrap}>
       <table className={styles.table}>
@@ -69,73 +70,62 @@ export function Fields({ rows, caption }: { rows: FieldRow[]; caption: string })
         </colgroup>
         <thead>
           <tr>
-            <th scope="col">Field</th>
+            <th scope="col">{first}</th>
             <th scope="col">Type</th>
             <th scope="col">Description</th>
           </tr>
         </thead>
-        <tbody>
-          {rows.map((row, i) => (
-            <tr key={`${row.name}-${i}`}>
-              <td className={depthClass[Math.min(row.depth, depthClass.length - 1)]}>
-                <FieldName name={row.name} />
-                {row.form && <span className={styles.note}>form {row.form}</span>}
-                {row.required && !row.form && <span className={styles.note}>required</span>}
-              </td>
-              <td>
-                <Breakable text={row.type} />
-              </td>
-              <td>
-                {row.description && <Markdown text={row.description} inline />}
-                <Rules rules={row.rules} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
+        <tbody>{children}</tbody>
       </table>
     </div>
   );
 }
 
+export function Fields({ rows, caption }: { rows: FieldRow[]; caption: string }) {
+  return (
+    <NameTable caption={caption} first="Field">
+      {rows.map((row, i) => (
+        <tr key={`${row.name}-${i}`}>
+          <td className={depthClass[Math.min(row.depth, depthClass.length - 1)]}>
+            <FieldName name={row.name} />
+            {row.form && <span className={styles.note}>form {row.form}</span>}
+            {row.required && !row.form && <span className={styles.note}>required</span>}
+          </td>
+          <td>
+            <Breakable text={row.type} />
+          </td>
+          <td>
+            {row.description && <Markdown text={row.description} inline />}
+            <Rules rules={row.rules} />
+          </td>
+        </tr>
+      ))}
+    </NameTable>
+  );
+}
+
 function Parameters({ parameters }: { parameters: DocParameter[] }) {
   return (
-    <div className={styles.tableWrap}>
-      <table className={styles.table}>
-        <caption className="sr-only">Parameters</caption>
-        <colgroup>
-          <col className={styles.colName} />
-          <col className={styles.colType} />
-          <col />
-        </colgroup>
-        <thead>
-          <tr>
-            <th scope="col">Parameter</th>
-            <th scope="col">Type</th>
-            <th scope="col">Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {parameters.map((p) => (
-            <tr key={`${p.in}-${p.name}`}>
-              <td>
-                <code>{p.name}</code>
-                <span className={styles.note}>
-                  in {p.in}
-                  {p.required ? ', required' : ''}
-                </span>
-              </td>
-              <td>
-                <Breakable text={p.type} />
-              </td>
-              <td>
-                {p.description && <Markdown text={p.description} inline />}
-                <Rules rules={p.rules} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <NameTable caption="Parameters" first="Parameter">
+      {parameters.map((p) => (
+        <tr key={`${p.in}-${p.name}`}>
+          <td>
+            <code>{p.name}</code>
+            <span className={styles.note}>
+              in {p.in}
+              {p.required ? ', required' : ''}
+            </span>
+          </td>
+          <td>
+            <Breakable text={p.type} />
+          </td>
+          <td>
+            {p.description && <Markdown text={p.description} inline />}
+            <Rules rules={p.rules} />
+          </td>
+        </tr>
+      ))}
+    </NameTable>
   );
 }
 

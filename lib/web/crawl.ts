@@ -28,11 +28,12 @@ export function robotsRules(origin: string): MetadataRoute.Robots {
 }
 
 /**
- * The public pages, then every public profile (`publicProfileHandles`: never a private one), up
- * to the sitemap's limit. Without a database (a build that cannot reach it), the pages alone.
+ * The public pages and `more` of them (the API reference's route pages), then every public
+ * profile (`publicProfileHandles`: never a private one), up to the sitemap's limit. Without a
+ * database (a build that cannot reach it), the pages alone.
  */
-export async function sitemapEntries(db: Db | null, origin: string): Promise<MetadataRoute.Sitemap> {
-  const pages = publicPagePaths.map((path) => ({ url: new URL(path, origin).href }));
+export async function sitemapEntries(db: Db | null, origin: string, more: string[] = []): Promise<MetadataRoute.Sitemap> {
+  const pages = [...publicPagePaths, ...more].map((path) => ({ url: new URL(path, origin).href }));
   if (!db) return pages;
   const handles = await publicProfileHandles(db, SITEMAP_MAX_URLS - pages.length);
   return [...pages, ...handles.map((handle) => ({ url: new URL(`/u/${encodeURIComponent(handle)}`, origin).href }))];

@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { docsModel, type OpenApiDocument } from '@/lib/docs/routes';
-import { openApiDocument } from '@/lib/openapi';
 import { Route } from '../../parts';
+import { reference } from '../../reference';
 import styles from '../../docs.module.css';
 
 // One route of the API reference, made from openapi.json at build time: a page each, so that the
@@ -10,7 +9,7 @@ import styles from '../../docs.module.css';
 
 type Props = { params: Promise<{ route: string }> };
 
-const routes = () => docsModel(openApiDocument() as unknown as OpenApiDocument).routes;
+const routes = () => reference().routes;
 async function find(params: Props['params']) {
   const { route } = await params;
   return routes().find((r) => r.anchor === route) ?? notFound();
