@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, type CSSProperties, type ReactNode } from 'react';
 import { shapeAnchor, type DocBody, type DocParameter, type DocResponse, type DocRoute } from '@/lib/docs/routes';
 import type { FieldRow } from '@/lib/docs/schema';
 import { Markdown } from '@/lib/web/markdown';
@@ -7,7 +7,6 @@ import styles from './docs.module.css';
 // The parts of the API reference: a route's parameters, bodies, answers and examples (its page,
 // app/docs/api/[route]/page.tsx), and the error bodies that /docs describes once.
 
-const depthClass = [undefined, styles.d1, styles.d2, styles.d3, styles.d4];
 
 /**
  * A field's path with its parents muted, so the field's own name stands out; a narrow column
@@ -57,22 +56,24 @@ function Rules({ rules }: { rules: string[] }) {
   );
 }
 
-/** A table of names with their types and descriptions: a body's fields, a route's parameters. */
-function NameTable({ caption, first, children }: { caption: string; first: string; children: ReactNode }) {
+/** A reference table: its columns (header, width class), rows as children. */
+function DocTable({ caption, columns, children }: { caption: string; columns: [string, string?][]; children: ReactNode }) {
   return (
     <div className={styles.tableWrap}>
       <table className={styles.table}>
         <caption className="sr-only">{caption}</caption>
         <colgroup>
-          <col className={styles.colName} />
-          <col className={styles.colType} />
-          <col />
+          {columns.map(([header, width]) => (
+            <col key={header} className={width} />
+          ))}
         </colgroup>
         <thead>
           <tr>
-            <th scope="col">{first}</th>
-            <th scope="col">Type</th>
-            <th scope="col">Description</th>
+            {columns.map(([header]) => (
+              <th key={header} scope="col">
+                {header}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>{children}</tbody>
@@ -81,12 +82,15 @@ function NameTable({ caption, first, children }: { caption: string; first: strin
   );
 }
 
+/** Names with their types and descriptions: a body's fields, a route's parameters. */
+const nameColumns = (first: string): [string, string?][] => [[first, styles.colName], ['Type', styles.colType], ['Description']];
+
 export function Fields({ rows, caption }: { rows: FieldRow[]; caption: string }) {
   return (
-    <NameTable caption={caption} first="Field">
+    <DocTable caption={caption} columns={nameColumns('Field')}>
       {rows.map((row, i) => (
         <tr key={`${row.name}-${i}`}>
-          <td className={depthClass[Math.min(row.depth, depthClass.length - 1)]}>
+          <td className={styles.field} style={{ '--depth': Math.min(row.depth, 4) } as CSSProperties}>
             <FieldName name={row.name} />
             {row.form && <span className={styles.note}>form {row.form}</span>}
             {row.required && !row.form && <span className={styles.note}>required</span>}
@@ -100,13 +104,13 @@ export function Fields({ rows, caption }: { rows: FieldRow[]; caption: string })
           </td>
         </tr>
       ))}
-    </NameTable>
+    </DocTable>
   );
 }
 
 function Parameters({ parameters }: { parameters: DocParameter[] }) {
   return (
-    <NameTable caption="Parameters" first="Parameter">
+    <DocTable caption="Parameters" columns={nameColumns('Parameter')}>
       {parameters.map((p) => (
         <tr key={`${p.in}-${p.name}`}>
           <td>
@@ -125,7 +129,7 @@ function Parameters({ parameters }: { parameters: DocParameter[] }) {
           </td>
         </tr>
       ))}
-    </NameTable>
+    </DocTable>
   );
 }
 
@@ -177,50 +181,33 @@ function BodyCell({ response }: { response: DocResponse }) {
 function Responses({ responses, anchor }: { responses: DocResponse[]; anchor: string }) {
   return (
     <>
-      <div className={styles.tableWrap}>
-        <table className={styles.table}>
-          <caption className="sr-only">Answers by status</caption>
-          <colgroup>
-            <col className={styles.colStatus} />
-            <col />
-            <col className={styles.colBody} />
-          </colgroup>
-          <thead>
-            <tr>
-              <th scope="col">Status</th>
-              <th scope="col">Meaning</th>
-              <th scope="col">Body</th>
-            </tr>
-          </thead>
-          <tbody>
-            {responses.map((r) => (
-              <tr key={r.status}>
-                <td>{r.status}</td>
-                <td>
-                  {r.description && <Markdown text={r.description} inline />}
-                  {r.headers.length > 0 && (
-                    <ul className={styles.headers}>
-                      {r.headers.map((h) => (
-                        <li key={h.name}>
-                          Header <code>{h.name}</code>
-                          {h.description && (
-                            <>
-                              : <Markdown text={h.description} inline />
-                            </>
-                          )}
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </td>
-                <td>
-                  <BodyCell response={r} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DocTable caption="Answers by status" columns={[['Status', styles.colStatus], ['Meaning'], ['Body', styles.colBody]]}>
+        {responses.map((r) => (
+          <tr key={r.status}>
+            <td>{r.status}</td>
+            <td>
+              {r.description && <Markdown text={r.description} inline />}
+              {r.headers.length > 0 && (
+                <ul className={styles.headers}>
+                  {r.headers.map((h) => (
+                    <li key={h.name}>
+                      Header <code>{h.name}</code>
+                      {h.description && (
+                        <>
+                          : <Markdown text={h.description} inline />
+                        </>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </td>
+            <td>
+              <BodyCell response={r} />
+            </td>
+          </tr>
+        ))}
+      </DocTable>
       {responses.map(
         (r) =>
           r.body &&
