@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import { createUser } from '../lib/accounts/users';
 import { openDb, rows } from '../lib/db/client';
 import { issueToken } from '../lib/accounts/tokens';
-import { readHeartbeats } from '../lib/wakatime/heartbeats';
+import { readHeartbeats, statementBatch } from '../lib/wakatime/heartbeats';
 import { writeDump } from './dump';
 import { cpuMeter, freshDatabase, localPostgres, machine, median, percentile, startServer, writeResults, type Pids } from './common';
 
@@ -120,7 +120,7 @@ async function conversionInProcess(databaseUrl: string, next: Source): Promise<{
       const items = JSON.parse(body) as unknown[];
       const t1 = performance.now();
       const { valid, results } = await readHeartbeats(handle.db, items, userAgent);
-      JSON.stringify(valid.map((h) => [h.at, h.type, h.digest, h.category, h.language, h.project, h.editor, h.os, h.app]));
+      statementBatch(valid);
       JSON.stringify({ responses: results });
       const t2 = performance.now();
       if (i >= 200) {

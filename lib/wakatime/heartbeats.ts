@@ -250,8 +250,33 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
   };
 }
 
+/**
+ * An epoch in milliseconds as decimal text, as String() writes it. V8 writes an integer above
+ * 2^31 through its floating-point path (about 0.2 µs); seconds and milliseconds are small
+ * integers, written from its cache: a bulk of 1000 heartbeats spent 0.2 ms on this alone.
+ */
+function epochText(ms: number): string {
+  if (!Number.isInteger(ms) || ms < 1000) return String(ms);
+  const seconds = Math.floor(ms / 1000);
+  const millis = ms - seconds * 1000;
+  return `${seconds}${millis >= 100 ? '' : millis >= 10 ? '0' : '00'}${millis}`;
+}
+
+/** Entity digests in hexadecimal, remembered: a request names the same few files again and again. */
+const hexDigests = new Map<number, string>();
+
+/** A digest in hexadecimal (the heartbeat's id, and how the statement receives it). */
+function digestHex(digest: number): string {
+  let hex = hexDigests.get(digest);
+  if (hex === undefined) {
+    if (hexDigests.size >= 50_000) hexDigests.clear();
+    hexDigests.set(digest, (hex = digest.toString(16)));
+  }
+  return hex;
+}
+
 /** What tells two heartbeats apart (and the id a heartbeat is answered with): the same time, type and entity are the same heartbeat. */
-export const heartbeatKey = (h: { at: number; type: string; digest: number }) => `${h.at}-${h.type}-${h.digest.toString(16)}`;
+export const heartbeatKey = (h: { at: number; type: string; digest: number }) => `${epochText(h.at)}-${h.type}-${digestHex(h.digest)}`;
 
 /**
  * Validates heartbeats one by one. Returns the valid ones (duplicates within the request once)
@@ -405,7 +430,8 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
       RETURNING ${u.statsVersion} = (SELECT version FROM snap) + 1 AS ok
     ),
     incoming AS MATERIALIZED (
-      SELECT (e->>0)::bigint AS at, e->>1 AS type, (e->>2)::bigint AS digest, e->>3 AS category, e->>4 AS language,
+      SELECT ${earliest}::bigint + (e->>0)::bigint AS at, e->>1 AS type, ('x' || lpad(e->>2, 16, '0'))::bit(64)::bigint AS digest,
+             e->>3 AS category, e->>4 AS language,
              e->>5 AS project, e->>6 AS editor, e->>7 AS os, e->>8 AS app
       FROM jsonb_array_elements(${sql.placeholder('beats')}::text::jsonb) AS e
       WHERE (SELECT ok FROM turn)
@@ -470,6 +496,17 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
 });
 
 /**
+ * A batch as the statement receives it: one JSON parameter, times as milliseconds after the
+ * earliest and digests in hexadecimal (small integers and remembered strings, which JSON text is
+ * quicker to make of than 13- and 16-digit numbers).
+ */
+export function statementBatch(batch: readonly Heartbeat[]): { beats: string; earliest: number } {
+  const earliest = Math.min(...batch.map((b) => b.at));
+  const beats = JSON.stringify(batch.map((b) => [b.at - earliest, b.type, digestHex(b.digest), b.category, b.language, b.project, b.editor, b.os, b.app]));
+  return { beats, earliest };
+}
+
+/**
  * Stores heartbeats and brings every credit they change up to date, in one statement
  * (heartbeatStatement): a heartbeat already stored counts once; any order, batching or
  * repetition ends at the totals of the stream in order. When another batch of the user
@@ -482,8 +519,7 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
 export async function storeHeartbeats(db: Db, user: { id: string; timezone: string }, batch: Heartbeat[], admission?: Admission): Promise<void> {
   if (batch.length === 0) return;
   type Result = AdmitResult & { ok: boolean | null; changed: number };
-  const beats = JSON.stringify(batch.map((b) => [b.at, b.type, b.digest, b.category, b.language, b.project, b.editor, b.os, b.app]));
-  const earliest = Math.min(...batch.map((b) => b.at));
+  const { beats, earliest } = statementBatch(batch);
   const run = async (on: Db, zone: string, admit?: Admit): Promise<Result | undefined> => {
     const statement = heartbeatStatement({ user: user.id, zone, beats, earliest, token: admit?.tokenId }, admit ? admit.limits : null);
     return (await preparedRows<Result>(on, statement))[0];

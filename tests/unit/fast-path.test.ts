@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../../lib/ingest/fast-path';
 import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
 import { CONTENT_FIELDS } from '../../lib/activity';
-import { heartbeatSchema, quickHeartbeat, TextChecks } from '../../lib/wakatime/heartbeats';
+import { heartbeatKey, heartbeatSchema, quickHeartbeat, TextChecks } from '../../lib/wakatime/heartbeats';
 
 // The fast guards must never accept what the schema refuses, nor give another row than the
 // schema's output gives; and they must accept ordinary buckets, or they would be pointless.
@@ -140,5 +140,17 @@ describe('the fast guard of heartbeats', () => {
   it('accepts the heartbeats wakatime-cli sends', () => {
     const beat = { entity: '/home/me/src/app.ts', type: 'file', time: 1_700_000_000.5, category: 'coding', project: ' app ', language: 'TypeScript', is_write: true, lines: 10, dependencies: ['x'] };
     expect(quickHeartbeat(beat)).toEqual({ entity: beat.entity, type: 'file', time: beat.time, category: 'coding', project: 'app', language: 'TypeScript', user_agent: undefined });
+  });
+});
+
+describe('the quick text of a heartbeat\'s id', () => {
+  it('is the time in milliseconds, the type and the digest in hexadecimal, as String() and toString(16) write them', () => {
+    const epochMs = fc.oneof(fc.integer({ min: 0, max: 2 ** 42 }), fc.constantFrom(0, 999, 1000, 1001, 1_762_000_000_000, 1_762_000_000_009, 1_762_000_000_090, 2 ** 31 * 1000 + 7));
+    fc.assert(
+      fc.property(epochMs, fc.integer({ min: 0, max: 2 ** 52 - 1 }), fc.constantFrom('file', 'app'), (at, digest, type) => {
+        expect(heartbeatKey({ at, type, digest })).toBe(`${String(at)}-${type}-${digest.toString(16)}`);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
