@@ -12,6 +12,8 @@ export default defineConfig([
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Pages link with plain <a>: the public pages have no client router (decision 0016).
+      '@next/next/no-html-link-for-pages': 'off',
     },
   },
   {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { NextConfig } from 'next';
+import { publicPages } from './lib/web/public-pages';
 
 // Pages may be framed by no one and load nothing from elsewhere; the API's answers (badges and
 // charts included) stay embeddable anywhere. Scripts and styles allow 'unsafe-inline': Next's
@@ -18,8 +19,6 @@ const contentSecurityPolicy = [
   "form-action 'self' https:", // sign-in with an outside provider posts on to it
   "frame-ancestors 'none'",
 ].join('; ');
-
-const publicPages = ['/', '/leaderboard', '/pricing', '/docs', '/docs/:path*', '/u/:handle', '/u/:handle/opengraph-image'];
 
 const nextConfig: NextConfig = {
   // .next/standalone: the server with only the files it needs (completed by scripts/bundle.mjs).

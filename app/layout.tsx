@@ -1,8 +1,8 @@
 import type { Metadata, Viewport } from 'next';
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { AccountLink } from '@/app/components/account-link';
-import { ThemeSwitch, themeScript } from '@/app/components/theme-switch';
+import { shellScript } from '@/app/components/shell-script';
+import { ThemeSwitch } from '@/app/components/theme-switch';
 import { configuredOrigin } from '@/lib/http/origin';
 import './globals.css';
 
@@ -24,13 +24,14 @@ export const viewport: Viewport = {
   ],
 };
 
-// Links without prefetching: prefetching every page of the navigation on every visit cost a
-// phone more script time than it saves (public pages are cached HTML anyway).
+// Plain links: the public pages are served without Next's client runtime (a page load, cached
+// HTML, costs a phone less than the router), and what the shell does in a browser is one inline
+// script (app/components/shell-script.ts).
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script data-shell dangerouslySetInnerHTML={{ __html: shellScript }} />
       </head>
       <body>
         <a className="skip" href="#content">
@@ -38,18 +39,18 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         </a>
         <header className="site">
           <nav aria-label="Main">
-            <Link prefetch={false} className="brand" href="/">
+            <a className="brand" href="/">
               Codetally
-            </Link>
-            <Link prefetch={false} href="/leaderboard">Leaderboard</Link>
-            <Link prefetch={false} href="/pricing">Pricing</Link>
-            <Link prefetch={false} href="/docs">Docs</Link>
+            </a>
+            <a href="/leaderboard">Leaderboard</a>
+            <a href="/pricing">Pricing</a>
+            <a href="/docs">Docs</a>
             <AccountLink />
           </nav>
         </header>
         <main id="content">{children}</main>
         <footer className="site">
-          Codetally counts time, never content. <Link prefetch={false} href="/docs">API and plugin guide</Link> · <a href="/main/api/v1/openapi.json">openapi.json</a>
+          Codetally counts time, never content. <a href="/docs">API and plugin guide</a> · <a href="/main/api/v1/openapi.json">openapi.json</a>
           <ThemeSwitch />
         </footer>
       </body>

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 
 // Answered with status 404; Next adds noindex to every not-found answer.
 export const metadata: Metadata = { title: 'Not found' };
@@ -10,7 +9,7 @@ export default function NotFound() {
       <h1>Not found</h1>
       <p className="lead">There is nothing public here. The page may not exist, or its owner keeps it private.</p>
       <p>
-        <Link prefetch={false} href="/">Back to the start page</Link>
+        <a href="/">Back to the start page</a>
       </p>
     </>
   );

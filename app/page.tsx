@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
+import { Card } from './components/card';
 import { Breakdown, DailyBars, WeeklyBars } from './components/charts';
 import { WithOrigin } from './components/site-origin';
-import { formatDuration } from '@/lib/badges/format';
+import { formatChange, formatDuration } from '@/lib/badges/format';
 import { configuredOrigin } from '@/lib/http/origin';
 import { communityFigures, prerenderingWithoutDatabase } from '@/lib/web/pages';
 
@@ -39,8 +40,7 @@ export default async function Home() {
         <p className="muted">Not enough people share community statistics yet to show site-wide figures.</p>
       ) : (
         <div className="grid">
-          <section className="card" aria-labelledby="langs">
-            <h3 id="langs">Languages</h3>
+          <Card id="langs" title="Languages" level="h3">
             <Breakdown
               items={languages.languages}
               total={time.total_seconds}
@@ -49,17 +49,16 @@ export default async function Home() {
               caption="Languages, last 30 days, share of all coding time"
             />
             <p className="muted">Languages too few people use are counted in “All others”.</p>
-          </section>
-          <section className="card" aria-labelledby="trend">
-            <h3 id="trend">Weekly trend</h3>
+          </Card>
+          <Card id="trend" title="Weekly trend" level="h3">
             <p className="muted">
               {formatDuration(time.total_seconds)} coded in 30 days
-              {weekly.change_percent !== null ? `; last week ${weekly.change_percent >= 0 ? '+' : ''}${weekly.change_percent}% on the week before` : ''}.
+              {weekly.change_percent !== null ? `; last week ${formatChange(weekly.change_percent)} on the week before` : ''}.
             </p>
             <WeeklyBars weeks={weekly.weeks} today={weekly.range.to} caption="Community coding time per week" />
             <h3>Per day</h3>
             <DailyBars days={time.days} caption="Community coding time per day" />
-          </section>
+          </Card>
         </div>
       )}
 

@@ -1,5 +1,6 @@
 // npm run bench:pages — the public pages through next start on PostgreSQL: requests a second and
-// p99 of `/` and of a profile with a year of data (`/u/<handle>`), next to the trivial route of
+// p99 of `/` and of a profile with a year of data (`/u/<handle>`), as they are and compressed as
+// browsers ask for them, next to the trivial route of
 // the same build, on a generated data set (bench/dataset.ts: 10 000 users, 100 with a year of
 // history). The server has one core and the load generator the other (bench/read.ts says why).
 import os from 'node:os';
@@ -11,8 +12,8 @@ import { ensureDataSet } from './dataset';
 const ROUNDS = 3;
 const SECONDS = 5;
 
-async function load(url: string) {
-  const r = await autocannon({ url, connections: 16, duration: SECONDS });
+async function load(url: string, headers: Record<string, string> = {}) {
+  const r = await autocannon({ url, connections: 16, duration: SECONDS, headers });
   return { req_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99, non_2xx: r.non2xx };
 }
 
@@ -26,12 +27,15 @@ async function main() {
   const server = await startServer(3930, { DATABASE_URL: url, PUBLIC_CACHE_SECONDS: '300', LEADERBOARD_MAX_AGE: '300' });
   const pinned = os.cpus().length >= 2 && setAffinity('0', server.pid) && setAffinity('1', process.pid);
   const routes = { trivial: '/main/api/v1/ping', home: '/', profile: `/u/${heavy.handle}` };
+  // As a browser asks: compressed (the public pages are rewritten and compressed by the front, decision 0016).
+  const gzip = { 'accept-encoding': 'gzip, deflate, br' };
   const results: Record<string, unknown> = { at: new Date().toISOString(), machine: machine(), server_on_own_core: pinned, profile: routes.profile };
   try {
     for (const path of Object.values(routes)) await load(`${server.url}${path}`); // warm-up
-    for (const [name, path] of Object.entries(routes)) {
+    const cases = [...Object.entries(routes), ['home_gzip', routes.home], ['profile_gzip', routes.profile]];
+    for (const [name, path] of cases) {
       const rounds = [];
-      for (let r = 0; r < ROUNDS; r++) rounds.push(await load(`${server.url}${path}`));
+      for (let r = 0; r < ROUNDS; r++) rounds.push(await load(`${server.url}${path}`, name.endsWith('_gzip') ? gzip : {}));
       results[name] = {
         req_per_s: median(rounds.map((x) => x.req_per_s)),
         p99_ms: median(rounds.map((x) => x.p99_ms)),

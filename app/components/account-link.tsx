@@ -1,21 +1,16 @@
-'use client';
-import Link from 'next/link';
-import { useEffect, useState } from 'react';
-
-// The signed-in part of the header, asked by the browser (Auth.js's /auth/session, which checks
-// that the session was not ended): pages stay the same for everyone, so they can be cached.
+// The signed-in part of the header: both links are in the page, which is the same for everyone
+// (cached); the shell script marks <html> when the browser's session names a user, and the
+// stylesheet shows the one that applies (app/components/shell-script.ts).
 
 export function AccountLink() {
-  const [signedIn, setSignedIn] = useState(false);
-  useEffect(() => {
-    let live = true;
-    fetch('/auth/session', { credentials: 'same-origin', cache: 'no-store' })
-      .then((res) => (res.ok ? res.json() : null))
-      .then((session: { user?: unknown } | null) => live && setSignedIn(Boolean(session?.user)))
-      .catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, []);
-  return signedIn ? <Link prefetch={false} href="/dashboard">Dashboard</Link> : <Link prefetch={false} href="/signin">Sign in</Link>;
+  return (
+    <>
+      <a className="when-signed-out" href="/signin">
+        Sign in
+      </a>
+      <a className="when-signed-in" href="/dashboard">
+        Dashboard
+      </a>
+    </>
+  );
 }

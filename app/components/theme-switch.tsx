@@ -1,47 +1,13 @@
-'use client';
-
-import { useSyncExternalStore } from 'react';
-
-// The colour scheme: the system's unless the visitor picked one here (kept in localStorage and
-// applied before the first paint by the script in app/layout.tsx).
-
-type Theme = 'light' | 'dark';
-
-const dark = () => matchMedia('(prefers-color-scheme: dark)');
-const current = (): Theme => (document.documentElement.dataset.theme as Theme | undefined) ?? (dark().matches ? 'dark' : 'light');
-
-function subscribe(changed: () => void): () => void {
-  const media = dark();
-  const observer = new MutationObserver(changed);
-  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-  media.addEventListener('change', changed);
-  return () => {
-    observer.disconnect();
-    media.removeEventListener('change', changed);
-  };
-}
+// The colour scheme: the system's unless the visitor picked one with this button (kept in
+// localStorage). The shell script applies the choice and handles the clicks; the stylesheet
+// names the scheme the button switches to, and shows the button only where the script runs
+// (app/components/shell-script.ts).
 
 export function ThemeSwitch() {
-  const theme = useSyncExternalStore<Theme | null>(subscribe, current, () => null);
-  if (theme === null) return null; // rendered on the server, and nothing to switch without JavaScript
-  const next: Theme = theme === 'dark' ? 'light' : 'dark';
   return (
-    <button
-      type="button"
-      className="secondary theme-switch"
-      onClick={() => {
-        document.documentElement.dataset.theme = next;
-        try {
-          localStorage.setItem('theme', next);
-        } catch {
-          // storage may be refused (private windows): the choice lasts this page
-        }
-      }}
-    >
-      {next === 'dark' ? 'Dark mode' : 'Light mode'}
+    <button type="button" className="secondary theme-switch">
+      <span className="to-dark">Dark mode</span>
+      <span className="to-light">Light mode</span>
     </button>
   );
 }
-
-/** Runs in <head> before the page paints: the stored choice, if any. */
-export const themeScript = `try{var t=localStorage.getItem('theme');if(t==='light'||t==='dark')document.documentElement.dataset.theme=t}catch(e){}`;

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Card } from '../components/card';
 import { Breakdown, DailyBars, Hitmap, WeekdayHours, WeeklyBars } from '../components/charts';
 import { Figures } from '../components/figures';
 import { signOut } from '../signin/actions';
@@ -88,32 +89,26 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
             ]}
           />
           <div className="grid">
-            <section className="card" aria-labelledby="d-daily">
-              <h3 id="d-daily">Daily coding time</h3>
+            <Card id="d-daily" title="Daily coding time" level="h3">
               <DailyBars days={time.days} caption="Daily time" />
-            </section>
-            <section className="card" aria-labelledby="d-langs">
-              <h3 id="d-langs">Languages</h3>
+            </Card>
+            <Card id="d-langs" title="Languages" level="h3">
               <Breakdown donut items={language.languages} empty="No coding time in this range yet." caption="Your languages" />
-            </section>
-            <section className="card" aria-labelledby="d-projects">
-              <h3 id="d-projects">Projects</h3>
+            </Card>
+            <Card id="d-projects" title="Projects" level="h3">
               <p className="muted">Only you see projects.</p>
               <Breakdown items={projects} empty="No projects in this range." caption="Your projects" />
-            </section>
-            <section className="card" aria-labelledby="d-editors">
-              <h3 id="d-editors">Editors</h3>
+            </Card>
+            <Card id="d-editors" title="Editors" level="h3">
               <Breakdown items={time.editors} empty="No editors in this range." caption="Your editors" />
-            </section>
-            <section className="card" aria-labelledby="d-apps">
-              <h3 id="d-apps">Desktop applications</h3>
+            </Card>
+            <Card id="d-apps" title="Desktop applications" level="h3">
               <p className="muted">From the desktop agent; counted apart from coding time.</p>
               <Breakdown items={apps} empty="No desktop time in this range." caption="Your desktop applications" />
-            </section>
-            <section className="card" aria-labelledby="d-weekly">
-              <h3 id="d-weekly">Weekly trend</h3>
+            </Card>
+            <Card id="d-weekly" title="Weekly trend" level="h3">
               <WeeklyBars weeks={weekly.weeks} today={weekly.range.to} caption="Your time per week" />
-            </section>
+            </Card>
           </div>
           <h3>The last year</h3>
           <Hitmap days={hitmap.days} />

@@ -57,7 +57,7 @@ function Rules({ rules }: { rules: string[] }) {
 }
 
 /** A reference table: its columns (header, width class), rows as children. */
-function DocTable({ caption, columns, children }: { caption: string; columns: [string, string?][]; children: ReactNode }) {
+export function DocTable({ caption, columns, children }: { caption: string; columns: [string, string?][]; children: ReactNode }) {
   return (
     <div className={styles.tableWrap}>
       <table className={styles.table}>
@@ -82,6 +82,21 @@ function DocTable({ caption, columns, children }: { caption: string; columns: [s
   );
 }
 
+/** The type and description cells of a field or parameter row. */
+function TypeAndDescription({ type, description, rules }: { type: string; description?: string | null; rules: string[] }) {
+  return (
+    <>
+      <td>
+        <Breakable text={type} />
+      </td>
+      <td>
+        {description && <Markdown text={description} inline />}
+        <Rules rules={rules} />
+      </td>
+    </>
+  );
+}
+
 /** Names with their types and descriptions: a body's fields, a route's parameters. */
 const nameColumns = (first: string): [string, string?][] => [[first, styles.colName], ['Type', styles.colType], ['Description']];
 
@@ -95,13 +110,7 @@ export function Fields({ rows, caption }: { rows: FieldRow[]; caption: string })
             {row.form && <span className={styles.note}>form {row.form}</span>}
             {row.required && !row.form && <span className={styles.note}>required</span>}
           </td>
-          <td>
-            <Breakable text={row.type} />
-          </td>
-          <td>
-            {row.description && <Markdown text={row.description} inline />}
-            <Rules rules={row.rules} />
-          </td>
+          <TypeAndDescription {...row} />
         </tr>
       ))}
     </DocTable>
@@ -120,13 +129,7 @@ function Parameters({ parameters }: { parameters: DocParameter[] }) {
               {p.required ? ', required' : ''}
             </span>
           </td>
-          <td>
-            <Breakable text={p.type} />
-          </td>
-          <td>
-            {p.description && <Markdown text={p.description} inline />}
-            <Rules rules={p.rules} />
-          </td>
+          <TypeAndDescription {...p} />
         </tr>
       ))}
     </DocTable>

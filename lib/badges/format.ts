@@ -8,3 +8,6 @@ export function formatDuration(totalSeconds: number): string {
   if (hours === 0) return min;
   return minutes === 0 ? hr : `${hr} ${min}`;
 }
+
+/** A change in percent with its sign: +12.5%, -3%, +0%. */
+export const formatChange = (percent: number): string => `${percent >= 0 ? '+' : ''}${percent}%`;

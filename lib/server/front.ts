@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
+import zlib from 'node:zlib';
 import { UNSUPPORTED_METHOD_HEADER } from '../http/methods';
 import { problemBody } from '../http/problem';
 import { matchesEtag } from '../http/public';
+import { isPublicPage, renderedInBrowser, withoutRuntime } from '../web/public-pages';
 
 // The HTTP server in front of Next's request handler (scripts/serve.ts). It does what Next
 // cannot from inside a route:
@@ -25,7 +27,10 @@ import { matchesEtag } from '../http/public';
 // - a server action this build does not have (a stale page, a forged header): 404, where Next
 //   would answer 500;
 // - 304 to a conditional GET of an answer Next serves from its cache (it keeps the ETag but does
-//   not compare it).
+//   not compare it);
+// - the public pages without Next's client runtime (lib/web/public-pages.ts, decision 0016), and
+//   their 404s with the not-found page rendered on the server, which Next leaves to the browser
+//   when a page calls notFound().
 
 const HEADERS_TIMEOUT_MS = 10_000;
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
@@ -148,6 +153,108 @@ function notModifiedWhenCurrent(res: http.ServerResponse, ifNoneMatch: string): 
   } as typeof res.writeHead;
 }
 
+type WriteHead = (...args: unknown[]) => http.ServerResponse;
+type Write = (...args: unknown[]) => boolean;
+type End = (...args: unknown[]) => http.ServerResponse;
+
+/**
+ * The not-found page as Next renders it on the server (for a path no route has), asked of this
+ * server once, and again after a failure.
+ */
+type NotFoundPage = (req: http.IncomingMessage) => Promise<string | null>;
+
+function notFoundPageOf(): NotFoundPage {
+  let asked: Promise<string | null> | null = null;
+  return async (req) => {
+    const { localAddress, localPort } = req.socket;
+    const host = localAddress?.includes(':') ? `[${localAddress}]` : localAddress;
+    asked ??= fetch(`http://${host}:${localPort}/_not-found`)
+      .then(async (res) => {
+        const html = res.status === 404 && /^text\/html\b/.test(res.headers.get('content-type') ?? '') ? await res.text() : null;
+        return html !== null && !renderedInBrowser(html) ? html : null;
+      })
+      .catch(() => null);
+    const page = await asked;
+    if (page === null) asked = null;
+    return page;
+  };
+}
+
+/**
+ * A public page as it leaves: without Next's client runtime; a 404 whose body only the browser
+ * would fill in (a page called notFound()) gets the not-found page Next renders on the server.
+ */
+async function publicPage(req: http.IncomingMessage, status: number, html: string, notFoundPage: NotFoundPage): Promise<string> {
+  if (status === 404 && renderedInBrowser(html)) html = (await notFoundPage(req)) ?? html;
+  return withoutRuntime(html) ?? html;
+}
+
+/**
+ * A GET of a public page: Next's HTML is held whole, made a public page (publicPage), and
+ * compressed here (gzip, when the client takes it) instead of by Next. Anything else Next answers
+ * on the path (an image, a redirect, a page that needs its scripts) goes out as Next sends it.
+ */
+function servedWithoutRuntime(req: http.IncomingMessage, res: http.ServerResponse, notFoundPage: NotFoundPage): void {
+  const gzip = /\bgzip\b/i.test(String(req.headers['accept-encoding'] ?? ''));
+  delete req.headers['accept-encoding'];
+  const original = { writeHead: res.writeHead as WriteHead, write: res.write as Write, end: res.end as End, flushHeaders: res.flushHeaders };
+  let state: 'undecided' | 'held' | 'passed' = 'undecided';
+  let head: unknown[] | null = null;
+  const chunks: Buffer[] = [];
+  const decide = (status: number, given?: unknown) => {
+    if (state !== 'undecided') return;
+    const headers = typeof given === 'object' && given !== null && !Array.isArray(given) ? (given as Record<string, unknown>) : {};
+    const type = Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? res.getHeader('content-type');
+    state = (status === 200 || status === 404) && /^text\/html\b/.test(String(type ?? '')) ? 'held' : 'passed';
+  };
+  const chunkOf = (chunk: unknown, encoding: unknown) =>
+    typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array);
+
+  res.writeHead = function (this: http.ServerResponse, status: number, ...rest: unknown[]) {
+    decide(status, rest.find((r) => typeof r === 'object'));
+    if (state === 'passed') return original.writeHead.call(this, status, ...rest);
+    head = [status, ...rest];
+    return this;
+  } as typeof res.writeHead;
+  res.flushHeaders = function (this: http.ServerResponse) {
+    decide(this.statusCode);
+    if (state === 'passed') original.flushHeaders.call(this);
+  };
+  res.write = function (this: http.ServerResponse, chunk: unknown, encoding?: unknown, callback?: unknown) {
+    decide(this.statusCode);
+    if (state === 'passed') return original.write.call(this, chunk, encoding, callback);
+    chunks.push(chunkOf(chunk, encoding));
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') process.nextTick(done as () => void);
+    return true;
+  } as typeof res.write;
+  res.end = function (this: http.ServerResponse, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+    decide(this.statusCode);
+    if (state === 'passed') return original.end.call(this, chunk, encoding, callback);
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(chunkOf(chunk, encoding));
+    const done = [chunk, encoding, callback].find((c) => typeof c === 'function');
+    const html = Buffer.concat(chunks).toString('utf8');
+    const status = typeof head?.[0] === 'number' ? head[0] : this.statusCode;
+    const send = (body: Buffer, encoded: boolean) => {
+      state = 'passed';
+      // Next's length and encoding were of what it sent, whether set on the response or given to writeHead.
+      for (const name of ['content-length', 'content-encoding']) this.removeHeader(name);
+      const given = head?.find((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r));
+      for (const name of Object.keys(given ?? {})) if (/^content-(length|encoding)$/i.test(name)) delete given![name];
+      this.setHeader('content-length', body.length);
+      if (encoded) this.setHeader('content-encoding', 'gzip');
+      if (head) original.writeHead.call(this, ...head);
+      original.end.call(this, body, done);
+    };
+    void publicPage(req, status, html, notFoundPage).then((text) => {
+      const page = Buffer.from(text);
+      if (gzip) zlib.gzip(page, (err, zipped) => (err ? send(page, false) : send(zipped, true)));
+      else send(page, false);
+    });
+    return this;
+  } as typeof res.end;
+}
+
 /**
  * Answers 408 and closes the connection when the request's body has not arrived whole within
  * `limitMs`, or, for an upload, when none of it has arrived for that long.
@@ -176,6 +283,7 @@ function limitRequestTime(req: http.IncomingMessage, res: http.ServerResponse, l
 
 /** The server that hands requests to Next (`handle`), within the limits above. */
 export function frontServer(handle: Handler, options: FrontOptions): http.Server {
+  const notFoundPage = notFoundPageOf();
   const server = http.createServer(
     {
       headersTimeout: Math.min(HEADERS_TIMEOUT_MS, options.requestTimeoutMs),
@@ -226,6 +334,8 @@ export function frontServer(handle: Handler, options: FrontOptions): http.Server
       }
       // Only a POST to one of Next's image routes gets a 405 of Next's own (the hot paths never do).
       if (!api && method === 'POST') allowOn405(res);
+      // Before the 304 check below, which then comes first when Next writes its head.
+      if (method === 'GET' && !('rsc' in req.headers) && isPublicPage(path)) servedWithoutRuntime(req, res, notFoundPage);
       const ifNoneMatch = req.headers['if-none-match'];
       if (ifNoneMatch && (method === 'GET' || method === 'HEAD')) notModifiedWhenCurrent(res, ifNoneMatch);
       void handle(req, res);

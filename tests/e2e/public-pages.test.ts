@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 // The public pages as the real server answers them: what crawlers are told (robots.txt, the
 // sitemap), the prices on the pricing page, the plan a visitor chose on the sign-up page, the 404
-// page, the favicon and a profile's social image; in Chromium, the sign-up from a plan's button
-// without JavaScript, and the pages at a phone's width.
+// page, the favicon and a profile's social image; that the public pages come without Next's
+// client runtime; in Chromium, the sign-up from a plan's button without JavaScript, the pages at a
+// phone's width, and the shell's script on pages with React and without.
 const base = inject('baseUrl');
 const api = `${base}/main/api/v1`;
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -107,15 +108,34 @@ describe('the sign-up page', () => {
   });
 });
 
+describe('the public pages, without the client runtime', () => {
+  it('carry no script of Next\'s, only the shell\'s; pages with forms React runs keep theirs', async () => {
+    const shown = await newUser({ profile_public: true, share_languages: true });
+    for (const path of ['/', '/leaderboard', '/leaderboard?range=30d', '/pricing', '/docs', '/docs/wakatime', '/docs/api/post-sync-activities', `/u/${shown.user.handle}`]) {
+      const { status, html } = await page(path);
+      expect([path, status]).toEqual([path, 200]);
+      expect([path, html.match(/<script\b[^>]*>/g)]).toEqual([path, ['<script data-shell="true">']]);
+      expect([path, /\/_next\/static\/[^"]*\.js/.test(html)]).toEqual([path, false]);
+    }
+    for (const path of ['/signin', '/signup']) {
+      expect([path, (await page(path)).html]).toEqual([path, expect.stringMatching(/<script src="\/_next\/static\/chunks\/[^"]+\.js"/)]);
+    }
+  });
+});
+
 describe('the 404 page', () => {
-  it('answers 404 with its own title and noindex, for a missing page and a private profile alike', async () => {
+  it('answers 404 with its own title, noindex and its text in the HTML, for a missing page, a private profile and a route the docs do not have', async () => {
     const { user } = await newUser({ profile_public: false });
-    for (const path of ['/no-such-page', `/u/${user.handle}`]) {
+    for (const path of ['/no-such-page', `/u/${user.handle}`, '/docs/api/no-such-route']) {
       const { status, html } = await page(path);
       expect([path, status]).toEqual([path, 404]);
       expect(html).toContain('<title>Not found · Codetally</title>');
       expect(html.match(/<meta name="robots"[^>]*>/g)).toEqual(['<meta name="robots" content="noindex"/>']);
+      // Rendered on the server, not left to the browser (as Next leaves it when a page calls notFound()).
+      expect([path, mainText(html)]).toEqual([path, expect.stringContaining('There is nothing public here.')]);
     }
+    // The public pages' 404s come without the client runtime too.
+    expect((await page(`/u/${user.handle}`)).html.match(/<script\b[^>]*>/g)).toEqual(['<script data-shell="true">']);
   });
 });
 
@@ -182,6 +202,30 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(/\/signin\?signedUp=1&plan=pro&/);
     await expect(plan.textContent()).resolves.toMatch(/You chose Pro \(\$9 \/ month\)\. Paid plans have no checkout yet/);
+    await context.close();
+  });
+
+  it('a public page loads no script but the shell\'s, whose theme switch works there and where React runs, without an error', async () => {
+    const context = await browser.newContext({ colorScheme: 'dark' });
+    const tab = await context.newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (e) => errors.push(e.message));
+    tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    const scripts: string[] = [];
+    tab.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+    const theme = () => tab.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.documentElement).backgroundColor]);
+    await tab.goto(`${base}/pricing`, { waitUntil: 'networkidle' });
+    expect(scripts).toEqual([]);
+    await tab.getByRole('button', { name: 'Light mode' }).click();
+    expect(await theme()).toEqual(['light', 'rgb(255, 255, 255)']);
+    // The sign-in form is React's: its scripts load, and the switch, now offering the dark scheme, works there too.
+    await tab.goto(`${base}/signin`, { waitUntil: 'networkidle' });
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(await theme()).toEqual(['light', 'rgb(255, 255, 255)']);
+    await tab.getByRole('button', { name: 'Dark mode' }).click();
+    expect(await theme()).toEqual(['dark', 'rgb(15, 18, 24)']);
+    await tab.getByLabel('Email').fill('someone@example.test');
+    expect(errors).toEqual([]);
     await context.close();
   });
 

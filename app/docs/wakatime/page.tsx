@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import { WithOrigin } from '@/app/components/site-origin';
 import { configuredOrigin } from '@/lib/http/origin';
+import styles from '../docs.module.css';
+import { DocTable } from '../parts';
 
 export const metadata: Metadata = {
   title: 'Use your WakaTime plugins',
@@ -39,7 +41,7 @@ export default function WakatimeDocs() {
         </li>
         <li>
           Put these lines in <code>~/.wakatime.cfg</code> (keep your other settings) and restart the editor:
-          <pre>{site(`[settings]\napi_url = ${base}\napi_key = <your key>`)}</pre>
+          <pre className={styles.wrap}>{site(`[settings]\napi_url = ${base}\napi_key = <your key>`)}</pre>
         </li>
       </ol>
       <p>
@@ -71,7 +73,7 @@ export default function WakatimeDocs() {
       <p>
         On wakatime.com, export your heartbeats (Settings, Export) and import the file on your <a href="/dashboard#import">dashboard</a>, or send it with a token that has the <code>account</code> scope:
       </p>
-      <pre>
+      <pre className={styles.wrap}>
         <code>{site(`curl -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
   --data-binary @wakatime-heartbeats.json ${origin}/main/api/v1/me/imports`)}</code>
       </pre>
@@ -90,28 +92,17 @@ export default function WakatimeDocs() {
         own figures needs <code>stats</code>. A key made for your editor has both. Errors are <code>{'{"error": "…"}'}</code> with the usual
         status.
       </p>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Method</th>
-              <th scope="col">Path</th>
-              <th scope="col">What</th>
-            </tr>
-          </thead>
-          <tbody>
-            {routes.map(([method, path, what]) => (
-              <tr key={`${method} ${path}`}>
-                <td>{method}</td>
-                <td>
-                  <code>{path}</code>
-                </td>
-                <td>{what}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DocTable caption="WakaTime's routes" columns={[['Method', styles.colStatus], ['Path', styles.colPath], ['What']]}>
+        {routes.map(([method, path, what]) => (
+          <tr key={`${method} ${path}`}>
+            <td>{method}</td>
+            <td>
+              <code>{path}</code>
+            </td>
+            <td>{what}</td>
+          </tr>
+        ))}
+      </DocTable>
     </>
   );
 }

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
+import { Card } from '@/app/components/card';
 import { Breakdown, DailyBars, Hitmap, WeekdayHours, WeeklyBars } from '@/app/components/charts';
 import { Figures } from '@/app/components/figures';
-import { formatDuration } from '@/lib/badges/format';
+import { formatChange, formatDuration } from '@/lib/badges/format';
 import { profileData } from '@/lib/web/pages';
 
 // Rendered on a profile's first visit and served from the cache until its data, its settings or
@@ -30,38 +31,33 @@ export default async function Profile({ params }: Props) {
           { label: 'last 30 days', value: formatDuration(time.total_seconds) },
           { label: 'daily average', value: formatDuration(time.daily_average_seconds) },
           { label: 'active days this year', value: String(active) },
-          ...(weekly.change_percent !== null ? [{ label: 'last week vs the one before', value: `${weekly.change_percent >= 0 ? '+' : ''}${weekly.change_percent}%` }] : []),
+          ...(weekly.change_percent !== null ? [{ label: 'last week vs the one before', value: formatChange(weekly.change_percent) }] : []),
         ]}
       />
       <div className="grid">
-        <section className="card" aria-labelledby="daily">
-          <h2 id="daily">Daily coding time</h2>
+        <Card id="daily" title="Daily coding time">
           <DailyBars days={time.days} caption="Daily time" />
-        </section>
-        <section className="card" aria-labelledby="languages">
-          <h2 id="languages">Languages</h2>
+        </Card>
+        <Card id="languages" title="Languages">
           <Breakdown items={language.languages} donut empty="Languages are not shared." caption="Languages, last 30 days" />
-        </section>
+        </Card>
       </div>
       <section aria-labelledby="year">
         <h2 id="year">The last year</h2>
         <Hitmap days={hitmap.days} />
       </section>
       <div className="grid">
-        <section className="card" aria-labelledby="week-hours">
-          <h2 id="week-hours">When in the week</h2>
+        <Card id="week-hours" title="When in the week">
           <WeekdayHours grid={hitmap.weekday_hours} />
-        </section>
-        <section className="card" aria-labelledby="weekly">
-          <h2 id="weekly">Weekly trend</h2>
+        </Card>
+        <Card id="weekly" title="Weekly trend">
           <WeeklyBars weeks={weekly.weeks} today={weekly.range.to} caption="Time per week" />
-        </section>
+        </Card>
       </div>
       {time.editors.length > 0 && (
-        <section className="card" aria-labelledby="editors" style={{ marginTop: '1rem' }}>
-          <h2 id="editors">Editors</h2>
+        <Card id="editors" title="Editors" style={{ marginTop: '1rem' }}>
           <Breakdown items={time.editors} empty="" caption="Editors, last 30 days" />
-        </section>
+        </Card>
       )}
     </>
   );
