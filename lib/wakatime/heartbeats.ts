@@ -279,12 +279,47 @@ function digestHex(digest: number): string {
 export const heartbeatKey = (h: { at: number; type: string; digest: number }) => `${epochText(h.at)}-${h.type}-${digestHex(h.digest)}`;
 
 /**
+ * Heartbeats told apart as heartbeatKey tells them (the same time, type and entity are the same
+ * heartbeat), each in the place it first came, holding the last one sent. Found by time first: a
+ * number hashes faster than the key's text (hashing keys took a quarter of checking a bulk), and
+ * two heartbeats seldom share a time.
+ */
+export class DistinctHeartbeats {
+  readonly list: Heartbeat[] = [];
+  /** The place of the first heartbeat at each time. */
+  private readonly byTime = new Map<number, number>();
+  /** The places of heartbeats at a time already taken by another one, by key. */
+  private readonly byKey = new Map<string, number>();
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  add(h: Heartbeat): void {
+    const first = this.byTime.get(h.at);
+    if (first === undefined) {
+      this.byTime.set(h.at, this.list.push(h) - 1);
+      return;
+    }
+    const held = this.list[first];
+    if (held.type === h.type && held.digest === h.digest) {
+      this.list[first] = h;
+      return;
+    }
+    const key = heartbeatKey(h);
+    const place = this.byKey.get(key);
+    if (place === undefined) this.byKey.set(key, this.list.push(h) - 1);
+    else this.list[place] = h;
+  }
+}
+
+/**
  * Validates heartbeats one by one. Returns the valid ones (duplicates within the request once)
  * and an answer per item, in order. `userAgent` is the request's, for heartbeats without their own.
  */
 export async function readHeartbeats(db: Db, items: readonly unknown[], userAgent: string | null, now = Date.now()): Promise<{ valid: Heartbeat[]; results: ItemResult[] }> {
   const ctx: CheckContext = { key: await digestKey(db), userAgent, ...liveTimes(now), digests: new Map(), origins: new Map(), checks: new TextChecks() };
-  const valid = new Map<string, Heartbeat>();
+  const valid = new DistinctHeartbeats();
   const results: ItemResult[] = [];
   for (const item of items) {
     const heartbeat = checkHeartbeat(item, ctx);
@@ -293,11 +328,10 @@ export async function readHeartbeats(db: Db, items: readonly unknown[], userAgen
       continue;
     }
     const { at, type, category, language, project } = heartbeat;
-    const id = heartbeatKey(heartbeat);
-    valid.set(id, heartbeat);
-    results.push([{ data: { id, type, time: at / 1000, category, language, project: project || null } }, 201]);
+    valid.add(heartbeat);
+    results.push([{ data: { id: heartbeatKey(heartbeat), type, time: at / 1000, category, language, project: project || null } }, 201]);
   }
-  return { valid: [...valid.values()], results };
+  return { valid: valid.list, results };
 }
 
 interface Piece {

@@ -19,9 +19,9 @@ import {
   checkHeartbeat,
   Deltas,
   digestKey,
+  DistinctHeartbeats,
   GAP_MS,
   heartbeatSchema,
-  heartbeatKey,
   LATE_LIMIT_MS,
   liveTimes,
   MAX_HEARTBEATS,
@@ -338,10 +338,10 @@ const fuller = (next: Day, stored: Day) => next.heartbeats > stored.heartbeats |
  */
 class DayImporter {
   /** Heartbeats before the cutoff, by UTC day, not yet credited. */
-  private readonly days = new Map<number, Map<string, Heartbeat>>();
+  private readonly days = new Map<number, DistinctHeartbeats>();
   /** Days credited and waiting to be written. */
   private ready: Day[] = [];
-  private live = new Map<string, Heartbeat>();
+  private live = new DistinctHeartbeats();
   /** Heartbeats from here on go through the heartbeat path. */
   private readonly liveFrom: number;
   /** Heartbeats from here on are the heartbeat path's: sent now, or counted when they were sent. */
@@ -370,7 +370,7 @@ class DayImporter {
     if (h.at >= this.cutoff) {
       this.firstAfterCutoff = Math.min(this.firstAfterCutoff, h.at);
       if (h.at >= this.liveFrom) {
-        this.live.set(heartbeatKey(h), h);
+        this.live.add(h);
         if (this.live.size >= MAX_HEARTBEATS) await this.flushLive();
       }
       return;
@@ -380,8 +380,8 @@ class DayImporter {
       throw new ImportError(`The dump is not in date order: a heartbeat of ${new Date(day * DAY_MS).toISOString().slice(0, 10)} comes after later days (export it again from WakaTime).`);
     }
     let found = this.days.get(day);
-    if (!found) this.days.set(day, (found = new Map()));
-    found.set(heartbeatKey(h), h);
+    if (!found) this.days.set(day, (found = new DistinctHeartbeats()));
+    found.add(h);
     // A day is complete once the dump has gone two days past it (and its successor day is known).
     const complete = Math.floor(this.latestSeen / DAY_MS) - 2;
     if (complete > this.creditedBefore) await this.creditDays(complete);
@@ -394,8 +394,8 @@ class DayImporter {
   }
 
   private async flushLive(): Promise<void> {
-    const batch = [...this.live.values()];
-    this.live = new Map();
+    const batch = this.live.list;
+    this.live = new DistinctHeartbeats();
     await storeHeartbeats(this.db, this.user, batch);
   }
 
@@ -404,10 +404,10 @@ class DayImporter {
     const days = [...this.days.keys()].filter((d) => d < before).sort((a, b) => a - b);
     this.creditedBefore = Math.max(this.creditedBefore, Number.isFinite(before) ? before : this.creditedBefore);
     for (const day of days) {
-      const beats = [...this.days.get(day)!.values()].sort((a, b) => a.at - b.at || a.type.localeCompare(b.type) || a.digest - b.digest);
+      const beats = this.days.get(day)!.list.sort((a, b) => a.at - b.at || a.type.localeCompare(b.type) || a.digest - b.digest);
       this.days.delete(day);
       const following = this.days.get(day + 1);
-      const firstNext = Math.min(this.firstAfterCutoff, ...(following ? [...following.values()].map((h) => h.at) : []));
+      const firstNext = Math.min(this.firstAfterCutoff, ...(following ? following.list.map((h) => h.at) : []));
       const deltas = new Deltas();
       beats.forEach((h, i) => {
         const next = i + 1 < beats.length ? beats[i + 1].at : firstNext;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../../lib/ingest/fast-path';
 import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
 import { CONTENT_FIELDS } from '../../lib/activity';
-import { heartbeatKey, heartbeatSchema, quickHeartbeat, TextChecks } from '../../lib/wakatime/heartbeats';
+import { DistinctHeartbeats, heartbeatKey, heartbeatSchema, quickHeartbeat, TextChecks, type Heartbeat } from '../../lib/wakatime/heartbeats';
 
 // The fast guards must never accept what the schema refuses, nor give another row than the
 // schema's output gives; and they must accept ordinary buckets, or they would be pointless.
@@ -151,6 +151,27 @@ describe('the quick text of a heartbeat\'s id', () => {
         expect(heartbeatKey({ at, type, digest })).toBe(`${String(at)}-${type}-${digest.toString(16)}`);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('distinct heartbeats', () => {
+  it('keep what a map by heartbeat key keeps, in the same order: each key where it first came, holding its last heartbeat', () => {
+    // Few times, types and entities, so that keys repeat and times are shared by other keys.
+    const beat = fc.record({ at: fc.integer({ min: 0, max: 3 }).map((t) => 1_762_000_000_000 + t), type: fc.constantFrom('file', 'app'), digest: fc.integer({ min: 0, max: 2 }), language: fc.string({ maxLength: 2 }) });
+    fc.assert(
+      fc.property(fc.array(beat, { maxLength: 30 }), (beats) => {
+        const distinct = new DistinctHeartbeats();
+        const byKey = new Map<string, Heartbeat>();
+        for (const b of beats) {
+          const h = { ...b, category: 'coding', project: '', editor: 'vim', os: 'Linux', app: '' } as Heartbeat;
+          distinct.add(h);
+          byKey.set(heartbeatKey(h), h);
+        }
+        expect(distinct.list).toEqual([...byKey.values()]);
+        expect(distinct.size).toBe(byKey.size);
+      }),
+      { numRuns: 1000 },
     );
   });
 });
