@@ -246,7 +246,8 @@ function servedWithoutRuntime(req: http.IncomingMessage, res: http.ServerRespons
       if (head) original.writeHead.call(this, ...head);
       original.end.call(this, body, done);
     };
-    void publicPage(req, status, html, notFoundPage).then((text) => {
+    // Should making the public page ever fail, Next's page goes out as it is rather than no answer.
+    void publicPage(req, status, html, notFoundPage).catch(() => html).then((text) => {
       const page = Buffer.from(text);
       if (gzip) zlib.gzip(page, (err, zipped) => (err ? send(page, false) : send(zipped, true)));
       else send(page, false);
