@@ -5,7 +5,8 @@ import { COMMUNITY_TAG, LEADERBOARD_TAG, PLANS_TAG } from './tags';
 
 // When what a cached page or route was made from last changed, by its tags (tags.ts). Next's
 // cache handler of a Node host (next-handler.mjs) asks it on every hit: an entry is served only
-// if none of its tags changed since its render began. Changes are heard on the change feed, so a
+// if none of its tags changed since its render began. Changes are heard on the change feed, and
+// with other processes on the database a hit first hears what they committed (`servable`), so a
 // write in any process shows at once in every process's pages; while the feed is not heard
 // (a PostgreSQL connection lost, or a transaction pooler that keeps no LISTEN) nothing is served
 // from the cache. Times are this process's own clock: a change counts from when it was heard.
@@ -61,7 +62,17 @@ export class CacheClock {
     }
   }
 
-  /** True when an answer with these tags whose render began at `since` may be out of date. */
+  /**
+   * Whether an answer with these tags whose render began at `since` may be served now: none of
+   * them changed, counting every change any process committed before the call.
+   */
+  async servable(tags: readonly string[], since: number): Promise<boolean> {
+    if (this.changedSince(tags, since)) return false;
+    if (this.changes.shared && !(await this.changes.heard())) return false;
+    return !this.changedSince(tags, since);
+  }
+
+  /** True when an answer with these tags whose render began at `since` may be out of date, as far as this process has heard. */
   changedSince(tags: readonly string[], since: number, now = Date.now()): boolean {
     if (!this.serving || since <= this.floor) return true;
     for (const tag of tags) if (this.changedAt(tag, now) >= since) return true;

@@ -4,7 +4,7 @@
 // What pages and routes rendered while the server runs are kept in this process's memory, at most
 // MAX_BYTES, the least recently used going first. An entry is served only while the cache clock
 // (lib/cache/clock.ts, made by the server's boot) says none of its tags changed since its render
-// began; otherwise Next renders it again before answering. Without a clock (during the build, or
+// began, in any process; otherwise Next renders it again before answering. Without a clock (during the build, or
 // before boot) nothing is kept or served, so the build's prerenders, made without the database,
 // are never served.
 
@@ -63,7 +63,7 @@ export default class CodetallyCacheHandler {
     if (!c) return null;
     const now = Date.now();
     const entry = entries.get(key);
-    if (entry && !c.changedSince(entry.tags, entry.since, now)) {
+    if (entry && (await c.servable(entry.tags, entry.since))) {
       if (due(entry, now)) renderBegins(key, now);
       return { lastModified: entry.lastModified, value: entry.value, cacheControl: entry.cacheControl };
     }

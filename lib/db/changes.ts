@@ -8,6 +8,12 @@ import { servicesOf } from './services';
 // processes sharing a PostgreSQL database hear it through LISTEN/NOTIFY, sent right after the
 // change commits and before its request is answered. Sending it after the commit rather than
 // inside the write keeps writes from queueing on PostgreSQL's notification lock.
+//
+// PostgreSQL hands a notification to each listening connection on its own schedule, so a client
+// answered by one process can reach another before the notification does. A cache that serves
+// what another process may have changed first asks `heard()`: one round trip on the listening
+// connection, after which every notification committed before it has been heard (PostgreSQL
+// sends a connection's pending notifications before the answer to its next query).
 
 const CHANNEL = 'codetally_user_changed';
 /** NOTIFY payloads must stay under 8000 bytes: UUIDs or tags of at most 72 characters, comma-separated. */
@@ -20,6 +26,14 @@ export type ChangeListener = (userId: string | null) => void;
 export interface UserChanges {
   /** True while changes made by every process are heard; a cache must not serve otherwise. */
   readonly live: boolean;
+  /** True when other processes may make changes: a cache must ask `heard()` before it serves. */
+  readonly shared: boolean;
+  /**
+   * Resolves once every change committed before the call has been heard: true, or false when
+   * that cannot be known (not listening). Round trips in flight are shared by the callers that
+   * came before they were sent.
+   */
+  heard(): Promise<boolean>;
   subscribe(listener: ChangeListener): void;
   /** Tells this process at once and the others before resolving. Call after the change committed. */
   announce(userIds: string[]): Promise<void>;
@@ -29,6 +43,11 @@ export interface UserChanges {
 class LocalChanges implements UserChanges {
   protected listeners = new Set<ChangeListener>();
   live = true;
+  readonly shared: boolean = false;
+
+  heard(): Promise<boolean> {
+    return Promise.resolve(this.live);
+  }
 
   subscribe(listener: ChangeListener): void {
     this.listeners.add(listener);
@@ -61,12 +80,16 @@ export const unheardChanges = (): UserChanges => new UnheardChanges();
 
 class PostgresChanges extends LocalChanges {
   override live = false;
+  override readonly shared = true;
   private listener: postgres.Sql | null = null;
   private closed = false;
   private retrying: NodeJS.Timeout | null = null;
   private queue: string[] = [];
   private waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
   private sending = false;
+  /** The round trip on its way to the listening connection, and the one to send once it is back. */
+  private asking: Promise<boolean> | null = null;
+  private nextAsk: Promise<boolean> | null = null;
 
   constructor(
     private readonly url: string,
@@ -122,6 +145,29 @@ class PostgresChanges extends LocalChanges {
       void this.start();
     }, RELISTEN_MS);
     this.retrying.unref();
+  }
+
+  override heard(): Promise<boolean> {
+    if (!this.asking) {
+      this.asking = this.ask().finally(() => (this.asking = null));
+      return this.asking;
+    }
+    // What is on its way was sent before this call: it proves nothing about changes since.
+    this.nextAsk ??= this.asking.then(() => {
+      this.nextAsk = null;
+      return this.heard();
+    });
+    return this.nextAsk;
+  }
+
+  private async ask(): Promise<boolean> {
+    if (!this.listener || !this.live) return false;
+    try {
+      await this.listener`SELECT 1`;
+      return this.live;
+    } catch {
+      return false;
+    }
   }
 
   override announce(userIds: string[]): Promise<void> {

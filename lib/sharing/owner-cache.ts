@@ -6,7 +6,8 @@ import type { PublicOwner } from './gate';
 // Public owners kept in memory, so that a cached chart answer costs no database round trip. An
 // entry goes as soon as its user changes (every write bumps the user's stats version, every
 // settings change and deletion is announced: lib/db/changes.ts), and after a minute at the
-// latest. Nothing is served from here while changes made by other processes cannot be heard.
+// latest. With other processes on the database, a hit is served once what they committed before
+// it has been heard (one shared round trip); nothing is served while their changes cannot be heard.
 
 const ENTRY_MS = 60_000;
 const MAX_ENTRIES = 10_000;
@@ -24,15 +25,25 @@ export class OwnerCache {
     changes.subscribe((userId) => this.forget(userId));
   }
 
-  /** The owner if it is in memory and may be served: no promise, no database. */
+  /**
+   * The owner if it is in memory and may be served without a promise or the database: only when
+   * no other process can change it (the embedded database); otherwise ask `get`.
+   */
   peek(ref: string, now = Date.now()): PublicOwner | undefined {
+    return this.changes.shared ? undefined : this.kept(ref, now);
+  }
+
+  private kept(ref: string, now: number): PublicOwner | undefined {
     const hit = this.byRef.get(ref.toLowerCase()); // handles and UUIDs both match without regard to case
     return hit && hit.expires > now && this.changes.live ? hit.owner : undefined;
   }
 
   async get(ref: string, load: () => Promise<PublicOwner>, now = Date.now()): Promise<PublicOwner> {
-    const hit = this.peek(ref, now);
-    if (hit) return hit;
+    // Kept before and after hearing every change committed so far (a change drops the entry).
+    if (this.kept(ref, now) && (await this.changes.heard())) {
+      const hit = this.kept(ref, Date.now());
+      if (hit) return hit;
+    }
     const key = ref.toLowerCase();
     const start = this.seq;
     this.loading++;
