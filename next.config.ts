@@ -1,24 +1,9 @@
 import path from 'node:path';
 import type { NextConfig } from 'next';
+import { everyAnswerHeaders, outsideMainApiHeaders } from './lib/http/site-headers';
 import { publicPages } from './lib/web/public-pages';
 
-// Pages may be framed by no one and load nothing from elsewhere; the API's answers (badges and
-// charts included) stay embeddable anywhere. Scripts and styles allow 'unsafe-inline': Next's
-// server-rendered pages carry their data in inline scripts, and a per-request nonce would make
-// every page dynamic. HSTS is added by the server when the request came over HTTPS
-// (lib/server/front.ts).
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self' https:", // sign-in with an outside provider posts on to it
-  "frame-ancestors 'none'",
-].join('; ');
+const rules = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
 const nextConfig: NextConfig = {
   // .next/standalone: the server with only the files it needs (completed by scripts/bundle.mjs).
@@ -43,20 +28,9 @@ const nextConfig: NextConfig = {
   },
   async headers() {
     return [
-      {
-        source: '/:path*',
-        headers: [
-          { key: 'X-Content-Type-Options', value: 'nosniff' },
-          { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-        ],
-      },
-      {
-        source: '/((?!main/api/).*)',
-        headers: [
-          { key: 'Content-Security-Policy', value: contentSecurityPolicy },
-          { key: 'X-Frame-Options', value: 'DENY' },
-        ],
-      },
+      // What every answer carries (lib/http/site-headers.ts).
+      { source: '/:path*', headers: rules(everyAnswerHeaders) },
+      { source: '/((?!main/api/).*)', headers: rules(outsideMainApiHeaders) },
       // The public pages Next caches: a shared cache (CDN) may keep them a minute; a browser asks
       // every time (the server answers from its cache). Next's own header would add
       // stale-while-revalidate, which browsers apply too: a prefetched page could be an hour old.

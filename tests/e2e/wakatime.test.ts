@@ -14,7 +14,7 @@ async function wakaUser() {
     body: JSON.stringify({ handle: `cli${Math.random().toString(36).slice(2, 10)}`, token: { format: 'uuid' } }),
   });
   expect(res.status).toBe(201);
-  return (await res.json()) as { user: { id: string }; token: string };
+  return (await res.json()) as { user: { id: string; handle: string }; token: string };
 }
 
 const send = (key: string, beats: unknown[]) =>
@@ -54,6 +54,12 @@ describe('wakatime-cli against the server', () => {
 
     const bar = await fetch(`${waka}/users/current/statusbar/today?api_key=${key}`, { headers: { 'user-agent': userAgent } });
     expect(bar.status).toBe(200);
+    // The heartbeats are answered by the front server itself, the status bar by Next: the same
+    // headers of the site on both.
+    const siteHeaders = (res: Response) =>
+      Object.fromEntries(['x-content-type-options', 'referrer-policy', 'content-security-policy', 'x-frame-options'].map((h) => [h, res.headers.get(h)]));
+    expect(siteHeaders(again)).toEqual(siteHeaders(bar));
+    expect(siteHeaders(again)['x-content-type-options']).toBe('nosniff');
     const { data } = await bar.json();
     expect(data.grand_total).toMatchObject({ total_seconds: 24 * 60, text: '24 mins' });
     expect(data.editors[0]).toMatchObject({ name: 'VS Code', total_seconds: 24 * 60 });
@@ -68,5 +74,24 @@ describe('wakatime-cli against the server', () => {
     const put = await fetch(`${waka}/users/current/heartbeats.bulk`, { method: 'PUT' });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('takes heartbeats at every path plugins send to: by handle, one at a time, and the older paths; another user\'s is refused', async () => {
+    const { token: key, user } = await wakaUser();
+    const { user: other } = await wakaUser();
+    const headers = { authorization: `Basic ${Buffer.from(key).toString('base64')}`, 'content-type': 'application/json', 'user-agent': userAgent };
+    const post = (path: string, body: unknown) => fetch(`${waka}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const t = Math.floor(Date.now() / 1000) - 3600;
+    const beat = (i: number) => ({ entity: '/src/a.rs', type: 'file', time: t + i * 60, language: 'Rust', project: 'paths' });
+    expect((await post(`/users/${user.handle}/heartbeats`, beat(0))).status).toBe(201);
+    expect((await post(`/users/${user.id}/heartbeats.bulk`, [beat(1)])).status).toBe(201);
+    expect((await post('/heartbeats', beat(2))).status).toBe(201);
+    expect((await post('/heartbeats.bulk', [beat(3)])).status).toBe(201);
+    const refused = await post(`/users/${other.id}/heartbeats.bulk`, [beat(4)]);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: expect.any(String) });
+    const stats = (await (await fetch(`${waka}/users/current/stats/last_7_days?api_key=${key}`)).json()) as { data: { projects: { name: string; total_seconds: number }[] } };
+    // Four heartbeats a minute apart: three minutes.
+    expect(stats.data.projects.find((p) => p.name === 'paths')?.total_seconds).toBe(180);
   });
 });

@@ -1,10 +1,8 @@
 // POST /api/wakatime/v1/heartbeats.bulk — the bulk route at the path older clients send to; the
 // same as users/current/heartbeats.bulk
-import { route } from '@/lib/http/methods';
-import { withWakatimeKey } from '@/lib/wakatime/door';
-import { heartbeatHandler } from '@/lib/wakatime/handlers';
+// (on a Node host the front server answers the POST itself, with the same handler: lib/server/direct.ts)
+import { heartbeatRoutes } from '@/lib/wakatime/routes';
 
 export const dynamic = 'force-dynamic';
-const post = withWakatimeKey('sync', heartbeatHandler('bulk'), { counted: true });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = heartbeatRoutes.bulk;

@@ -1,9 +1,7 @@
 // POST /api/wakatime/v1/users/current/heartbeats — one heartbeat from a WakaTime plugin
-import { route } from '@/lib/http/methods';
-import { withWakatimeKey } from '@/lib/wakatime/door';
-import { heartbeatHandler } from '@/lib/wakatime/handlers';
+// (on a Node host the front server answers the POST itself, with the same handler: lib/server/direct.ts)
+import { heartbeatRoutes } from '@/lib/wakatime/routes';
 
 export const dynamic = 'force-dynamic';
-const post = withWakatimeKey('sync', heartbeatHandler('one'), { counted: true });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = heartbeatRoutes.one;
