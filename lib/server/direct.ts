@@ -54,19 +54,24 @@ function webRequest(req: http.IncomingMessage, path: string): Request {
 }
 
 async function answerWith(handler: RouteHandler, params: Record<string, string>, path: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  let response: Response;
+  let status: number;
+  let headers: Record<string, string>;
+  let body: Buffer;
   try {
-    response = await handler(webRequest(req, path), { params: Promise.resolve(params) });
+    const response = await handler(webRequest(req, path), { params: Promise.resolve(params) });
+    body = Buffer.from(await response.arrayBuffer());
+    status = response.status;
+    headers = Object.fromEntries(response.headers);
   } catch (err) {
-    response = errorResponse(err); // the doors answer every failure themselves: a bug, logged there
+    // The doors answer every failure themselves: this is a bug, logged by errorResponse.
+    const problem = errorResponse(err);
+    body = Buffer.from(await problem.arrayBuffer());
+    status = problem.status;
+    headers = Object.fromEntries(problem.headers);
   }
-  const body = Buffer.from(await response.arrayBuffer());
   // The request timeout may have answered (408) or closed the connection meanwhile.
   if (res.headersSent || res.destroyed) return;
   // What Next would add from the site's configuration, then the handler's own.
-  const headers: Record<string, string> = { ...siteHeaders(path) };
-  response.headers.forEach((value, name) => (headers[name] = value));
-  headers['content-length'] = String(body.length);
-  res.writeHead(response.status, headers);
+  res.writeHead(status, { ...siteHeaders(path), ...headers, 'content-length': String(body.length) });
   res.end(body);
 }
