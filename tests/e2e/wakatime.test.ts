@@ -7,11 +7,11 @@ const base = inject('baseUrl');
 const waka = `${base}/api/wakatime/v1`;
 const userAgent = 'wakatime/v1.98.0 (linux-6.5.0-14-generic-x86_64) go1.22.1 vscode/1.88.1 vscode-wakatime/24.5.0';
 
-async function wakaUser() {
+async function wakaUser(settings: Record<string, boolean> = {}) {
   const res = await fetch(`${base}/main/api/v1/admin/users`, {
     method: 'POST',
     headers: { authorization: `Bearer ${inject('adminToken')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ handle: `cli${Math.random().toString(36).slice(2, 10)}`, token: { format: 'uuid' } }),
+    body: JSON.stringify({ handle: `cli${Math.random().toString(36).slice(2, 10)}`, token: { format: 'uuid' }, settings }),
   });
   expect(res.status).toBe(201);
   return (await res.json()) as { user: { id: string; handle: string }; token: string };
@@ -74,6 +74,25 @@ describe('wakatime-cli against the server', () => {
     const put = await fetch(`${waka}/users/current/heartbeats.bulk`, { method: 'PUT' });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('shows heartbeats at once on the public profile and chart that were served from the cache before', async () => {
+    const { token: key, user } = await wakaUser({ profile_public: true, share_languages: true });
+    const page = async () => {
+      const res = await fetch(`${base}/u/${user.handle}`);
+      return { cache: res.headers.get('x-nextjs-cache'), html: await res.text() };
+    };
+    const chart = async () => ((await (await fetch(`${base}/main/api/v1/get/public/language?user=${user.handle}&range=7d`)).json()) as { total_seconds: number }).total_seconds;
+    await page();
+    expect((await page()).cache).toBe('HIT');
+    expect(await chart()).toBe(0);
+    const t = Math.floor(Date.now() / 1000) - 1800;
+    const beats = Array.from({ length: 6 }, (_, i) => ({ entity: '/src/main.zig', type: 'file', time: t + i * 60, language: 'Zig', project: 'cached' }));
+    expect((await send(key, beats)).status).toBe(201);
+    const after = await page();
+    expect(after.cache).not.toBe('HIT');
+    expect(after.html).toContain('5 mins');
+    expect(await chart()).toBe(300);
   });
 
   it('takes heartbeats at every path plugins send to: by handle, one at a time, and the older paths; another user\'s is refused', async () => {
