@@ -362,6 +362,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await page.getByLabel('WakaTime data dump (.json)').setInputFiles(dumpFile);
     await page.getByRole('button', { name: 'Import' }).click();
     await expect.poll(async () => page.getByTestId('import-progress').textContent(), { timeout: 30_000 }).toMatch(/Imported: 31 heartbeats read/);
+    fs.rmSync(path.dirname(dumpFile), { recursive: true, force: true });
     await shot(page, 'dashboard-imported');
     await visit(page, '/dashboard?range=365d', 'dashboard-with-history');
     await expect(page.locator('main').textContent()).resolves.toContain('history-project');
