@@ -19,6 +19,8 @@ const CHANNEL = 'codetally_user_changed';
 /** NOTIFY payloads must stay under 8000 bytes: UUIDs or tags of at most 72 characters, comma-separated. */
 const IDS_PER_NOTIFY = 100;
 const RELISTEN_MS = 1000;
+/** How long a cache waits to hear what was committed before it renders afresh instead. */
+const HEARD_WAIT_MS = 2000;
 
 /** A user id (or a cache tag, which no user id matches), or null: anything may have changed (forget all). */
 export type ChangeListener = (userId: string | null) => void;
@@ -160,13 +162,20 @@ class PostgresChanges extends LocalChanges {
     return this.nextAsk;
   }
 
+  /** False when the listening connection does not answer in time (a connection gone silent is not yet known closed). */
   private async ask(): Promise<boolean> {
     if (!this.listener || !this.live) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), HEARD_WAIT_MS);
+      timer.unref();
+    });
     try {
-      await this.listener`SELECT 1`;
-      return this.live;
+      return await Promise.race([this.listener`SELECT 1`.then(() => this.live), late]);
     } catch {
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

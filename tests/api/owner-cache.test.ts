@@ -91,6 +91,32 @@ describe('public owners kept in memory', () => {
     }
   });
 
+  it.runIf(onPostgres)('when the listening connection goes silent, a kept owner is read from the database after a short wait, never waited for without end', async () => {
+    const other = await openDb({ databaseUrl: process.env.DATABASE_URL, dataDir: '' }, 2);
+    const listeners = async () =>
+      (await rows<{ pid: number }>(await getDb(), sql`SELECT pid FROM pg_stat_activity WHERE application_name = 'codetally-changes' AND datname = current_database()`)).map((r) => r.pid);
+    const before = new Set(await listeners());
+    let silent: number[] = [];
+    try {
+      await live(other);
+      silent = (await listeners()).filter((pid) => !before.has(pid));
+      expect(silent).toHaveLength(1);
+      const { user } = await newUser({ settings: { profile_public: true } });
+      expect(await status(other.db, user.handle)).toBe(`public ${user.handle} 0`);
+      // The other process's listening backend stops answering (as a connection gone silent would).
+      for (const pid of silent) process.kill(pid, 'SIGSTOP');
+      // Resumed in any case, should the read below never come back.
+      setTimeout(() => silent.forEach((pid) => process.kill(pid, 'SIGCONT')), 10_000).unref();
+      await (await getDb()).execute(sql`UPDATE users SET profile_public = false WHERE id = ${user.id}`);
+      const started = Date.now();
+      expect(await status(other.db, user.handle)).toBe('not public');
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      for (const pid of silent) process.kill(pid, 'SIGCONT');
+      await other.close();
+    }
+  });
+
   it.runIf(onPostgres)('while changes cannot be heard, owners are read from the database', async () => {
     const other = await openDb({ databaseUrl: process.env.DATABASE_URL, dataDir: '' }, 2);
     try {
