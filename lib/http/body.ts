@@ -55,8 +55,15 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
 
 export const jsonContentType = 'application/json; charset=utf-8';
 
-export function json(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+type JsonInit = { status?: number; headers?: HeadersInit };
+
+export function json(body: unknown, init: JsonInit = {}): Response {
+  return jsonResponse(JSON.stringify(body), init);
+}
+
+/** A response of JSON already written as text. */
+export function jsonResponse(text: string, init: JsonInit = {}): Response {
   const headers = new Headers(init.headers);
   headers.set('content-type', jsonContentType);
-  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+  return new Response(text, { status: init.status ?? 200, headers });
 }
