@@ -164,3 +164,38 @@ export function setAffinity(cpus: string, ...pids: (number | string)[]): boolean
     return false;
   }
 }
+
+/**
+ * The disk, probed while a load runs: 8 kB written and flushed (fdatasync) every 20 ms to a file
+ * in the temporary directory, as PostgreSQL flushes its WAL at each commit. A commit waits for
+ * its flush, and PostgreSQL's statement durations leave that wait out: this tells a slow disk
+ * from a slow service. `stop()` gives each flush's start (performance.now()) and duration in ms.
+ */
+export function diskFlushProbe(): { stop: () => Promise<{ at: number; ms: number }[]> } {
+  const flushes: { at: number; ms: number }[] = [];
+  const file = path.join(os.tmpdir(), `codetally-flush-probe-${process.pid}`);
+  let running = true;
+  const done = (async () => {
+    const handle = await fs.promises.open(file, 'w');
+    try {
+      const page = Buffer.alloc(8192, 1);
+      for (let i = 0; running; i++) {
+        const at = performance.now();
+        await handle.write(page, 0, page.length, (i % 64) * page.length);
+        await handle.datasync();
+        flushes.push({ at, ms: performance.now() - at });
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      await handle.close();
+      await fs.promises.rm(file, { force: true });
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await done;
+      return flushes;
+    },
+  };
+}

@@ -1,8 +1,8 @@
 // npm run bench:heartbeats — the WakaTime-compatible heartbeat routes through the service (next
 // start) on PostgreSQL: heartbeats/s at wakatime-cli's bulk of 25 and at bulk 1000, CPU per
 // heartbeat of the service, the database and the load generator, p99 at 50 % of the saturating
-// rate (once it settled after the saturating run), and a trivial route of the same build for
-// comparison; then the import of a WakaTime data dump of BENCH_IMPORT_MB (1024; 0: none) through
+// rate (once it settled after the saturating run) with the slowest disk flush meanwhile, and a
+// trivial route of the same build for comparison; then the import of a WakaTime data dump of BENCH_IMPORT_MB (1024; 0: none) through
 // a fresh server whose V8 heap is capped at BENCH_IMPORT_HEAP_MB (256): heartbeats/s read, the
 // server's peak memory, and the same dump imported again. Needs PostgreSQL (BENCH_DATABASE_URL,
 // default postgres://postgres@127.0.0.1:5432/postgres).
@@ -17,7 +17,7 @@ import { openDb, rows } from '../lib/db/client';
 import { issueToken } from '../lib/accounts/tokens';
 import { bulkAnswerText, readHeartbeats, statementBatch } from '../lib/wakatime/heartbeats';
 import { writeDump } from './dump';
-import { cpuMeter, freshDatabase, localPostgres, machine, median, percentile, startServer, writeResults, type Pids } from './common';
+import { cpuMeter, diskFlushProbe, freshDatabase, localPostgres, machine, median, percentile, startServer, writeResults, type Pids } from './common';
 
 const USERS = 64;
 const CLIENTS = 16;
@@ -89,6 +89,7 @@ async function steady(url: string, path: string, next: Source, perS: number, sec
   const settle = Math.round(perS * SETTLE_S);
   let failed = 0;
   const pending: Promise<void>[] = [];
+  const probe = diskFlushProbe();
   const started = performance.now();
   for (let k = 0; k < settle + perS * seconds; k++) {
     const wait = started + (k * 1000) / perS - performance.now();
@@ -115,8 +116,10 @@ async function steady(url: string, path: string, next: Source, perS: number, sec
   }
   await Promise.all(pending);
   agent.destroy();
+  const counted = started + (settle * 1000) / perS;
+  const flushes = (await probe.stop()).filter((f) => f.at >= counted).map((f) => f.ms);
   const p = (times: number[], q: number) => Math.round(percentile(times.sort((a, b) => a - b), q) * 10) / 10;
-  return { offered_per_s: perS, p50_ms: p(latencies, 50), p99_ms: p(latencies, 99), settling_p99_ms: p(settling, 99), failed };
+  return { offered_per_s: perS, p50_ms: p(latencies, 50), p99_ms: p(latencies, 99), settling_p99_ms: p(settling, 99), failed, slowest_disk_flush_ms: p(flushes, 100) };
 }
 
 /**
@@ -225,6 +228,7 @@ export async function heartbeatsBench(): Promise<Record<string, unknown>> {
         p99_ms: median(paced[b].map((r) => r.p99_ms)),
         rounds_p99_ms: paced[b].map((r) => r.p99_ms),
         settling_p99_ms: paced[b].map((r) => r.settling_p99_ms),
+        slowest_disk_flush_ms: paced[b].map((r) => r.slowest_disk_flush_ms),
         failed: paced[b].reduce((a, r) => a + r.failed, 0),
       };
       const row = {
@@ -249,7 +253,8 @@ export async function heartbeatsBench(): Promise<Record<string, unknown>> {
           `service CPU a request ${row.service_cpu_ms_per_request} ms = trivial request + ${row.conversion_vs_trivial_request}x it; ` +
           `the conversion alone (in process) with JSON.parse ${inProcess[b].with_parse_ms} ms = ${row.conversion_in_process_vs_trivial_request}x the trivial request, ` +
           `after it (our code) ${inProcess[b].after_parse_ms} ms = ${row.conversion_after_parse_vs_trivial_request}x; ` +
-          `at 50 %: p50 ${at50.p50_ms} ms, p99 ${at50.p99_ms} ms (rounds ${at50.rounds_p99_ms.join(', ')}; the ${SETTLE_S} s settling before each ${at50.settling_p99_ms.join(', ')}; failed ${at50.failed}); non-2xx ${row.non_2xx}`,
+          `at 50 %: p50 ${at50.p50_ms} ms, p99 ${at50.p99_ms} ms (rounds ${at50.rounds_p99_ms.join(', ')}; the ${SETTLE_S} s settling before each ${at50.settling_p99_ms.join(', ')}; ` +
+          `the slowest 8 kB disk flush in each ${at50.slowest_disk_flush_ms.join(', ')} ms; failed ${at50.failed}); non-2xx ${row.non_2xx}`,
       );
     }
   } finally {

@@ -1,12 +1,13 @@
 import postgres from 'postgres';
-import type { Db } from './client';
+import { statementLimits, type Db } from './client';
 import { servicesOf } from './services';
 
 // Which users changed (their activity or their settings), told to every process that keeps
 // copies of user data in memory, with the cache tags of what else changed with them (a handle
 // taken, the leaderboard's listings: lib/cache/tags.ts). The process that made a change hears it at once; the other
 // processes sharing a PostgreSQL database hear it through LISTEN/NOTIFY, sent right after the
-// change commits and before its request is answered. Sending it after the commit rather than
+// change commits and before its request is answered, on a connection of its own (not the pool's,
+// where it waited behind other requests' statements). Sending it after the commit rather than
 // inside the write keeps writes from queueing on PostgreSQL's notification lock.
 //
 // PostgreSQL hands a notification to each listening connection on its own schedule, so a client
@@ -93,10 +94,14 @@ class PostgresChanges extends LocalChanges {
   private asking: Promise<boolean> | null = null;
   private nextAsk: Promise<boolean> | null = null;
 
-  constructor(
-    private readonly url: string,
-    private readonly client: postgres.Sql,
-  ) {
+  /**
+   * The connection announcements go out on, opened at the first. Not the pool's: behind a load,
+   * an announcement there waited its turn behind other requests' statements, and every answer
+   * waiting on it with it (up to a second, seen in bench:heartbeats at half load).
+   */
+  private announcer: postgres.Sql | null = null;
+
+  constructor(private readonly url: string) {
     super();
   }
 
@@ -192,6 +197,16 @@ class PostgresChanges extends LocalChanges {
 
   private async send(): Promise<void> {
     this.sending = true;
+    this.announcer ??= postgres(this.url, {
+      max: 1,
+      idle_timeout: 60,
+      fetch_types: false,
+      onnotice: () => {},
+      // A notification is not durable (a listener that lost its connection forgets everything), so
+      // its commit need not wait for the WAL to reach the disk: behind a write load that wait
+      // took up to 140 ms, and every answer waits on its announcement.
+      connection: { application_name: 'codetally-announce', ...statementLimits, synchronous_commit: 'off' },
+    });
     while (this.queue.length > 0) {
       const ids = [...new Set(this.queue)];
       const waiting = this.waiting;
@@ -199,7 +214,7 @@ class PostgresChanges extends LocalChanges {
       this.waiting = [];
       try {
         for (let i = 0; i < ids.length; i += IDS_PER_NOTIFY) {
-          await this.client`SELECT pg_notify(${CHANNEL}, ${ids.slice(i, i + IDS_PER_NOTIFY).join(',')})`;
+          await this.announcer`SELECT pg_notify(${CHANNEL}, ${ids.slice(i, i + IDS_PER_NOTIFY).join(',')})`;
         }
         for (const w of waiting) w.resolve();
       } catch (err) {
@@ -214,11 +229,11 @@ class PostgresChanges extends LocalChanges {
     this.live = false;
     if (this.retrying) clearTimeout(this.retrying);
     await super.close();
-    await this.listener?.end({ timeout: 1 });
+    await Promise.all([this.listener?.end({ timeout: 1 }), this.announcer?.end({ timeout: 1 })]);
   }
 }
 
-export const postgresChanges = (url: string, client: postgres.Sql): UserChanges => new PostgresChanges(url, client);
+export const postgresChanges = (url: string): UserChanges => new PostgresChanges(url);
 
 /**
  * After a change to these users committed: every process drops what it keeps of them, and the

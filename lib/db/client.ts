@@ -60,7 +60,7 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { limits?
       {
         db,
         kind: 'postgres',
-        changes: pooled ? unheardChanges() : postgresChanges(target.databaseUrl, client),
+        changes: pooled ? unheardChanges() : postgresChanges(target.databaseUrl),
         close: () => client.end({ timeout: 5 }),
       },
       pooled ? undefined : (query) => runPrepared(client, query),

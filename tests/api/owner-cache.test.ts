@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { updateAccount } from '../../lib/accounts/me';
+import { usersChanged } from '../../lib/db/changes';
 import { dbHandle, getDb, openDb, rows, type DbHandle } from '../../lib/db/client';
 import { publicOwner } from '../../lib/sharing/gate';
 import { call, newUser } from '../helpers/api';
@@ -88,6 +89,29 @@ describe('public owners kept in memory', () => {
       expect(await status(other.db, user.handle)).toBe('not public');
     } finally {
       await other.close();
+    }
+  });
+
+  it.runIf(onPostgres)('an announcement does not wait behind the statements of a busy pool', async () => {
+    // Every answer after a write waits on its announcement: on the pool, behind a load, it waited
+    // its turn behind other requests' statements.
+    const writer = await openDb({ databaseUrl: process.env.DATABASE_URL, dataDir: '' }, 1);
+    const other = await openDb({ databaseUrl: process.env.DATABASE_URL, dataDir: '' }, 2);
+    try {
+      await live(other);
+      const { user } = await newUser({ settings: { profile_public: true } });
+      expect(await status(other.db, user.handle)).toBe(`public ${user.handle} 0`);
+      await (await getDb()).execute(sql`UPDATE users SET profile_public = false WHERE id = ${user.id}`);
+      // The writer's one connection is taken for 3 s.
+      const busy = writer.db.execute(sql`SELECT pg_sleep(3)`).then(() => 'slept'); // sent now, not when awaited
+      await new Promise((r) => setTimeout(r, 100));
+      const started = Date.now();
+      await usersChanged(writer.db, [user.id]);
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(await status(other.db, user.handle)).toBe('not public');
+      expect(await busy).toBe('slept');
+    } finally {
+      await Promise.all([writer.close(), other.close()]);
     }
   });
 
