@@ -2,10 +2,11 @@
 // start) on PostgreSQL: heartbeats/s at wakatime-cli's bulk of 25 and at bulk 1000, CPU per
 // heartbeat of the service, the database and the load generator, p99 at 50 % of the saturating
 // rate (once it settled after the saturating run) with the slowest disk flush meanwhile, and a
-// trivial route of the same build for comparison; then the import of a WakaTime data dump of BENCH_IMPORT_MB (1024; 0: none) through
-// a fresh server whose V8 heap is capped at BENCH_IMPORT_HEAP_MB (256): heartbeats/s read, the
-// server's peak memory, and the same dump imported again. Needs PostgreSQL (BENCH_DATABASE_URL,
-// default postgres://postgres@127.0.0.1:5432/postgres).
+// trivial route of the same build for comparison; then the import of a WakaTime data dump of
+// BENCH_IMPORT_MB (1024; 0: none) through a fresh server whose V8 heap is capped at
+// BENCH_IMPORT_HEAP_MB (256): heartbeats/s read, the server's peak memory, and the same dump
+// imported again. Needs PostgreSQL (BENCH_DATABASE_URL, default
+// postgres://postgres@127.0.0.1:5432/postgres).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import { statementLimits, type Db } from './client';
+import type { Db } from './client';
 import { servicesOf } from './services';
 
 // Which users changed (their activity or their settings), told to every process that keeps
@@ -101,7 +101,11 @@ class PostgresChanges extends LocalChanges {
    */
   private announcer: postgres.Sql | null = null;
 
-  constructor(private readonly url: string) {
+  constructor(
+    private readonly url: string,
+    /** The pool's statement limits (lib/db/client.ts), for the announcing connection too. */
+    private readonly limits: Record<string, number>,
+  ) {
     super();
   }
 
@@ -205,7 +209,7 @@ class PostgresChanges extends LocalChanges {
       // A notification is not durable (a listener that lost its connection forgets everything), so
       // its commit need not wait for the WAL to reach the disk: behind a write load that wait
       // took up to 140 ms, and every answer waits on its announcement.
-      connection: { application_name: 'codetally-announce', ...statementLimits, synchronous_commit: 'off' },
+      connection: { application_name: 'codetally-announce', ...this.limits, synchronous_commit: 'off' },
     });
     while (this.queue.length > 0) {
       const ids = [...new Set(this.queue)];
@@ -233,7 +237,7 @@ class PostgresChanges extends LocalChanges {
   }
 }
 
-export const postgresChanges = (url: string): UserChanges => new PostgresChanges(url);
+export const postgresChanges = (url: string, limits: Record<string, number>): UserChanges => new PostgresChanges(url, limits);
 
 /**
  * After a change to these users committed: every process drops what it keeps of them, and the

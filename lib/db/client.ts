@@ -46,13 +46,14 @@ export const statementLimits = { statement_timeout: 15_000, lock_timeout: 5_000,
 export async function openDb(target: DbTarget, poolSize = 10, options: { limits?: boolean } = {}): Promise<DbHandle> {
   if (target.databaseUrl) {
     const pooled = target.pooler === 'transaction';
+    const limits = options.limits === false ? {} : statementLimits;
     const client = postgres(target.databaseUrl, {
       max: poolSizeOf(target.databaseUrl) ?? poolSize,
       prepare: !pooled,
       connect_timeout: 5,
       idle_timeout: 60,
       onnotice: () => {},
-      connection: { application_name: 'codetally', ...(options.limits === false ? {} : statementLimits) },
+      connection: { application_name: 'codetally', ...limits },
     });
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
     guardQueryErrors(db);
@@ -60,7 +61,7 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { limits?
       {
         db,
         kind: 'postgres',
-        changes: pooled ? unheardChanges() : postgresChanges(target.databaseUrl),
+        changes: pooled ? unheardChanges() : postgresChanges(target.databaseUrl, limits),
         close: () => client.end({ timeout: 5 }),
       },
       pooled ? undefined : (query) => runPrepared(client, query),
