@@ -61,9 +61,9 @@ export function json(body: unknown, init: JsonInit = {}): Response {
   return jsonResponse(JSON.stringify(body), init);
 }
 
-/** A response of JSON already written as text. */
-export function jsonResponse(text: string, init: JsonInit = {}): Response {
+/** A response of JSON already written, as text or as its UTF-8 bytes. */
+export function jsonResponse(body: string | Uint8Array<ArrayBuffer>, init: JsonInit = {}): Response {
   const headers = new Headers(init.headers);
   headers.set('content-type', jsonContentType);
-  return new Response(text, { status: init.status ?? 200, headers });
+  return new Response(body, { status: init.status ?? 200, headers });
 }

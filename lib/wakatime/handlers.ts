@@ -1,7 +1,7 @@
 import { json, jsonResponse, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
 import type { WakaContext } from './door';
-import { answerStatus, answerText, bulkAnswerText, MAX_HEARTBEATS, readHeartbeats, storeHeartbeats } from './heartbeats';
+import { answerStatus, bulkAnswer, heartbeatAnswer, MAX_HEARTBEATS, readHeartbeats, storeHeartbeats } from './heartbeats';
 import { allTimeSinceToday, currentUser, projects, stats, summaries } from './reads';
 import { statusBarToday } from './summaries';
 
@@ -25,8 +25,8 @@ export function heartbeatHandler(shape: 'one' | 'bulk') {
     const items = shape === 'bulk' ? bulkItems(value) : [value];
     const { valid, results } = await readHeartbeats(db, items, request.headers.get('user-agent'));
     await storeHeartbeats(db, user, valid, admission);
-    if (shape === 'one') return jsonResponse(answerText(results[0]), { status: answerStatus(results[0]) });
-    return jsonResponse(bulkAnswerText(results), { status: 201 });
+    if (shape === 'one') return jsonResponse(heartbeatAnswer(results[0]), { status: answerStatus(results[0]) });
+    return jsonResponse(bulkAnswer(results), { status: 201 });
   };
 }
 

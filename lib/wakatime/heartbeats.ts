@@ -11,6 +11,7 @@ import type { DesktopRow, IdeRow } from '../ingest/buckets';
 import { admitCtes, admittedColumns, desktopWrites, ideWrites, writeRows } from '../ingest/store';
 import type { Admission, Admit, AdmitResult } from '../auth/write-door';
 import type { WriteLimits } from '../http/rate-limit';
+import { BytesOfNames, JsonBytes } from '../json-bytes';
 import { localDateHour } from '../local-time';
 import { checkedText, nameProblem, textProblem, textRule, type TextProblem } from '../text';
 import { parseUserAgent, type Origin } from './user-agent';
@@ -139,7 +140,7 @@ export interface Heartbeat {
   app: string;
 }
 
-/** What became of one heartbeat of a request: kept, or what is wrong with it (its answer: answerText). */
+/** What became of one heartbeat of a request: kept, or what is wrong with it (its answer: heartbeatAnswer). */
 export type ItemResult = Heartbeat | string;
 
 /** The key of the entity digests (server_secrets), read once per database. */
@@ -282,10 +283,13 @@ export const heartbeatKey = (h: { at: number; type: string; digest: number }) =>
  * Heartbeats told apart as heartbeatKey tells them (the same time, type and entity are the same
  * heartbeat), each in the place it first came, holding the last one sent. Found by time first: a
  * number hashes faster than the key's text (hashing keys took a quarter of checking a bulk), and
- * two heartbeats seldom share a time.
+ * two heartbeats seldom share a time. While heartbeats come in order of time (as editors send
+ * them), each is new and none is looked up: the times are indexed at the first that is not.
  */
 export class DistinctHeartbeats {
   readonly list: Heartbeat[] = [];
+  /** Whether each heartbeat came later than all before it (then byTime is still empty). */
+  private inOrder = true;
   /** The place of the first heartbeat at each time. */
   private readonly byTime = new Map<number, number>();
   /** The places of heartbeats at a time already taken by another one, by key. */
@@ -296,6 +300,15 @@ export class DistinctHeartbeats {
   }
 
   add(h: Heartbeat): void {
+    if (this.inOrder) {
+      const last = this.list.length - 1;
+      if (last < 0 || h.at > this.list[last].at) {
+        this.list.push(h);
+        return;
+      }
+      this.inOrder = false;
+      for (let place = 0; place <= last; place++) this.byTime.set(this.list[place].at, place);
+    }
     const first = this.byTime.get(h.at);
     if (first === undefined) {
       this.byTime.set(h.at, this.list.push(h) - 1);
@@ -329,52 +342,46 @@ export async function readHeartbeats(db: Db, items: readonly unknown[], userAgen
   return { valid: valid.list, results };
 }
 
-/** JSON texts of the names heartbeats repeat (categories, languages, projects, editors, systems), remembered. */
-const jsonTexts = new Map<string, string>();
-
-/** JSON.stringify(value), remembered. */
-function jsonText(value: string): string {
-  let text = jsonTexts.get(value);
-  if (text === undefined) {
-    if (jsonTexts.size >= 10_000) jsonTexts.clear();
-    jsonTexts.set(value, (text = JSON.stringify(value)));
-  }
-  return text;
-}
-
-/** An epoch in milliseconds as seconds, as JSON.stringify writes `ms / 1000`, without its floating-point path. */
-function secondsText(ms: number): string {
-  if (!Number.isInteger(ms) || ms < 1000) return String(ms / 1000);
-  const seconds = Math.floor(ms / 1000);
-  let fraction = ms - seconds * 1000;
-  if (fraction === 0) return `${seconds}`;
-  let digits = 3;
-  while (fraction % 10 === 0) {
-    fraction /= 10;
-    digits--;
-  }
-  return `${seconds}.${String(fraction).padStart(digits, '0')}`;
-}
-
 /** The HTTP status of a heartbeat's answer. */
 export const answerStatus = (result: ItemResult): 201 | 400 => (typeof result === 'string' ? 400 : 201);
 
-/**
- * A heartbeat's answer as JSON text: WakaTime's `{"data": ...}` without the entity, or
- * `{"error": ...}`. Written as text: a bulk of 1000 spent more on its answers' objects and
- * JSON.stringify than on checking its heartbeats (tests/unit/fast-path.test.ts compares the two).
- */
-export function answerText(result: ItemResult): string {
-  if (typeof result === 'string') return `{"error":${JSON.stringify(result)}}`;
-  const { type, at, category, language, project } = result;
-  return `{"data":{"id":"${heartbeatKey(result)}","type":"${type}","time":${secondsText(at)},"category":${jsonText(category)},"language":${jsonText(language)},"project":${project ? jsonText(project) : 'null'}}}`;
+/** The texts of a heartbeat's answer around its time, by type. */
+const answerTexts = Object.fromEntries(heartbeatTypes.map((type) => [type, { id: `-${type}-`, time: `","type":"${type}","time":` }]));
+
+/** The end of a heartbeat's answer, after its time: its category, language and project. */
+const answerEnds = new BytesOfNames((out, [category, language, project]) => {
+  out.ascii(',"category":').string(category).ascii(',"language":').string(language).ascii(',"project":').json(project || null).ascii('}}');
+});
+
+/** A heartbeat's answer: WakaTime's `{"data": ...}` without the entity, or `{"error": ...}`. */
+function writeAnswer(out: JsonBytes, result: ItemResult): void {
+  if (typeof result === 'string') {
+    out.ascii('{"error":').string(result).ascii('}');
+    return;
+  }
+  const { at, type, digest } = result;
+  const texts = answerTexts[type];
+  // The id is heartbeatKey's text.
+  out.ascii('{"data":{"id":"').number(at).ascii(texts.id).ascii(digestHex(digest)).ascii(texts.time).seconds(at);
+  out.raw(answerEnds.get([result.category, result.language, result.project]));
 }
 
-/** A bulk's answer as JSON text: `{"responses": [[answer, status], ...]}`, one per heartbeat, in order. */
-export function bulkAnswerText(results: readonly ItemResult[]): string {
-  let text = '{"responses":[';
-  for (let i = 0; i < results.length; i++) text += `${i === 0 ? '' : ','}[${answerText(results[i])},${answerStatus(results[i])}]`;
-  return `${text}]}`;
+/** A heartbeat's answer as JSON bytes (lib/json-bytes.ts). */
+export function heartbeatAnswer(result: ItemResult): Buffer<ArrayBuffer> {
+  const out = new JsonBytes();
+  writeAnswer(out, result);
+  return out.bytes();
+}
+
+/** A bulk's answer as JSON bytes: `{"responses": [[answer, status], ...]}`, one per heartbeat, in order. */
+export function bulkAnswer(results: readonly ItemResult[]): Buffer<ArrayBuffer> {
+  const out = new JsonBytes(64 + results.length * 192).ascii('{"responses":[');
+  for (let i = 0; i < results.length; i++) {
+    out.ascii(i === 0 ? '[' : ',[');
+    writeAnswer(out, results[i]);
+    out.ascii(',').number(answerStatus(results[i])).ascii(']');
+  }
+  return out.ascii(']}').bytes();
 }
 
 interface Piece {
@@ -572,21 +579,32 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
     SELECT (SELECT ok FROM turn) AS ok, (SELECT count(*) FROM credits)::int AS changed, ${limits ? admittedColumns : sql`NULL AS "timeZone"`}`;
 });
 
+/** A batch row's text between its time and its digest, by type. */
+const batchTypes = Object.fromEntries(heartbeatTypes.map((type) => [type, `,"${type}","`]));
+
+/** The end of a batch row, after its digest: its names. */
+const batchEnds = new BytesOfNames((out, names) => {
+  out.ascii('"');
+  for (const name of names) out.ascii(',').string(name);
+  out.ascii(']');
+});
+
 /**
  * A batch as the statement receives it: one JSON parameter, times as milliseconds after the
- * earliest and digests in hexadecimal (small integers and remembered strings, which JSON text is
- * quicker to make of than 13- and 16-digit numbers), written as text from remembered pieces
- * (tests/unit/fast-path.test.ts compares it with JSON.stringify).
+ * earliest and digests in hexadecimal (small integers and remembered strings), written as bytes
+ * (lib/json-bytes.ts) and given as text (tests/unit/fast-path.test.ts compares it with
+ * JSON.stringify).
  */
 export function statementBatch(batch: readonly Heartbeat[]): { beats: string; earliest: number } {
   let earliest = Infinity;
   for (const b of batch) if (b.at < earliest) earliest = b.at;
-  let beats = '[';
+  const out = new JsonBytes(64 + batch.length * 96).ascii('[');
   for (let i = 0; i < batch.length; i++) {
     const { at, type, digest, category, language, project, editor, os, app } = batch[i];
-    beats += `${i === 0 ? '' : ','}[${at - earliest},"${type}","${digestHex(digest)}",${jsonText(category)},${jsonText(language)},${jsonText(project)},${jsonText(editor)},${jsonText(os)},${jsonText(app)}]`;
+    out.ascii(i === 0 ? '[' : ',[').number(at - earliest).ascii(batchTypes[type]).ascii(digestHex(digest));
+    out.raw(batchEnds.get([category, language, project, editor, os, app]));
   }
-  return { beats: `${beats}]`, earliest };
+  return { beats: out.ascii(']').text(), earliest };
 }
 
 /**

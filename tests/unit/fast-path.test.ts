@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../../lib/ingest/fast-path';
 import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
 import { CONTENT_FIELDS } from '../../lib/activity';
-import { answerStatus, answerText, bulkAnswerText, DistinctHeartbeats, heartbeatKey, heartbeatSchema, quickHeartbeat, statementBatch, TextChecks, type Heartbeat, type ItemResult } from '../../lib/wakatime/heartbeats';
+import { JsonBytes } from '../../lib/json-bytes';
+import { answerStatus, bulkAnswer, heartbeatAnswer, DistinctHeartbeats, heartbeatKey, heartbeatSchema, quickHeartbeat, statementBatch, TextChecks, type Heartbeat, type ItemResult } from '../../lib/wakatime/heartbeats';
 
 // The fast guards must never accept what the schema refuses, nor give another row than the
 // schema's output gives; and they must accept ordinary buckets, or they would be pointless.
@@ -159,8 +160,13 @@ describe('distinct heartbeats', () => {
   it('keep what a map by heartbeat key keeps, in the same order: each key where it first came, holding its last heartbeat', () => {
     // Few times, types and entities, so that keys repeat and times are shared by other keys.
     const beat = fc.record({ at: fc.integer({ min: 0, max: 3 }).map((t) => 1_762_000_000_000 + t), type: fc.constantFrom('file', 'app'), digest: fc.integer({ min: 0, max: 2 }), language: fc.string({ maxLength: 2 }) });
+    // Often a run in order of time first (taken without lookups), then anything.
+    const inOrder = fc.uniqueArray(fc.integer({ min: 0, max: 3 }), { maxLength: 4 }).chain((times) =>
+      fc.tuple(...times.sort().map((t) => beat.map((b) => ({ ...b, at: 1_762_000_000_000 + t })))),
+    );
     fc.assert(
-      fc.property(fc.array(beat, { maxLength: 30 }), (beats) => {
+      fc.property(inOrder, fc.array(beat, { maxLength: 30 }), (run, rest) => {
+        const beats = [...run, ...rest];
         const distinct = new DistinctHeartbeats();
         const byKey = new Map<string, Heartbeat>();
         for (const b of beats) {
@@ -177,6 +183,18 @@ describe('distinct heartbeats', () => {
 });
 
 describe('the texts written without JSON.stringify', () => {
+  it('writes numbers and seconds as JSON.stringify does', () => {
+    const number = fc.oneof(fc.maxSafeNat(), fc.integer(), fc.double(), fc.constantFrom(0, -0, 9, 10, 99_999_999, 100_000_000, 1e8 + 1, 2 ** 53 - 1, 2 ** 53, 1e21, 0.1));
+    fc.assert(
+      fc.property(number, (n) => {
+        expect(new JsonBytes().number(n).text()).toBe(JSON.stringify(n));
+        expect(new JsonBytes(1).seconds(n).ascii(',').text()).toBe(`${JSON.stringify(n / 1000)},`);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+
   // Names with what JSON escapes (quotes, backslashes, controls, lone surrogates) and what it does not.
   const name = fc.oneof(fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom('', 'coding', 'TypeScript', 'a"b', 'c\\d', 'e\nf', '\ud800', 'é中', '</script>'));
   const heartbeat: fc.Arbitrary<Heartbeat> = fc.record({
@@ -199,9 +217,9 @@ describe('the texts written without JSON.stringify', () => {
   it('answers a bulk with the text JSON.stringify writes of its answers, one per heartbeat with its status', () => {
     fc.assert(
       fc.property(fc.array(result, { maxLength: 8 }), (results) => {
-        expect(bulkAnswerText(results)).toBe(JSON.stringify({ responses: results.map((r) => [answerObject(r), typeof r === 'string' ? 400 : 201]) }));
+        expect(bulkAnswer(results).toString()).toBe(JSON.stringify({ responses: results.map((r) => [answerObject(r), typeof r === 'string' ? 400 : 201]) }));
         for (const r of results) {
-          expect(answerText(r)).toBe(JSON.stringify(answerObject(r)));
+          expect(heartbeatAnswer(r).toString()).toBe(JSON.stringify(answerObject(r)));
           expect(answerStatus(r)).toBe(typeof r === 'string' ? 400 : 201);
         }
       }),
