@@ -128,8 +128,8 @@ export const heartbeats = pgTable(
     creditedUntil: bigint('credited_until', { mode: 'number' }).notNull(),
     zone: text('zone').notNull(),
   },
-  // The time index serves the purge of rows older than any late heartbeat can reach.
-  (t) => [primaryKey({ columns: [t.userId, t.at, t.type, t.entityDigest] }), index('heartbeats_at_idx').on(t.at)],
+  // No index but the key: the purge of old rows goes user by user through it (purgeOldHeartbeats).
+  (t) => [primaryKey({ columns: [t.userId, t.at, t.type, t.entityDigest] })],
 );
 
 /**

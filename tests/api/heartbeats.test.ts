@@ -13,6 +13,7 @@ import { GET as getAllTime } from '@/app/api/wakatime/v1/users/[user]/all_time_s
 import { GET as getProjects } from '@/app/api/wakatime/v1/users/[user]/projects/route';
 import { POST as postToken } from '@/app/main/api/v1/me/tokens/route';
 import { issueToken, revokeToken } from '@/lib/accounts/tokens';
+import { purgeOldHeartbeats, storeHeartbeats } from '@/lib/wakatime/heartbeats';
 import { getDb, rows } from '@/lib/db/client';
 import { call, newUser, storedDesktop, storedIde } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
@@ -187,6 +188,24 @@ describe('heartbeats to time', () => {
       // Numbers are compared whole: a time or a digest may contain their digits by chance.
       for (const n of [4242, 777, 31337]) expect(Object.values(JSON.parse(row))).not.toContain(n);
     }
+  });
+
+  it('are kept until no late heartbeat can reach them, then deleted, their time still counted', async () => {
+    const [a, b] = [await wakaUser(), await wakaUser()];
+    const now = Date.now();
+    const beat = (at: number) => ({ at, type: 'file' as const, digest: at % 1000, category: 'coding', language: 'Go', project: 'p', editor: 'vim', os: 'Linux', app: '' });
+    // Two older than 14 days, an hour and 15 minutes (the oldest a late heartbeat may change), one a
+    // minute younger (storing starts a purge of its own, a little after \`now\`), and one a day old.
+    const oldest = now - 14 * 86_400_000 - 3_600_000 - 15 * 60_000;
+    const times = [oldest - 120_000, oldest - 1, oldest + 60_000, now - 86_400_000];
+    for (const u of [a, b]) await storeHeartbeats(await getDb(), { id: u.user.id, timezone: 'UTC' }, times.map(beat));
+    const kept = async (id: string) =>
+      (await rows<{ at: number }>(await getDb(), sql`SELECT at::float8 AS at FROM heartbeats WHERE user_id = ${id} ORDER BY at`)).map((r) => r.at);
+    const before = await storedIde(a.user.id);
+    expect(before.reduce((sum, r) => sum + r.millis, 0)).toBe(180_000);
+    await purgeOldHeartbeats(await getDb(), now);
+    for (const u of [a, b]) expect(await kept(u.user.id)).toEqual(times.slice(2));
+    expect(await storedIde(a.user.id)).toEqual(before);
   });
 
   it('count app heartbeats as desktop time, per application', async () => {
