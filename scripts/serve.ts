@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { closeDb } from '../lib/db/client';
 import { dataDirHolder, inUse } from '../lib/db/embedded-lock';
-import { frontServer, serverActionIds } from '../lib/server/front';
+import { frontServer, serverActionIds, stopServing } from '../lib/server/front';
 import { authSecretProblem } from '../lib/auth/secret';
 import { heartbeatPosts } from '../lib/wakatime/routes';
 import { enterAppRoot, loadConfigOrExit } from './env';
@@ -42,10 +42,7 @@ console.log(`[codetally] serving on http://localhost:${cfg.PORT}`);
 /** Stop taking connections, let requests in flight finish (up to a bound), close the database. */
 async function stop(signal: string): Promise<void> {
   console.log(`[codetally] ${signal}: finishing requests in flight, then stopping`);
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
-  server.closeAllConnections();
+  await stopServing(server, STOP_GRACE_MS);
   await closeDb().catch((err) => console.error('[codetally] closing the database failed:', (err as Error).message));
   process.exit(0);
 }

@@ -33,7 +33,9 @@ import { directAnswer, type DirectRoute } from './direct';
 //   decision 0017);
 // - the public pages without Next's client runtime (lib/web/public-pages.ts, decision 0016), and
 //   their 404s with the not-found page rendered on the server, which Next leaves to the browser
-//   when a page calls notFound().
+//   when a page calls notFound();
+// - a stop that waits for every answer in progress, even one whose client has left, before the
+//   process closes its database (stopServing).
 
 const HEADERS_TIMEOUT_MS = 10_000;
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
@@ -287,6 +289,35 @@ function limitRequestTime(req: http.IncomingMessage, res: http.ServerResponse, l
   res.once('close', () => clearTimeout(timer));
 }
 
+/** The answers this process is working on, whether or not their client is still there. */
+const working = new Set<Promise<void>>();
+
+function tracked(work: Promise<void> | void): void {
+  if (!(work instanceof Promise)) return;
+  const done: Promise<void> = work.then(
+    () => {},
+    () => {},
+  ).finally(() => working.delete(done));
+  working.add(done);
+}
+
+/**
+ * Stops `server` as a process must before it closes its database: no new connections, the idle
+ * ones closed, then a wait (up to `graceMs`) for every answer in progress, including those whose
+ * client has left (its writes still commit, and are announced to the other processes only while
+ * the database is open).
+ */
+export async function stopServing(server: http.Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const finished = (async () => {
+    await closed;
+    while (working.size > 0) await Promise.all(working);
+  })();
+  await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+  server.closeAllConnections();
+}
+
 /** The server that hands requests to Next (`handle`), within the limits above. */
 export function frontServer(handle: Handler, options: FrontOptions): http.Server {
   const notFoundPage = notFoundPageOf();
@@ -340,7 +371,7 @@ export function frontServer(handle: Handler, options: FrontOptions): http.Server
       }
       const direct = api && options.direct ? directAnswer(options.direct, method, path) : null;
       if (direct) {
-        void direct(req, res);
+        tracked(direct(req, res));
         return;
       }
       // Only a POST to one of Next's image routes gets a 405 of Next's own (the hot paths never do).
@@ -349,7 +380,7 @@ export function frontServer(handle: Handler, options: FrontOptions): http.Server
       if (method === 'GET' && !('rsc' in req.headers) && isPublicPage(path)) servedWithoutRuntime(req, res, notFoundPage);
       const ifNoneMatch = req.headers['if-none-match'];
       if (ifNoneMatch && (method === 'GET' || method === 'HEAD')) notModifiedWhenCurrent(res, ifNoneMatch);
-      void handle(req, res);
+      tracked(handle(req, res));
     },
   );
   // CONNECT asks for a tunnel, which this server never opens.

@@ -3,7 +3,7 @@ import net from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UNSUPPORTED_METHOD_HEADER } from '@/lib/http/methods';
-import { frontServer, type FrontOptions } from '@/lib/server/front';
+import { frontServer, stopServing, type FrontOptions } from '@/lib/server/front';
 
 // The service's HTTP server in front of Next, on a real socket, with a handler that reports what
 // reached it (Next's part is covered by the black-box suite).
@@ -218,6 +218,30 @@ describe('the HTTP front', () => {
       const res = await fetch(`http://127.0.0.1:${port}/api/wakatime/t/fails`, { method: 'POST', body: '{}' });
       expect(res.status).toBe(500);
       expect(await res.text()).not.toContain('secret detail');
+    });
+
+    it('are finished before the server stops, even when their client has left', async () => {
+      let [started, finished] = [false, false];
+      const slow = [
+        {
+          path: /^\/api\/wakatime\/t\/slow$/,
+          methods: {
+            POST: async () => {
+              started = true;
+              await new Promise((resolve) => setTimeout(resolve, 500));
+              finished = true;
+              return Response.json({});
+            },
+          },
+        },
+      ];
+      const { port } = await start({ direct: slow });
+      const socket = net.connect(port, '127.0.0.1', () => socket.write('POST /api/wakatime/t/slow HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n'));
+      socket.on('error', () => {});
+      while (!started) await new Promise((resolve) => setTimeout(resolve, 10));
+      socket.destroy();
+      await stopServing(server!, 5000);
+      expect(finished).toBe(true);
     });
 
     it('still closes a connection whose body never finishes, within the request timeout', async () => {
