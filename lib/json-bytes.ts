@@ -1,7 +1,7 @@
 // JSON written straight to UTF-8 bytes, for the large answers and statement batches of the
 // heartbeat routes. A text built by joining strings is a tree of pieces that has to be walked and
-// encoded before it is sent: for a bulk of 1000 heartbeats that walk cost more than making the
-// pieces (1.1 ms of 1.5 for the answers). Here each piece is copied once, into the bytes sent;
+// encoded before it is sent: for the answers of a bulk of 1000 heartbeats that walk cost 1.3-1.8 ms
+// where making the pieces cost 0.4. Here each piece is copied once, into the bytes sent;
 // strings are written as the UTF-8 of their JSON text, remembered, since names repeat from one
 // heartbeat and one request to the next. tests/unit/fast-path.test.ts checks the results against
 // JSON.stringify.

@@ -21,9 +21,11 @@ const goals: Record<Category, number> = { performance: PERFORMANCE_GOAL, accessi
 /**
  * Lighthouse runs per page. The goals hold for the best run by performance score: the machine's
  * other work (the rest of the suite, a shared host) only ever slows a run down, and on this kind
- * of machine it cost one run in three up to 10 points. The median is printed beside it.
+ * of machine it cost one run in three up to 10 points. On a busy host all three runs of /docs,
+ * the longest page, once came out under the goal (94, 92, 82), while the same build on the quiet
+ * machine scored 97, 98, 93: five runs. The median is printed beside it.
  */
-const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
 const reports = path.resolve('test-results/audit');
 const hasChromium = fs.existsSync(chromiumPath);
 if (!hasChromium && process.env.CI) throw new Error(`CI runs the audits, but there is no Chromium at ${chromiumPath}`);
