@@ -144,7 +144,7 @@ describe('the fast guard of heartbeats', () => {
   });
 });
 
-describe('the quick text of a heartbeat\'s id', () => {
+describe('a heartbeat\'s id', () => {
   it('is the time in milliseconds, the type and the digest in hexadecimal, as String() and toString(16) write them', () => {
     const epochMs = fc.oneof(fc.integer({ min: 0, max: 2 ** 42 }), fc.constantFrom(0, 999, 1000, 1001, 1_762_000_000_000, 1_762_000_000_009, 1_762_000_000_090, 2 ** 31 * 1000 + 7));
     fc.assert(
