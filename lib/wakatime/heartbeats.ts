@@ -11,7 +11,7 @@ import type { DesktopRow, IdeRow } from '../ingest/buckets';
 import { admitCtes, admittedColumns, desktopWrites, ideWrites, writeRows } from '../ingest/store';
 import type { Admission, Admit, AdmitResult } from '../auth/write-door';
 import type { WriteLimits } from '../http/rate-limit';
-import { BytesOfNames, JsonBytes } from '../json-bytes';
+import { JsonBytes, RememberedBytes } from '../json-bytes';
 import { localDateHour } from '../local-time';
 import { checkedText, nameProblem, textProblem, textRule, type TextProblem } from '../text';
 import { parseUserAgent, type Origin } from './user-agent';
@@ -251,24 +251,12 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
   };
 }
 
-/** Entity digests in hexadecimal, remembered: a request names the same few files again and again. */
-const hexDigests = new Map<number, string>();
-
-/** A digest in hexadecimal (the heartbeat's id, and how the statement receives it). */
-function digestHex(digest: number): string {
-  let hex = hexDigests.get(digest);
-  if (hex === undefined) {
-    if (hexDigests.size >= 50_000) hexDigests.clear();
-    hexDigests.set(digest, (hex = digest.toString(16)));
-  }
-  return hex;
-}
-
 /**
  * What tells two heartbeats apart (and the id a heartbeat is answered with, which writeAnswer
- * writes as bytes): the same time, type and entity are the same heartbeat.
+ * writes as bytes): the same time, type and entity are the same heartbeat. The digest is in
+ * hexadecimal, as the statement receives it too.
  */
-export const heartbeatKey = (h: { at: number; type: string; digest: number }) => `${h.at}-${h.type}-${digestHex(h.digest)}`;
+export const heartbeatKey = (h: { at: number; type: string; digest: number }) => `${h.at}-${h.type}-${h.digest.toString(16)}`;
 
 /**
  * Heartbeats told apart as heartbeatKey tells them (the same time, type and entity are the same
@@ -333,14 +321,28 @@ export async function readHeartbeats(db: Db, items: readonly unknown[], userAgen
   return { valid: valid.list, results };
 }
 
+/** ASCII text as bytes, for the constant pieces of the texts below (copied whole, not char by char). */
+const asciiBytes = (text: string) => Buffer.from(text, 'latin1');
+
 /** The HTTP status of a heartbeat's answer. */
 export const answerStatus = (result: ItemResult): 201 | 400 => (typeof result === 'string' ? 400 : 201);
 
-/** The texts of a heartbeat's answer around its time, by type. */
-const answerTexts = Object.fromEntries(heartbeatTypes.map((type) => [type, { id: `-${type}-`, time: `","type":"${type}","time":` }]));
+/** What closes a bulk's entry after its answer: its status. */
+const statusEnds = { 201: asciiBytes(',201]'), 400: asciiBytes(',400]') };
+
+/** A heartbeat's answer up to its time in milliseconds (its id's start). */
+const answerStart = asciiBytes('{"data":{"id":"');
+
+/**
+ * A heartbeat's answer between its time in milliseconds and its time in seconds: the rest of
+ * its id (heartbeatKey's text) and its type. Entities repeat, so these are remembered.
+ */
+const answerMiddles = new RememberedBytes<[Heartbeat['type'], number]>((out, [type, digest]) => {
+  out.ascii(`-${type}-${digest.toString(16)}","type":"${type}","time":`);
+}, 50_000);
 
 /** The end of a heartbeat's answer, after its time: its category, language and project. */
-const answerEnds = new BytesOfNames((out, [category, language, project]) => {
+const answerEnds = new RememberedBytes<[string, string, string]>((out, [category, language, project]) => {
   out.ascii(',"category":').string(category).ascii(',"language":').string(language).ascii(',"project":').json(project || null).ascii('}}');
 });
 
@@ -350,10 +352,8 @@ function writeAnswer(out: JsonBytes, result: ItemResult): void {
     out.ascii('{"error":').string(result).ascii('}');
     return;
   }
-  const { at, type, digest } = result;
-  const texts = answerTexts[type];
-  // The id is heartbeatKey's text.
-  out.ascii('{"data":{"id":"').number(at).ascii(texts.id).ascii(digestHex(digest)).ascii(texts.time).seconds(at);
+  const { at } = result;
+  out.raw(answerStart).number(at).raw(answerMiddles.get([result.type, result.digest])).seconds(at);
   out.raw(answerEnds.get([result.category, result.language, result.project]));
 }
 
@@ -370,7 +370,7 @@ export function bulkAnswer(results: readonly ItemResult[]): Buffer<ArrayBuffer> 
   for (let i = 0; i < results.length; i++) {
     out.ascii(i === 0 ? '[' : ',[');
     writeAnswer(out, results[i]);
-    out.ascii(',').number(answerStatus(results[i])).ascii(']');
+    out.raw(statusEnds[answerStatus(results[i])]);
   }
   return out.ascii(']}').bytes();
 }
@@ -573,12 +573,13 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
     SELECT (SELECT ok FROM turn) AS ok, (SELECT count(*) FROM credits)::int AS changed, ${limits ? admittedColumns : sql`NULL AS "timeZone"`}`;
 });
 
-/** A batch row's text between its time and its digest, by type. */
-const batchTypes = Object.fromEntries(heartbeatTypes.map((type) => [type, `,"${type}","`]));
+/** A batch row's text after its time: its type and digest (remembered, as entities repeat). */
+const batchMiddles = new RememberedBytes<[Heartbeat['type'], number]>((out, [type, digest]) => {
+  out.ascii(`,"${type}","${digest.toString(16)}"`);
+}, 50_000);
 
-/** The end of a batch row, after its digest: its names. */
-const batchEnds = new BytesOfNames((out, names) => {
-  out.ascii('"');
+/** The end of a batch row: its names. */
+const batchEnds = new RememberedBytes<[string, string, string, string, string, string]>((out, names) => {
   for (const name of names) out.ascii(',').string(name);
   out.ascii(']');
 });
@@ -595,7 +596,7 @@ export function statementBatch(batch: readonly Heartbeat[]): { beats: string; ea
   const out = new JsonBytes(64 + batch.length * 96).ascii('[');
   for (let i = 0; i < batch.length; i++) {
     const { at, type, digest, category, language, project, editor, os, app } = batch[i];
-    out.ascii(i === 0 ? '[' : ',[').number(at - earliest).ascii(batchTypes[type]).ascii(digestHex(digest));
+    out.ascii(i === 0 ? '[' : ',[').number(at - earliest).raw(batchMiddles.get([type, digest]));
     out.raw(batchEnds.get([category, language, project, editor, os, app]));
   }
   return { beats: out.ascii(']').text(), earliest };

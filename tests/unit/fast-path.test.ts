@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../../lib/ingest/fast-path';
 import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
 import { CONTENT_FIELDS } from '../../lib/activity';
-import { JsonBytes } from '../../lib/json-bytes';
+import { JsonBytes, RememberedBytes } from '../../lib/json-bytes';
 import { answerStatus, bulkAnswer, heartbeatAnswer, DistinctHeartbeats, heartbeatKey, heartbeatSchema, quickHeartbeat, statementBatch, TextChecks, type Heartbeat, type ItemResult } from '../../lib/wakatime/heartbeats';
 
 // The fast guards must never accept what the schema refuses, nor give another row than the
@@ -194,6 +194,24 @@ describe('the texts written without JSON.stringify', () => {
     );
   });
 
+  it('remembers bytes under their keys, and past its limit forgets them all and makes them again', () => {
+    let made = 0;
+    const remembered = new RememberedBytes<[string, number]>((out, [name, n]) => {
+      made++;
+      out.string(name).ascii(',').number(n);
+    }, 3);
+    const text = (keys: [string, number]) => Buffer.from(remembered.get(keys)).toString();
+    expect(text(['a', 1])).toBe('"a",1');
+    expect(text(['a', 2])).toBe('"a",2');
+    expect(text(['a', 1])).toBe('"a",1');
+    expect(made).toBe(2);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'é"'), fc.integer({ min: 0, max: 4 })), { maxLength: 12 }), (keys) => {
+        for (const k of keys) expect(text(k)).toBe(`${JSON.stringify(k[0])},${k[1]}`);
+      }),
+    );
+    expect(made).toBeGreaterThan(15); // 15 distinct keys, at most 3 held at once
+  });
 
   // Names with what JSON escapes (quotes, backslashes, controls, lone surrogates) and what it does not.
   const name = fc.oneof(fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom('', 'coding', 'TypeScript', 'a"b', 'c\\d', 'e\nf', '\ud800', 'é中', '</script>'));
