@@ -88,7 +88,9 @@ async function steady(url: string, path: string, next: Source, perS: number, sec
   const latencies: number[] = [];
   const settling: number[] = [];
   const settle = Math.round(perS * SETTLE_S);
-  let failed = 0;
+  /** Requests not answered 201, by what came instead: a status, or the client's error code. */
+  const failed: Record<string, number> = {};
+  const fail = (why: string) => (failed[why] = (failed[why] ?? 0) + 1);
   const pending: Promise<void>[] = [];
   const probe = diskFlushProbe();
   const started = performance.now();
@@ -103,12 +105,12 @@ async function steady(url: string, path: string, next: Source, perS: number, sec
           res.resume();
           res.on('end', () => {
             if (res.statusCode === 201) (k < settle ? settling : latencies).push(performance.now() - t0);
-            else failed++;
+            else fail(`status ${res.statusCode}`);
             resolve();
           });
         });
-        req.on('error', () => {
-          failed++;
+        req.on('error', (err: NodeJS.ErrnoException) => {
+          fail(err.code ?? err.message);
           resolve();
         });
         req.end(body);
@@ -235,7 +237,11 @@ export async function heartbeatsBench(): Promise<Record<string, unknown>> {
         rounds_p99_ms: paced[b].map((r) => r.p99_ms),
         settling_p99_ms: paced[b].map((r) => r.settling_p99_ms),
         slowest_disk_flush_ms: paced[b].map((r) => r.slowest_disk_flush_ms),
-        failed: paced[b].reduce((a, r) => a + r.failed, 0),
+        // What came instead of a 201 (a status, or the client's error code), over the rounds.
+        failed: paced[b].reduce<Record<string, number>>((all, r) => {
+          for (const [why, n] of Object.entries(r.failed)) all[why] = (all[why] ?? 0) + n;
+          return all;
+        }, {}),
       };
       const row = {
         heartbeats_per_s: Math.round(perS * b),
@@ -260,7 +266,7 @@ export async function heartbeatsBench(): Promise<Record<string, unknown>> {
           `the conversion alone (in process) with JSON.parse ${inProcess[b].with_parse_ms} ms = ${row.conversion_in_process_vs_trivial_request}x the trivial request, ` +
           `after it (our code) ${inProcess[b].after_parse_ms} ms = ${row.conversion_after_parse_vs_trivial_request}x; ` +
           `at 50 %: p50 ${at50.p50_ms} ms, p99 ${at50.p99_ms} ms (rounds ${at50.rounds_p99_ms.join(', ')}; the ${SETTLE_S} s settling before each ${at50.settling_p99_ms.join(', ')}; ` +
-          `the slowest 8 kB disk flush in each ${at50.slowest_disk_flush_ms.join(', ')} ms; failed ${at50.failed}); non-2xx ${row.non_2xx}`,
+          `the slowest 8 kB disk flush in each ${at50.slowest_disk_flush_ms.join(', ')} ms; failed ${JSON.stringify(at50.failed)}); non-2xx ${row.non_2xx}`,
       );
     }
   } finally {
