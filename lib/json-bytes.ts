@@ -165,7 +165,8 @@ export class RememberedBytes<K extends readonly Key[]> {
       }
       const out = new JsonBytes();
       this.write(out, keys);
-      node.set(keys[last], (bytes = out.bytes()));
+      // A copy of its own size: the writer's buffer holds 256 bytes.
+      node.set(keys[last], (bytes = Buffer.from(out.bytes())));
     }
     return bytes;
   }

@@ -339,7 +339,7 @@ const answerStart = asciiBytes('{"data":{"id":"');
  */
 const answerMiddles = new RememberedBytes<[Heartbeat['type'], number]>((out, [type, digest]) => {
   out.ascii(`-${type}-${digest.toString(16)}","type":"${type}","time":`);
-}, 50_000);
+});
 
 /** The end of a heartbeat's answer, after its time: its category, language and project. */
 const answerEnds = new RememberedBytes<[string, string, string]>((out, [category, language, project]) => {
@@ -576,7 +576,7 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
 /** A batch row's text after its time: its type and digest (remembered, as entities repeat). */
 const batchMiddles = new RememberedBytes<[Heartbeat['type'], number]>((out, [type, digest]) => {
   out.ascii(`,"${type}","${digest.toString(16)}"`);
-}, 50_000);
+});
 
 /** The end of a batch row: its names. */
 const batchEnds = new RememberedBytes<[string, string, string, string, string, string]>((out, names) => {
