@@ -40,6 +40,16 @@ export interface DbTarget {
 export const statementLimits = { statement_timeout: 15_000, lock_timeout: 5_000, idle_in_transaction_session_timeout: 60_000 } as const;
 
 /**
+ * Pages a connection's backend writes out itself (evicting them from shared buffers) are pushed
+ * to the disk every 256 kB, not left for the kernel: with Linux's default write-back the pages a
+ * burst of heartbeats left were written out later in bursts that held every commit's WAL flush,
+ * and so the answers, for 100-180 ms. With this, no paced round of `npm run bench:heartbeats`
+ * went over 100 ms at half load, at the same rate (docs/scaling.md). A setting of the session's
+ * own (PostgreSQL's default is 0: none).
+ */
+export const writeBack = { backend_flush_after: '256kB' } as const;
+
+/**
  * Opens the embedded database (no URL) or a PostgreSQL pool, behind the same drizzle schema.
  * The pool holds `poolSize` connections unless the URL says otherwise (`?max=N`).
  */
@@ -53,7 +63,7 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { limits?
       connect_timeout: 5,
       idle_timeout: 60,
       onnotice: () => {},
-      connection: { application_name: 'codetally', ...limits },
+      connection: { application_name: 'codetally', ...writeBack, ...limits },
     });
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
     guardQueryErrors(db);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
-import { getDb, rows, statementLimits } from '@/lib/db/client';
+import { getDb, rows, statementLimits, writeBack } from '@/lib/db/client';
 import { errorResponse } from '@/lib/http/problem';
 import { call, newUser, storedIde } from '../helpers/api';
 
@@ -90,4 +90,15 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('a locked or slow database',
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBeTruthy();
   }, 30_000);
+});
+
+describe.skipIf(process.env.TEST_DB !== 'postgres')('the service\'s sessions on PostgreSQL', () => {
+  it('push the pages they write out to the disk as they go, so that later write-back does not hold commits', async () => {
+    const [{ setting, source }] = await rows<{ setting: string; source: string }>(
+      await getDb(),
+      sql`SELECT current_setting('backend_flush_after') AS setting, source FROM pg_settings WHERE name = 'backend_flush_after'`,
+    );
+    expect(setting).toBe(writeBack.backend_flush_after);
+    expect(source).toBe('client'); // the service's own, not the server's default
+  });
 });
