@@ -7,6 +7,7 @@
 // BENCH_IMPORT_HEAP_MB (256): heartbeats/s read, the server's peak memory, and the same dump
 // imported again. Needs PostgreSQL (BENCH_DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/postgres).
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -204,6 +205,9 @@ export async function heartbeatsBench(): Promise<Record<string, unknown>> {
     for (const b of BULKS) inProcess[b] = await conversionInProcess(url, heartbeatSource(keys, b)); // a source of its own: the load's times stay in the past
     for (const b of BULKS) await saturated(server.url, path, sources[b], 2); // warm-up: JIT, connections, plans
     await saturated(server.url, '/main/api/v1/ping', null, 2);
+    // The build just written and the fresh database go to the disk now: the kernel would write
+    // them back during the first rounds, and the load's commits would wait behind that.
+    execFileSync('sync');
     type Run = Awaited<ReturnType<typeof saturated>> & { cpu_ms_per_unit: Record<string, number> };
     const rounds: Record<string, Run[]> = { ping: [] };
     const paced: Record<string, Awaited<ReturnType<typeof steady>>[]> = {};
