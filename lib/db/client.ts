@@ -43,9 +43,9 @@ export const statementLimits = { statement_timeout: 15_000, lock_timeout: 5_000,
  * Pages a connection's backend writes out itself (evicting them from shared buffers) are pushed
  * to the disk every 256 kB, not left for the kernel: with Linux's default write-back the pages a
  * burst of heartbeats left were written out later in bursts that held every commit's WAL flush,
- * and so the answers, for 100-180 ms. With this, no paced round of `npm run bench:heartbeats`
- * went over 100 ms at half load, at about the same rates (docs/scaling.md). A setting of the
- * session's own (PostgreSQL's default is 0: none).
+ * and so the answers, for 100-180 ms. With this, on a quiet host no paced round of
+ * `npm run bench:heartbeats` went over 100 ms at half load, at about the same rates
+ * (docs/scaling.md). A setting of the session's own (PostgreSQL's default is 0: none).
  */
 export const writeBack = { backend_flush_after: '256kB' } as const;
 

@@ -251,12 +251,14 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
   };
 }
 
+/** An entity's digest as the heartbeat's id and the statement's batch write it: in hexadecimal. */
+const digestHex = (digest: number) => digest.toString(16);
+
 /**
  * What tells two heartbeats apart (and the id a heartbeat is answered with, which writeAnswer
- * writes as bytes): the same time, type and entity are the same heartbeat. The digest is in
- * hexadecimal, as the statement receives it too.
+ * writes as bytes): the same time, type and entity are the same heartbeat.
  */
-export const heartbeatKey = (h: { at: number; type: string; digest: number }) => `${h.at}-${h.type}-${h.digest.toString(16)}`;
+export const heartbeatKey = (h: { at: number; type: string; digest: number }) => `${h.at}-${h.type}-${digestHex(h.digest)}`;
 
 /**
  * Heartbeats told apart as heartbeatKey tells them (the same time, type and entity are the same
@@ -338,7 +340,7 @@ const answerStart = asciiBytes('{"data":{"id":"');
  * its id (heartbeatKey's text) and its type. Entities repeat, so these are remembered.
  */
 const answerMiddles = new RememberedBytes<[Heartbeat['type'], number]>((out, [type, digest]) => {
-  out.ascii(`-${type}-${digest.toString(16)}","type":"${type}","time":`);
+  out.ascii(`-${type}-${digestHex(digest)}","type":"${type}","time":`);
 });
 
 /** The end of a heartbeat's answer, after its time: its category, language and project. */
@@ -575,7 +577,7 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
 
 /** A batch row's text after its time: its type and digest (remembered, as entities repeat). */
 const batchMiddles = new RememberedBytes<[Heartbeat['type'], number]>((out, [type, digest]) => {
-  out.ascii(`,"${type}","${digest.toString(16)}"`);
+  out.ascii(`,"${type}","${digestHex(digest)}"`);
 });
 
 /** The end of a batch row: its names. */
