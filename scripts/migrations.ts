@@ -16,7 +16,7 @@ export function directTarget(cfg: Config): DbTarget {
 async function migrate(cfg: Config): Promise<void> {
   if (!cfg.DATABASE_URL) fs.mkdirSync(cfg.DATA_DIR, { recursive: true, mode: 0o700 });
   const target = directTarget(cfg);
-  const handle = await openDb(target, 1, { limits: false });
+  const handle = await openDb(target, 1, { migrations: true });
   try {
     await migrateDb(handle);
     // Dates a migration marked (or writes left marked) are recomputed now, not by the first readers.

@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import type { Db } from './client';
+import { boundedClient, detached } from './deadline';
 import { servicesOf } from './services';
 
 // Which users changed (their activity or their settings), told to every process that keeps
@@ -101,11 +102,7 @@ class PostgresChanges extends LocalChanges {
    */
   private announcer: postgres.Sql | null = null;
 
-  constructor(
-    private readonly url: string,
-    /** The pool's statement limits (lib/db/client.ts), for the announcing connection too. */
-    private readonly limits: Record<string, number>,
-  ) {
+  constructor(private readonly url: string) {
     super();
   }
 
@@ -195,34 +192,35 @@ class PostgresChanges extends LocalChanges {
     return new Promise((resolve, reject) => {
       this.queue.push(...userIds);
       this.waiting.push({ resolve, reject });
-      if (!this.sending) void this.send();
+      if (!this.sending) void detached(() => this.send());
     });
   }
 
   private async send(): Promise<void> {
     this.sending = true;
-    this.announcer ??= postgres(this.url, {
-      max: 1,
-      idle_timeout: 60,
-      fetch_types: false,
-      onnotice: () => {},
-      // A notification is not durable (a listener that lost its connection forgets everything), so
-      // its commit need not wait for the WAL to reach the disk: behind a write load that wait
-      // took up to 140 ms, and every answer waits on its announcement.
-      connection: { application_name: 'codetally-announce', ...this.limits, synchronous_commit: 'off' },
-    });
     while (this.queue.length > 0) {
       const ids = [...new Set(this.queue)];
       const waiting = this.waiting;
       this.queue = [];
       this.waiting = [];
+      this.announcer ??= boundedClient(
+        postgres(this.url, { max: 1, idle_timeout: 60, fetch_types: false, onnotice: () => {}, connection: { application_name: 'codetally-announce' } }),
+      );
       try {
+        // A notification is not durable (a listener that lost its connection forgets everything),
+        // so its commit need not wait for the WAL to reach the disk: behind a write load that wait
+        // took up to 140 ms, and every answer waits on its announcement. Set for the statement's
+        // own transaction, which a pooler keeps (a startup parameter it would refuse).
         for (let i = 0; i < ids.length; i += IDS_PER_NOTIFY) {
-          await this.announcer`SELECT pg_notify(${CHANNEL}, ${ids.slice(i, i + IDS_PER_NOTIFY).join(',')})`;
+          await this.announcer.unsafe(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`, [CHANNEL, ids.slice(i, i + IDS_PER_NOTIFY).join(',')]);
         }
         for (const w of waiting) w.resolve();
       } catch (err) {
         for (const w of waiting) w.reject(err);
+        // The connection may be the trouble (a deadline passed on it): the next announcement opens another.
+        const failed = this.announcer;
+        this.announcer = null;
+        void failed.end({ timeout: 0 }).catch(() => {});
       }
     }
     this.sending = false;
@@ -237,7 +235,7 @@ class PostgresChanges extends LocalChanges {
   }
 }
 
-export const postgresChanges = (url: string, limits: Record<string, number>): UserChanges => new PostgresChanges(url, limits);
+export const postgresChanges = (url: string): UserChanges => new PostgresChanges(url);
 
 /**
  * After a change to these users committed: every process drops what it keeps of them, and the

@@ -5,6 +5,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { config, poolSizeOf } from '../config';
+import { boundedClient } from './deadline';
 import { embeddedChanges, postgresChanges, unheardChanges, type UserChanges } from './changes';
 import { lockDataDir } from './embedded-lock';
 import { guardQueryErrors, queryFailed } from './errors';
@@ -34,45 +35,39 @@ export interface DbTarget {
 }
 
 /**
- * What a statement of the service may take on PostgreSQL: a slow or locked database makes a
- * request answer 503 (and the client retry) instead of hanging. Migrations run without them.
- */
-export const statementLimits = { statement_timeout: 15_000, lock_timeout: 5_000, idle_in_transaction_session_timeout: 60_000 } as const;
-
-/**
- * Pages a connection's backend writes out itself (evicting them from shared buffers) are pushed
- * to the disk every 256 kB, not left for the kernel: with Linux's default write-back the pages a
- * burst of heartbeats left were written out later in bursts that held every commit's WAL flush,
- * and so the answers, for 100-180 ms. With this, on a quiet host no paced round of
- * `npm run bench:heartbeats` went over 100 ms at half load, at about the same rates
- * (docs/scaling.md). A setting of the session's own (PostgreSQL's default is 0: none).
- */
-export const writeBack = { backend_flush_after: '256kB' } as const;
-
-/**
  * Opens the embedded database (no URL) or a PostgreSQL pool, behind the same drizzle schema.
- * The pool holds `poolSize` connections unless the URL says otherwise (`?max=N`).
+ * The pool holds `poolSize` connections unless the URL says otherwise (`?max=N`). Its statements
+ * and transactions end by their deadlines (lib/db/deadline.ts), and its sessions carry the
+ * settings of the service's role (lib/db/settings.ts). `migrations`: one connection whatever the
+ * URL says (migrations hold a session lock), no deadlines, and none of the role's limits.
  */
-export async function openDb(target: DbTarget, poolSize = 10, options: { limits?: boolean } = {}): Promise<DbHandle> {
+export async function openDb(target: DbTarget, poolSize = 10, options: { migrations?: boolean } = {}): Promise<DbHandle> {
   if (target.databaseUrl) {
     const pooled = target.pooler === 'transaction';
-    const limits = options.limits === false ? {} : statementLimits;
-    const client = postgres(target.databaseUrl, {
-      max: poolSizeOf(target.databaseUrl) ?? poolSize,
+    // Startup parameters beyond these (application_name is one every pooler passes on) would be
+    // refused by PgBouncer: the session's settings are the role's.
+    const pool = postgres(target.databaseUrl, {
+      max: options.migrations ? 1 : (poolSizeOf(target.databaseUrl) ?? poolSize),
       prepare: !pooled,
       connect_timeout: 5,
       idle_timeout: 60,
       onnotice: () => {},
-      connection: { application_name: 'codetally', ...writeBack, ...limits },
+      connection: { application_name: 'codetally' },
     });
+    const client = options.migrations ? pool : boundedClient(pool);
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
     guardQueryErrors(db);
+    if (options.migrations) {
+      await db.execute(
+        sql`SELECT set_config('statement_timeout', '0', false), set_config('lock_timeout', '0', false), set_config('idle_in_transaction_session_timeout', '0', false)`,
+      );
+    }
     return withServices(
       {
         db,
         kind: 'postgres',
-        changes: pooled ? unheardChanges() : postgresChanges(target.databaseUrl, limits),
-        close: () => client.end({ timeout: 5 }),
+        changes: pooled ? unheardChanges() : postgresChanges(target.databaseUrl),
+        close: () => pool.end({ timeout: 5 }),
       },
       pooled ? undefined : (query) => runPrepared(client, query),
     );

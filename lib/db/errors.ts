@@ -55,6 +55,8 @@ const unavailableErrnos = new Set([
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
   'CONNECT_TIMEOUT',
+  // The service's own bound on a statement or transaction passed (lib/db/deadline.ts).
+  'DEADLINE_EXCEEDED',
 ]);
 
 // A statement PostgreSQL rolled back to let a conflicting one through (deadlock, serialization

@@ -4,6 +4,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import { rows, type DbHandle } from './client';
+import { applySessionSettings } from './settings';
 
 export const migrationsFolder = path.resolve(process.cwd(), 'drizzle');
 
@@ -11,7 +12,8 @@ export const migrationsFolder = path.resolve(process.cwd(), 'drizzle');
 const MIGRATION_LOCK = sql`hashtextextended('codetally:migrations', 0)`;
 
 /**
- * Applies the versioned migrations in drizzle/ that this database has not seen yet. On PostgreSQL,
+ * Applies the versioned migrations in drizzle/ that this database has not seen yet, and on
+ * PostgreSQL the session settings of the role (lib/db/settings.ts). On PostgreSQL,
  * under an advisory lock: processes started together on an empty database migrate one after
  * another (the later ones find nothing left to apply). The lock is the session's, so the handle
  * should have one connection (as `npm start` and `db:migrate` open it); it ends with the session
@@ -25,6 +27,10 @@ export async function migrateDb(handle: DbHandle, folder = migrationsFolder): Pr
     const run = handle.kind === 'pglite' ? migratePglite : migratePostgres;
     // Both migrators accept any drizzle PostgreSQL database; the cast only bridges their driver types.
     await run(handle.db as never, { migrationsFolder: folder });
+    if (handle.kind === 'postgres') {
+      const refused = await applySessionSettings(handle.db);
+      if (refused) console.warn(`[codetally] warning: the session settings of the service's role could not be set (${refused}); each server process says at start what is missing`);
+    }
   } finally {
     if (locked) await handle.db.execute(sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => {});
   }

@@ -1,5 +1,6 @@
+import { REQUEST_BOUND_SECONDS, withinDeadline } from '../db/deadline';
 import { corsHeaders } from './public';
-import { ApiError, problemResponse } from './problem';
+import { ApiError, errorResponse, problemResponse } from './problem';
 
 // The methods of a route file, in one place: its handlers, a 405 problem (with the Allow header
 // RFC 9110 asks for) for every other method, and OPTIONS. Next answers an unexported method
@@ -24,10 +25,22 @@ export function methodNotAllowed(method: string, allow: string): ApiError {
 }
 
 /**
- * The exports of a route file. `cors`: a public route, readable from any origin, whose OPTIONS
- * answers a browser's preflight.
+ * A handler whose work ends within REQUEST_BOUND_SECONDS (README, "Limits"): every statement it
+ * runs ends by then (lib/db/deadline.ts), each door answering that in its own shape (503 with
+ * Retry-After); a moment later, whatever still waits gets that 503 here.
  */
-export function route<H extends Handlers>(handlers: H, options: { cors?: boolean } = {}): RouteMethods<H> {
+function bounded(handler: Handler): Handler {
+  return (request, context) =>
+    withinDeadline(REQUEST_BOUND_SECONDS * 1000, async () => handler(request, context), 1000).catch((err: unknown) => errorResponse(err));
+}
+
+/**
+ * The exports of a route file. `cors`: a public route, readable from any origin, whose OPTIONS
+ * answers a browser's preflight. `upload`: a route that receives a body for longer than the
+ * request bound (a data dump), whose statements keep only their own bound.
+ */
+export function route<H extends Handlers>(given: H, options: { cors?: boolean; upload?: boolean } = {}): RouteMethods<H> {
+  const handlers = options.upload ? given : (Object.fromEntries(Object.entries(given).map(([m, h]) => [m, bounded(h!)])) as H);
   const methods = standard.filter((m) => handlers[m]);
   const allow = [...methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])), 'OPTIONS'].join(', ');
   const cors: Record<string, string> = options.cors ? corsHeaders : {};

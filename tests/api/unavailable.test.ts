@@ -2,13 +2,16 @@ import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
-import { getDb, rows, statementLimits, writeBack } from '@/lib/db/client';
+import { getDb, openDb, rows } from '@/lib/db/client';
+import { withinDeadline } from '@/lib/db/deadline';
+import { errorCode } from '@/lib/db/errors';
+import { sessionSettings, sessionSettingsProblem } from '@/lib/db/settings';
 import { errorResponse } from '@/lib/http/problem';
 import { call, newUser, storedIde } from '../helpers/api';
 
 // The database goes away in the middle of a write: a real PostgreSQL backend is terminated
 // while the request's transaction waits on a lock, as in a failover or a restart.
-describe.skipIf(process.env.TEST_DB !== 'postgres')('database going away mid-request', () => {
+describe.skipIf(process.env.TEST_DB === 'pglite')('database going away mid-request', () => {
   it('answers 503 with Retry-After, stores nothing, and the retry succeeds once', async () => {
     const { user, token } = await newUser();
     const control = postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {}, connection: { application_name: 'test-control' } });
@@ -53,9 +56,11 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('database going away mid-req
   });
 });
 
+const setting = (name: string) => sessionSettings.find((s) => s.name === name)!.value;
+
 // A locked or slow database: every statement has a lock and a statement timeout, so the request
 // answers 503 (retry later) within seconds instead of hanging with its client.
-describe.skipIf(process.env.TEST_DB !== 'postgres')('a locked or slow database', () => {
+describe.skipIf(process.env.TEST_DB === 'pglite')('a locked or slow database', () => {
   it('a write blocked by a lock answers 503 after the lock timeout, stores nothing, and succeeds once the lock is gone', async () => {
     const { user, token } = await newUser();
     const control = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { application_name: 'test-control' } });
@@ -73,8 +78,8 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('a locked or slow database',
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBeTruthy();
       expect((await res.json()).code).toBe('unavailable');
-      expect(waited).toBeGreaterThanOrEqual(statementLimits.lock_timeout - 100);
-      expect(waited).toBeLessThan(statementLimits.lock_timeout + 5_000);
+      expect(waited).toBeGreaterThanOrEqual(setting('lock_timeout') - 100);
+      expect(waited).toBeLessThan(setting('lock_timeout') + 5_000);
       expect(await storedIde(user.id)).toEqual([]);
 
       expect((await call(postBatch, '/sync/activities', { token, body })).status).toBe(200);
@@ -84,7 +89,7 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('a locked or slow database',
   });
 
   it('a statement running past the statement timeout is cancelled: a 503, not a hung request', async () => {
-    const failure = await rows(await getDb(), sql`SELECT pg_sleep(${statementLimits.statement_timeout / 1000 + 5})`).catch((err) => err);
+    const failure = await rows(await getDb(), sql`SELECT pg_sleep(${setting('statement_timeout') / 1000 + 5})`).catch((err) => err);
     expect(failure.code).toBe('57014');
     const res = errorResponse(failure);
     expect(res.status).toBe(503);
@@ -92,13 +97,94 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('a locked or slow database',
   }, 30_000);
 });
 
-describe.skipIf(process.env.TEST_DB !== 'postgres')('the service\'s sessions on PostgreSQL', () => {
-  it('push the pages they write out to the disk as they go, so that later write-back does not hold commits', async () => {
-    const [{ setting, source }] = await rows<{ setting: string; source: string }>(
+describe.skipIf(process.env.TEST_DB === 'pglite')('the service\'s sessions on PostgreSQL', () => {
+  it('carry the settings of the service\'s role in its database, which every pooler keeps', async () => {
+    const found = await rows<{ name: string; setting: string; source: string }>(
       await getDb(),
-      sql`SELECT current_setting('backend_flush_after') AS setting, source FROM pg_settings WHERE name = 'backend_flush_after'`,
+      sql`SELECT name, setting, source FROM pg_settings WHERE name IN ('statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout', 'backend_flush_after')`,
     );
-    expect(setting).toBe(writeBack.backend_flush_after);
-    expect(source).toBe('client'); // the service's own, not the server's default
+    expect(found.map((f) => [f.name, Number(f.setting), f.source]).sort()).toEqual(sessionSettings.map((s) => [s.name, s.value, 'database user']).sort());
+    expect(await sessionSettingsProblem(await getDb())).toBeNull();
+  });
+
+  it('are checked: a role without them is named with the statements that give them', async () => {
+    // A session opened after the change (behind a pooler, its open server connections keep theirs).
+    const url = process.env.DATABASE_MIGRATION_URL ?? process.env.DATABASE_URL!;
+    const admin = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      await admin`SELECT 1`;
+      const [{ db }] = await admin<{ db: string }[]>`SELECT current_database() AS db`;
+      await admin.unsafe(`ALTER ROLE CURRENT_USER IN DATABASE ${db} RESET lock_timeout`);
+      const fresh = await openDb({ databaseUrl: url, dataDir: '' }, 1);
+      try {
+        const problem = await sessionSettingsProblem(fresh.db);
+        expect(problem).toContain('lock_timeout = 5000ms');
+        expect(problem).toContain(`ALTER ROLE postgres IN DATABASE ${db} SET lock_timeout = '5000ms'`);
+        expect(problem).not.toContain('statement_timeout');
+      } finally {
+        await fresh.close();
+        await admin.unsafe(`ALTER ROLE CURRENT_USER IN DATABASE ${db} SET lock_timeout = '5000ms'`);
+      }
+    } finally {
+      await admin.end();
+    }
+  });
+});
+
+// The service's own bound on every statement, for what PostgreSQL cannot answer itself (a frozen
+// server, a pooler's queue, a connection that is never free).
+describe.skipIf(process.env.TEST_DB === 'pglite')('every wait on the database has a bound of the service\'s own', () => {
+  it('a statement past its deadline is cancelled on the server and its caller answered at the deadline', async () => {
+    const db = await getDb();
+    const started = Date.now();
+    const failure = await withinDeadline(400, () => rows(db, sql`SELECT pg_sleep(10), 'deadline-probe'`)).catch((err) => err);
+    expect(errorCode(failure)).toBe('DEADLINE_EXCEEDED');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(errorResponse(failure).status).toBe(503);
+    // The cancel reached the server: the statement is not left running.
+    for (let i = 0; ; i++) {
+      const running = await rows(db, sql`SELECT 1 FROM pg_stat_activity WHERE query LIKE '%deadline-probe%' AND pid <> pg_backend_pid() AND state = 'active'`);
+      if (running.length === 0) break;
+      if (i > 40) throw new Error('the statement still runs');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  it('a statement waiting for a connection gives up at its deadline and never runs later', async () => {
+    const one = await openDb({ databaseUrl: process.env.DATABASE_URL!, dataDir: '' }, 1);
+    try {
+      const busy = rows(one.db, sql`SELECT pg_sleep(1.5)`);
+      await new Promise((r) => setTimeout(r, 200)); // the connection is taken
+      const started = Date.now();
+      const queued = await withinDeadline(300, () => rows(one.db, sql`CREATE TABLE never_made (x int)`)).catch((err) => err);
+      expect(errorCode(queued)).toBe('DEADLINE_EXCEEDED');
+      expect(Date.now() - started).toBeLessThan(1_000);
+      await busy;
+      await new Promise((r) => setTimeout(r, 200));
+      const [{ made }] = await rows<{ made: boolean }>(one.db, sql`SELECT to_regclass('never_made') IS NOT NULL AS made`);
+      expect(made).toBe(false);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('a transaction past its deadline is abandoned: its caller answered, nothing of it kept', async () => {
+    const one = await openDb({ databaseUrl: process.env.DATABASE_URL!, dataDir: '' }, 1);
+    try {
+      const busy = rows(one.db, sql`SELECT pg_sleep(1.5)`);
+      await new Promise((r) => setTimeout(r, 200)); // the connection is taken
+      const late = await withinDeadline(300, () =>
+        one.db.transaction(async (tx) => {
+          await tx.execute(sql`CREATE TABLE never_made_either (x int)`);
+        }),
+      ).catch((err) => err);
+      expect(errorCode(late)).toBe('DEADLINE_EXCEEDED');
+      await busy;
+      await new Promise((r) => setTimeout(r, 300));
+      const [{ made }] = await rows<{ made: boolean }>(one.db, sql`SELECT to_regclass('never_made_either') IS NOT NULL AS made`);
+      expect(made).toBe(false);
+    } finally {
+      await one.close();
+    }
   });
 });

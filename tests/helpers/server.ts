@@ -9,7 +9,7 @@ import { testDataRoot } from '../setup/databases';
 
 // A real server (scripts/serve.ts, the production build) on a fresh embedded database of its own.
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const srv = net.createServer().listen(0, '127.0.0.1', () => {
       const { port } = srv.address() as net.AddressInfo;
@@ -32,19 +32,22 @@ export interface TestServer {
 
 /**
  * Starts a server on the production build, which the e2e project's global setup made (once per
- * run), on a fresh embedded database, or again on the data and port of one that was stopped.
+ * run), on a fresh embedded database (or the PostgreSQL database `env.DATABASE_URL` names,
+ * migrated here), or again on the data and port of one that was stopped.
  */
-export async function startTestServer(env: Record<string, string>, again?: { dataDir: string; port: number }): Promise<TestServer & { port: number }> {
-  const dataDir = again?.dataDir ?? path.join(testDataRoot, `server-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+export async function startTestServer(env: Record<string, string>, again?: { dataDir: string; port: number }, newDataDir?: string): Promise<TestServer & { port: number }> {
+  const dataDir = again?.dataDir ?? newDataDir ?? path.join(testDataRoot, `server-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
   if (!again) {
     fs.mkdirSync(dataDir, { recursive: true });
-    const handle = await openDb({ dataDir });
+    // The database the server is given (env.DATABASE_URL, on PostgreSQL), or an embedded one in dataDir.
+    const handle = await openDb({ databaseUrl: env.DATABASE_MIGRATION_URL ?? env.DATABASE_URL, dataDir }, 1, { migrations: true });
     await migrateDb(handle);
     await handle.close();
   }
   const port = again?.port ?? (await freePort());
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1', ...env };
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1' };
   delete childEnv.DATABASE_URL;
+  Object.assign(childEnv, env);
   const server: ChildProcess = spawn(process.execPath, serveArgs(), { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   server.stdout!.on('data', (d) => (output += d));

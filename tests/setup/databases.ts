@@ -3,6 +3,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { openDb } from '../../lib/db/client';
 import { migrateDb } from '../../lib/db/migrate';
+import { applySessionSettings } from '../../lib/db/settings';
 
 // Test databases: one migrated template per run, copied for every test file.
 
@@ -34,7 +35,7 @@ export async function makePostgresTemplate(baseUrl: string, runId: string): Prom
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
   await admin.end();
-  const handle = await openDb({ databaseUrl: databaseUrlFor(baseUrl, name), dataDir: '' }, 1);
+  const handle = await openDb({ databaseUrl: databaseUrlFor(baseUrl, name), dataDir: '' }, 1, { migrations: true });
   await migrateDb(handle);
   await handle.close();
   return name;
@@ -57,7 +58,17 @@ export async function copyPostgres(baseUrl: string, template: string): Promise<s
   } finally {
     await admin.end();
   }
-  return databaseUrlFor(baseUrl, name);
+  // The role's settings belong to a database (ALTER ROLE ... IN DATABASE): a copy has none of
+  // the template's, and gets them as the migration step gives them.
+  const url = databaseUrlFor(baseUrl, name);
+  const handle = await openDb({ databaseUrl: url, dataDir: '' }, 1, { migrations: true });
+  try {
+    const refused = await applySessionSettings(handle.db);
+    if (refused) throw new Error(refused);
+  } finally {
+    await handle.close();
+  }
+  return url;
 }
 
 export async function dropPostgresDatabases(baseUrl: string, prefix: string): Promise<void> {
