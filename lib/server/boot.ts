@@ -5,6 +5,7 @@ import { installCacheClock } from '../cache/clock';
 import { expireTagsOnChange } from '../cache/vercel';
 import { getDb } from '../db/client';
 import { servicesOf } from '../db/services';
+import { sessionSettingsProblem } from '../db/settings';
 import { DataDirInUse } from '../db/embedded-lock';
 import { resumeImports } from '../wakatime/imports';
 
@@ -18,7 +19,8 @@ function refuseToStart(message: string): never {
  * needs (a session key every process shares), and with the embedded database, open it (taking
  * its lock) and the operator socket. A second process on the same data directory stops here, saying why. Then
  * the page cache starts hearing changes (lib/cache/clock.ts: until then it serves nothing; on
- * Vercel, lib/cache/vercel.ts), and
+ * Vercel, lib/cache/vercel.ts), a PostgreSQL database is checked for the session settings of the
+ * service's role (lib/db/settings.ts: a warning naming what is missing), and
  * imports left unfinished on this server are queued again.
  */
 export async function boot(): Promise<void> {
@@ -36,8 +38,9 @@ export async function boot(): Promise<void> {
     try {
       await startControlSocket();
     } catch (err) {
-      if (err instanceof DataDirInUse) refuseToStart(err.message);
-      throw err;
+      // Whatever stops the embedded database or its socket (a second process, a folder that
+      // cannot be made or written): one line saying so, and exit 1, never a server left hanging.
+      refuseToStart(err instanceof DataDirInUse ? err.message : `the embedded database in ${cfg.DATA_DIR} could not be opened: ${(err as Error)?.message ?? err}`);
     }
   }
   // Imports a stop interrupted start over, in the background.
@@ -45,6 +48,12 @@ export async function boot(): Promise<void> {
     .then((db) => {
       const changes = servicesOf(db)?.changes;
       if (changes) (process.env.VERCEL ? expireTagsOnChange : installCacheClock)(changes);
+      if (cfg.DATABASE_URL) {
+        void sessionSettingsProblem(db).then(
+          (missing) => missing && console.warn(`[codetally] warning: ${missing}`),
+          (err) => console.warn('[codetally] warning: the session settings could not be checked:', (err as Error)?.message),
+        );
+      }
       return resumeImports(db);
     })
     .catch((err) => console.error('[codetally] starting the page cache or resuming imports failed:', (err as Error)?.message));

@@ -6,9 +6,13 @@ import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
 import { programPath, serveArgs } from '../../scripts/build';
 import { withinOneWindow } from '../helpers/clock';
+import { startTestServer } from '../helpers/server';
+import { testDataRoot } from '../setup/databases';
 
 // Black-box checks against `next start`: what only the real server shows.
 const base = inject('baseUrl');
+/** The suite's server runs on the embedded database (not on PostgreSQL through a pooler). */
+const embedded = Boolean(inject('serverDataDir'));
 const api = `${base}/main/api/v1`;
 
 async function newUser(handle = `e2e${Math.random().toString(36).slice(2, 10)}`) {
@@ -121,7 +125,7 @@ describe('next start', () => {
       expect((await last!.json()).code).toBe('rate_limited');
     }));
 
-  it('the admin CLI reaches the running server\'s embedded database, and its token works', async () => {
+  it.runIf(embedded)('the admin CLI reaches the running server\'s embedded database, and its token works', async () => {
     const run = promisify(execFile);
     const { stdout } = await run(process.execPath, [programPath('admin'), 'create-user', '--handle', 'cli-made', '--timezone', 'Asia/Tokyo'], {
       env: { ...process.env, DATA_DIR: inject('serverDataDir'), DATABASE_URL: '' },
@@ -131,7 +135,7 @@ describe('next start', () => {
     expect((await post('/sync/activities', created.token, batch)).status).toBe(200);
   });
 
-  it('a second server on the same data directory is refused with a message, and the first keeps its database and socket', async () => {
+  it.runIf(embedded)('a second server on the same data directory is refused with a message, and the first keeps its database and socket', async () => {
     const run = promisify(execFile);
     const dataDir = inject('serverDataDir');
     const second = await run(process.execPath, serveArgs(), {
@@ -147,7 +151,7 @@ describe('next start', () => {
     expect(JSON.parse(stdout).user.handle).toBe('after-second');
   });
 
-  it('keeps the embedded database private: no file under DATA_DIR is writable by group or others', () => {
+  it.runIf(embedded)('keeps the embedded database private: no file under DATA_DIR is writable by group or others', () => {
     const dataDir = inject('serverDataDir');
     expect(fs.statSync(dataDir).mode & 0o077).toBe(0);
     const writable = (fs.readdirSync(dataDir, { recursive: true }) as string[]).filter((f) => {
@@ -164,5 +168,50 @@ describe('next start', () => {
     const refused = await run(process.execPath, serveArgs(), { env, timeout: 60_000 }).catch((err: { code: number; stderr: string }) => err);
     expect((refused as { code: number }).code).toBe(1);
     expect((refused as { stderr: string }).stderr).toMatch(/AUTH_SECRET is required with DATABASE_URL/);
+  });
+});
+
+// However deep a clone or DATA_DIR is: a Unix socket's path holds at most 107 bytes.
+describe.runIf(embedded)('the embedded database in a deep folder', () => {
+  it('a 200-character DATA_DIR serves, and the admin CLI reaches it through its socket', async () => {
+    const parent = path.join(testDataRoot, `deep-${process.pid}-`);
+    const dataDir = parent + 'd'.repeat(200 - parent.length);
+    expect(dataDir.length).toBe(200);
+    const server = await startTestServer({ ADMIN_TOKEN: 'deep-admin-token-0123456789' }, undefined, dataDir);
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, [programPath('admin'), 'create-user', '--handle', 'deep-one'], {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      });
+      const created = JSON.parse(stdout) as { token: string };
+      const res = await fetch(`${server.baseUrl}/main/api/v1/sync/activities`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${created.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(batch),
+      });
+      expect(res.status).toBe(200);
+      expect(fs.existsSync(path.join(dataDir, 'control.sock'))).toBe(true);
+    } finally {
+      await server.stop();
+      server.remove();
+    }
+  });
+
+  it('a server that cannot open its embedded database exits 1 with one line saying why, at once', async () => {
+    const notADir = path.join(testDataRoot, `file-${process.pid}`);
+    fs.mkdirSync(testDataRoot, { recursive: true });
+    fs.writeFileSync(notADir, 'not a folder');
+    try {
+      const started = Date.now();
+      const refused = await promisify(execFile)(process.execPath, serveArgs(), {
+        env: { ...process.env, DATA_DIR: path.join(notADir, 'data'), DATABASE_URL: '', PORT: '39997' },
+        timeout: 60_000,
+      }).catch((err: { code: number; stderr: string; killed: boolean }) => err);
+      expect(refused).toMatchObject({ code: 1, killed: false });
+      const lines = (refused as { stderr: string }).stderr.trim().split('\n');
+      expect(lines).toEqual([expect.stringMatching(/^\[codetally\] the embedded database in .*file-\d+\/data could not be opened: /)]);
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      fs.rmSync(notADir, { force: true });
+    }
   });
 });
