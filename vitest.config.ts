@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Every database test file runs on the embedded database; with TEST_DATABASE_URL set, the
-// same files run a second time on PostgreSQL. The e2e project drives a real `next start`.
+// same files run a second time on PostgreSQL. The e2e project drives a real `next start`
+// (with TEST_POOLER=pgbouncer, two of them on PostgreSQL through PgBouncer).
 const alias = { '@': import.meta.dirname };
 const dbTests = ['tests/api/**/*.test.ts'];
 
@@ -11,6 +12,16 @@ const projects = [
     extends: true as const,
     test: { name: 'pglite', include: dbTests, globalSetup: ['tests/setup/global-db.ts'], setupFiles: ['tests/setup/file-db.ts'], env: { TEST_DB: 'pglite' } },
   },
+  // The same files through a real PgBouncer in transaction mode in front of that PostgreSQL
+  // (npm run test:pooler, which also runs the black-box suite on two processes through it).
+  ...(process.env.TEST_DATABASE_URL && process.env.TEST_POOLER === 'pgbouncer'
+    ? [
+        {
+          extends: true as const,
+          test: { name: 'pgbouncer', include: dbTests, globalSetup: ['tests/setup/global-db.ts'], setupFiles: ['tests/setup/file-db.ts'], env: { TEST_DB: 'pgbouncer' } },
+        },
+      ]
+    : []),
   ...(process.env.TEST_DATABASE_URL
     ? [
         {

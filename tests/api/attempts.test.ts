@@ -89,9 +89,9 @@ describe('password guesses', () => {
     expect(res.headers.getSetCookie().some((c) => c.startsWith('authjs.session-token='))).toBe(false);
   });
 
-  it.skipIf(process.env.TEST_DB !== 'postgres')('counts across server processes', async () => {
+  it.skipIf(process.env.TEST_DB === 'pglite')('counts across server processes', async () => {
     const { email } = await newLogin();
-    const second = await openDb({ databaseUrl: config().DATABASE_URL, dataDir: '' }, 2);
+    const second = await openDb({ databaseUrl: config().DATABASE_URL, dataDir: '', pooler: config().DATABASE_POOLER }, 2);
     try {
       for (let i = 0; i < account.limit; i++) await checkPassword(i % 2 ? second.db : await getDb(), email, `wrong ${i}`, address());
       await expect(checkPassword(second.db, email, password, address())).rejects.toBeInstanceOf(TooManyAttempts);

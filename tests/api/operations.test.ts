@@ -35,7 +35,7 @@ describe('operations', () => {
 
 describe('migrations', () => {
   // Processes started together on an empty database (several servers of a deploy).
-  it.skipIf(process.env.TEST_DB !== 'postgres')('run once when three processes start on an empty PostgreSQL database together', async () => {
+  it.skipIf(process.env.TEST_DB === 'pglite')('run once when three processes start on an empty PostgreSQL database together', async () => {
     const base = process.env.TEST_DATABASE_URL!;
     const name = `codetally_t_migrate_${Math.random().toString(36).slice(2, 10)}`;
     const admin = postgres(base, { max: 1, onnotice: () => {} });
@@ -47,7 +47,7 @@ describe('migrations', () => {
           () =>
             new Promise<{ code: number | null; output: string }>((resolve) => {
               const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/migrate.ts')], {
-                env: { ...process.env, DATABASE_URL: url, AUTH_SECRET: 'migration-test-secret-0123456789abcdef' },
+                env: { ...process.env, DATABASE_URL: url, DATABASE_POOLER: '', DATABASE_MIGRATION_URL: '', AUTH_SECRET: 'migration-test-secret-0123456789abcdef' },
                 stdio: ['ignore', 'pipe', 'pipe'],
               });
               let output = '';

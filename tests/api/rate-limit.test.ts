@@ -61,12 +61,12 @@ describe('write rate limit', () => {
     }));
 
   // The embedded database belongs to one process by design; several processes mean PostgreSQL.
-  it.skipIf(process.env.TEST_DB !== 'postgres')('is one budget for every connection to the database (as for several server processes)', () =>
+  it.skipIf(process.env.TEST_DB === 'pglite')('is one budget for every connection to the database (as for several server processes)', () =>
     withinOneWindow(async () => {
       setLimit(10);
       const { token } = await newUser();
       // A second, independent pool stands for a second server process on the same PostgreSQL.
-      const second = await openDb({ databaseUrl: config().DATABASE_URL, dataDir: '' }, 4);
+      const second = await openDb({ databaseUrl: config().DATABASE_URL, dataDir: '', pooler: config().DATABASE_POOLER }, 4);
       try {
         const fromSecond = await Promise.all(
           Array.from({ length: 6 }, () => findPrincipal(second.db, hashToken(token), { scope: 'sync', limits: { token: 10, user: 0 } })),

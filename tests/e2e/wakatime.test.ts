@@ -84,7 +84,9 @@ describe('wakatime-cli against the server', () => {
     };
     const chart = async () => ((await (await fetch(`${base}/main/api/v1/get/public/language?user=${user.handle}&range=7d`)).json()) as { total_seconds: number }).total_seconds;
     await page();
-    expect((await page()).cache).toBe('HIT');
+    // Behind a transaction pooler no change is heard, and the page cache keeps nothing
+    // (lib/cache/clock.ts): every page is rendered afresh (README, DATABASE_POOLER).
+    expect((await page()).cache).toBe(inject('serverDataDir') ? 'HIT' : 'MISS');
     expect(await chart()).toBe(0);
     const t = Math.floor(Date.now() / 1000) - 1800;
     const beats = Array.from({ length: 6 }, (_, i) => ({ entity: '/src/main.zig', type: 'file', time: t + i * 60, language: 'Zig', project: 'cached' }));

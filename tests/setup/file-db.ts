@@ -7,8 +7,18 @@ import { resetConfig } from '../../lib/config';
 import { copyPglite, copyPostgres } from './databases';
 
 // Each test file gets its own copy of the migrated template, chosen before any module reads the config.
-if (process.env.TEST_DB === 'postgres') {
-  process.env.DATABASE_URL = await copyPostgres(process.env.TEST_DATABASE_URL!, inject('postgresTemplate'));
+if (process.env.TEST_DB === 'postgres' || process.env.TEST_DB === 'pgbouncer') {
+  const direct = await copyPostgres(process.env.TEST_DATABASE_URL!, inject('postgresTemplate'));
+  process.env.DATABASE_URL = direct;
+  if (process.env.TEST_DB === 'pgbouncer') {
+    // The service through the pooler in transaction mode, migrations on the direct URL.
+    const pooled = new URL(direct);
+    pooled.hostname = '127.0.0.1';
+    pooled.port = String(inject('poolerPort'));
+    process.env.DATABASE_URL = pooled.toString();
+    process.env.DATABASE_POOLER = 'transaction';
+    process.env.DATABASE_MIGRATION_URL = direct;
+  }
   process.env.AUTH_SECRET = 'test-auth-secret-for-postgres-0123456789';
   // Files the service keeps besides the database (import uploads).
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codetally-test-'));
