@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createdUserSchema, createUserSchema, userSchema } from './accounts/schemas';
 import { accountSchema, createTokenSchema, updateAccountSchema } from './accounts/me';
+import { anyOf, statusBarScopes, type ScopeRule } from './auth/tokens';
 import { issuedTokenSchema, tokenListSchema, tokenSchema } from './accounts/tokens';
 import { healthSchema } from './health';
 import { badgeListSchema, badgeQuerySchema, badgeSchema, createBadgeSchema, shieldsSchema } from './badges/schemas';
@@ -206,20 +207,21 @@ const wakatimeUser = {
   schema: { type: 'string' },
   description: '`current`, or the key owner\'s own handle or id (another user: 403).',
 };
-const wakatimeKeys = (scope: string) => [{ wakatimeBasic: [scope] }, { bearer: [scope] }, { wakatimeQuery: [scope] }];
+/** Each way of sending a key, with each scope that opens the route (any one is enough). */
+const wakatimeKeys = (scope: ScopeRule) => ['wakatimeBasic', 'bearer', 'wakatimeQuery'].flatMap((scheme) => anyOf(scope).map((one) => ({ [scheme]: [one] })));
 
 /** An operation of the WakaTime-compatible API (its errors in WakaTime's shape). */
 function wakatimeOperation(
   summary: string,
   description: string,
-  scope: 'sync' | 'stats',
+  scope: ScopeRule,
   responses: Record<string, unknown>,
   notes: Partial<Record<ErrorCode, string>> = {},
   extra: { body?: Record<string, unknown>; parameters?: unknown[]; withUser?: boolean } = {},
 ): Operation {
   const errors = {
     unauthorized: 'no key, or a key that is unknown, revoked or not a Codetally key.',
-    forbidden: `the key lacks the \`${scope}\` scope${extra.withUser === false ? '' : ', or the path names another user'}.`,
+    forbidden: `the key lacks the ${anyOf(scope).map((one) => `\`${one}\``).join(' or ')} scope${extra.withUser === false ? '' : ', or the path names another user'}.`,
     ...notes,
     ...always,
   };
@@ -254,8 +256,8 @@ function heartbeatPost(shape: 'one' | 'bulk', withUser: boolean): Operation {
   );
 }
 
-const wakatimeRead = (summary: string, description: string, schema: z.ZodType, notes: Partial<Record<ErrorCode, string>> = {}, parameters: unknown[] = []) =>
-  wakatimeOperation(summary, `${description} The key owner\'s own figures, private ones included; \`Cache-Control: private, no-store\`.`, 'stats', { '200': ok(schema) }, notes, {
+const wakatimeRead = (summary: string, description: string, schema: z.ZodType, notes: Partial<Record<ErrorCode, string>> = {}, parameters: unknown[] = [], scope: ScopeRule = 'stats') =>
+  wakatimeOperation(summary, `${description} The key owner\'s own figures, private ones included; \`Cache-Control: private, no-store\`.`, scope, { '200': ok(schema) }, notes, {
     parameters,
   });
 
@@ -269,7 +271,16 @@ function wakatimePaths(): Record<string, unknown> {
     '/users/{user}/heartbeats.bulk': at({ post: heartbeatPost('bulk', true) }),
     '/heartbeats': at({ post: heartbeatPost('one', false) }),
     '/heartbeats.bulk': at({ post: heartbeatPost('bulk', false) }),
-    '/users/{user}/statusbar/today': at({ get: wakatimeRead('Today, for the status bar (WakaTime)', 'The total, categories, languages, editors, projects and systems of today in the user\'s timezone.', statusBarSchema) }),
+    '/users/{user}/statusbar/today': at({
+      get: wakatimeRead(
+        'Today, for the status bar (WakaTime)',
+        'The total, categories, languages, editors, projects and systems of today in the user\'s timezone. A key with `sync` reads it too: a plugin shows today\'s time with the key it sends with (the other reads need `stats`).',
+        statusBarSchema,
+        {},
+        [],
+        statusBarScopes,
+      ),
+    }),
     '/users/{user}/summaries': at({
       get: wakatimeRead('Figures per date (WakaTime)', 'One entry per date of the range (at most 366 days), with the cumulative total and the daily average.', summariesSchema, { invalid_query: 'bad dates, a span over 366 days, or an unknown range.' }, [
         query('start', 'First date, YYYY-MM-DD.'),

@@ -2,7 +2,7 @@ import { getDb, type Db } from '../db/client';
 import { ApiError, errorResponse } from '../http/problem';
 import type { RateLimitState, WriteLimits } from '../http/rate-limit';
 import { findPrincipal, type Principal } from './principal';
-import { hashToken, looksLikeToken, type Scope } from './tokens';
+import { anyOf, hashToken, looksLikeToken, satisfies, type ScopeRule } from './tokens';
 
 // The door of every token-authenticated route that does not write activity (the write routes
 // have their own, lib/auth/write-door.ts): the header is read, the token hashed and looked up
@@ -40,25 +40,26 @@ export function tokenHashOf(request: Request): string {
 }
 
 /**
- * The live token with this hash, checked for `scope`: 401 when unknown or revoked, 403 without
- * the scope. With `limits`, the same lookup counts the request against the write budgets.
+ * The live token with this hash, checked for `scope` (one scope, or any of several): 401 when
+ * unknown or revoked, 403 without the scope. With `limits`, the same lookup counts the request
+ * against the write budgets.
  */
 export async function authenticateHash(
   db: Db,
   tokenHash: string,
-  scope: Scope,
+  scope: ScopeRule,
   limits?: WriteLimits,
 ): Promise<{ principal: Principal; rate?: RateLimitState }> {
   const found = await findPrincipal(db, tokenHash, limits && { scope, limits });
   if (!found) throw unauthorized('The token is unknown or revoked.', 'invalid_token');
-  if (!found.principal.token.scopes.includes(scope)) {
-    throw new ApiError('forbidden', `This route needs a token with the "${scope}" scope.`);
+  if (!satisfies(found.principal.token.scopes, scope)) {
+    throw new ApiError('forbidden', `This route needs a token with the ${anyOf(scope).map((s) => `"${s}"`).join(' or ')} scope.`);
   }
   return found;
 }
 
 /** Authenticates the request's Bearer token for a route needing `scope`. */
-export async function authenticateToken(request: Request, scope: Scope): Promise<{ principal: Principal; db: Db }> {
+export async function authenticateToken(request: Request, scope: ScopeRule): Promise<{ principal: Principal; db: Db }> {
   const tokenHash = tokenHashOf(request);
   const db = await getDb();
   const { principal } = await authenticateHash(db, tokenHash, scope);
@@ -74,7 +75,7 @@ export function withHeaders(response: Response, headers: Record<string, string>)
 }
 
 /** A route for tokens with `scope`; whatever the handler throws becomes a problem+json answer. */
-export function withToken<P = Record<string, never>>(scope: Scope, handler: (ctx: TokenContext<P>) => Promise<Response>) {
+export function withToken<P = Record<string, never>>(scope: ScopeRule, handler: (ctx: TokenContext<P>) => Promise<Response>) {
   return async (request: Request, route?: RouteContext<P>): Promise<Response> => {
     try {
       const { principal, db } = await authenticateToken(request, scope);

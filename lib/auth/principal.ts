@@ -4,7 +4,7 @@ import { preparedRows, type Db } from '../db/client';
 import { col, selected } from '../db/names';
 import { apiTokens, users } from '../db/schema';
 import { countedColumns, countWriteCtes, rateLimitState, type CountedRow, type RateLimitState, type WriteLimits } from '../http/rate-limit';
-import type { Scope } from './tokens';
+import { anyOf, type Scope, type ScopeRule } from './tokens';
 
 export interface Principal {
   user: { id: string; handle: string; timezone: string };
@@ -34,6 +34,9 @@ export function forgetPrincipal(tokenHash: string): void {
   cached.delete(tokenHash);
 }
 
+/** SQL: the token row holds one of the rule's scopes. */
+const holdsAny = (rule: ScopeRule) => sql`(${sql.join(anyOf(rule).map((scope) => sql`${scope} = ANY(scopes)`), sql` OR `)})`;
+
 interface PrincipalRow {
   token_id: string;
   scopes: Scope[];
@@ -51,7 +54,7 @@ interface PrincipalRow {
 export async function findPrincipal(
   db: Db,
   tokenHash: string,
-  count?: { scope: Scope; limits: WriteLimits },
+  count?: { scope: ScopeRule; limits: WriteLimits },
 ): Promise<{ principal: Principal; rate?: RateLimitState } | null> {
   const [t, u] = [apiTokens, users];
   const token = sql`
@@ -62,7 +65,7 @@ export async function findPrincipal(
     db,
     count
       ? sql`WITH token AS (${token}),
-              ${countWriteCtes(sql`SELECT token_id, user_id FROM token WHERE ${count.scope} = ANY(scopes)`, count.limits)}
+              ${countWriteCtes(sql`SELECT token_id, user_id FROM token WHERE ${holdsAny(count.scope)}`, count.limits)}
             SELECT token.*, ${countedColumns} FROM token`
       : sql`SELECT * FROM (${token}) AS token`,
   );

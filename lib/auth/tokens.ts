@@ -12,6 +12,22 @@ export const pluginScopes: Scope[] = ['sync', 'badges'];
 /** What a key for WakaTime plugins may do: send heartbeats and read the status bar and summaries. */
 export const wakatimeScopes: Scope[] = ['sync', 'stats'];
 
+/**
+ * Who may read today's status bar: `stats`, or `sync`. A plugin shows today's time beside the
+ * code it sends (WakaTime's plugins do so with the key they send with), so a token that may send
+ * may read that one day of its owner's figures; the rest of the figures stay behind `stats`.
+ */
+export const statusBarScopes: ScopeRule = ['stats', 'sync'];
+
+/** What a route asks of a token: a scope, or any one of several. */
+export type ScopeRule = Scope | readonly Scope[];
+
+/** The scopes that satisfy a rule, any one of them enough. */
+export const anyOf = (rule: ScopeRule): readonly Scope[] => (typeof rule === 'string' ? [rule] : rule);
+
+/** Whether a token holding `held` satisfies a route's rule. */
+export const satisfies = (held: readonly Scope[], rule: ScopeRule): boolean => anyOf(rule).some((scope) => held.includes(scope));
+
 /** `ct`: Codetally's own format; `uuid`: the key format WakaTime plugins and wakatime-cli accept. */
 export const tokenFormats = ['ct', 'uuid'] as const;
 export type TokenFormat = (typeof tokenFormats)[number];

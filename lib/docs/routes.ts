@@ -82,20 +82,21 @@ export const routeAnchor = (method: string, path: string) => `${method}-${path.r
 
 export const shapeAnchor = (name: string) => `shape-${name}`;
 
-const schemeNames: Record<string, (scopes: string[]) => string> = {
-  bearer: (scopes) => `token with ${scopes.join(', ')}`,
+/** A scheme in words, given its scopes in words ("sync", "stats or sync"). */
+const schemeNames: Record<string, (scopes: string) => string> = {
+  bearer: (scopes) => `token with ${scopes}`,
   admin: () => 'ADMIN_TOKEN',
   session: () => 'dashboard session',
-  wakatimeBasic: (scopes) => `key with ${scopes.join(', ')} as Basic user name`,
+  wakatimeBasic: (scopes) => `key with ${scopes} as Basic user name`,
   wakatimeQuery: () => '?api_key=',
 };
 
-/** Who may call an operation, in words. */
+/** Who may call an operation, in words; a scheme that several scopes open is named once ("token with stats or sync"). */
 export function authOf(op: Operation): string {
   if (!op.security?.length) return 'public, no token';
-  return op.security
-    .flatMap((s) => Object.entries(s).map(([name, scopes]) => schemeNames[name]?.(scopes) ?? name))
-    .join(' or ');
+  const bySchemes = new Map<string, string[]>();
+  for (const [name, scopes] of op.security.flatMap((s) => Object.entries(s))) bySchemes.set(name, [...(bySchemes.get(name) ?? []), scopes.join(', ')]);
+  return [...bySchemes].map(([name, alternatives]) => schemeNames[name]?.(alternatives.join(' or ')) ?? name).join(' or ');
 }
 
 /** The component a body is, directly or as the head of an `allOf` (a problem narrowed to its codes). */

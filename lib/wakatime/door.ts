@@ -1,7 +1,7 @@
 import { authenticateHash, unauthorized, withHeaders } from '../auth/bearer';
 import { cachedPrincipal, type Principal } from '../auth/principal';
 import { Admission, admittedInStatement } from '../auth/write-door';
-import { hashToken, looksLikeToken, type Scope } from '../auth/tokens';
+import { hashToken, looksLikeToken, satisfies, type ScopeRule } from '../auth/tokens';
 import { writeLimits } from '../config';
 import { getDb, type Db } from '../db/client';
 import { ApiError, errorResponse } from '../http/problem';
@@ -53,12 +53,12 @@ function assertOwnUser(named: string, user: Principal['user']): void {
 }
 
 /**
- * A WakaTime-compatible route for keys with `scope`. `counted`: the request counts against the
+ * A WakaTime-compatible route for keys with `scope` (one scope, or any of several). `counted`: the request counts against the
  * write budgets (the heartbeat routes), as every write route's does; a key this process knows is
  * then checked and counted by the handler's write statement, as the seed's write routes do
  * (lib/auth/write-door.ts).
  */
-export function withWakatimeKey(scope: Scope, handler: (ctx: WakaContext) => Promise<Response>, options: { counted?: boolean } = {}) {
+export function withWakatimeKey(scope: ScopeRule, handler: (ctx: WakaContext) => Promise<Response>, options: { counted?: boolean } = {}) {
   return async (request: Request, route?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
     let rate: RateLimitState | undefined;
     try {
@@ -70,7 +70,7 @@ export function withWakatimeKey(scope: Scope, handler: (ctx: WakaContext) => Pro
       const params = (await route?.params) ?? {};
       const named = params.user ?? 'current';
       const known = options.counted ? await cachedPrincipal(db, tokenHash) : undefined;
-      if (known?.token.scopes.includes(scope)) {
+      if (known && satisfies(known.token.scopes, scope)) {
         assertOwnUser(named, known.user);
         return await admittedInStatement(db, tokenHash, known, request, (ctx) => handler({ ...ctx, params }), wakatimeError);
       }

@@ -15,7 +15,7 @@ import { POST as postToken } from '@/app/main/api/v1/me/tokens/route';
 import { issueToken, revokeToken } from '@/lib/accounts/tokens';
 import { purgeOldHeartbeats, storeHeartbeats } from '@/lib/wakatime/heartbeats';
 import { getDb, rows } from '@/lib/db/client';
-import { call, newUser, storedDesktop, storedIde } from '../helpers/api';
+import { call, newUser, storedDesktop, storedIde, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 import { referenceTotals, storedTotals, type Beat } from '../helpers/heartbeats';
 
@@ -290,11 +290,22 @@ describe('the read routes, with a stats key', () => {
     expect((await read(getProjects, 'projects', '?q=%00')).status).toBe(400);
   });
 
-  it('need the stats scope: a plugin token may send but not read', async () => {
-    const u = await newUser(); // its first token: sync and badges
-    const res = await waka(getStatusBar, 'statusbar/today', u.token);
-    expect(res.status).toBe(403);
-    expect(Object.keys(await res.json())).toEqual(['error']);
+  it('need the stats scope, but for the status bar, which a plugin token reads too: it shows the time it sends', async () => {
+    const u = await newUser(); // its first token: sync and badges, a plugin's
+    const t = Math.max(nowSeconds() - 600, Math.floor(nowSeconds() / 86_400) * 86_400);
+    await waka(postBulk, 'heartbeats.bulk', u.token, [0, 120, 300].map((s) => ({ entity: 'a.ts', time: t + s, language: 'TypeScript' })));
+    const bar = await waka(getStatusBar, 'statusbar/today', u.token);
+    expect(bar.status).toBe(200);
+    expect((await bar.json()).data.grand_total).toMatchObject({ total_seconds: 300, text: '5 mins' });
+    for (const [handler, path, range] of [[getSummaries, 'summaries', undefined], [getStats, 'stats/all_time', 'all_time'], [getAllTime, 'all_time_since_today', undefined], [getProjects, 'projects', undefined], [getUser, '', undefined]] as const) {
+      const res = await waka(handler, path, u.token, undefined, { query: path === 'summaries' ? '?range=Today' : '', params: range ? { range } : {} });
+      expect([path, res.status]).toEqual([path, 403]);
+      expect(await res.json()).toEqual({ error: 'This route needs a token with the "stats" scope.' });
+    }
+    // Neither scope: no status bar.
+    const badgesOnly = await waka(getStatusBar, 'statusbar/today', await tokenWithScopes(u.user.id, ['badges', 'account']));
+    expect(badgesOnly.status).toBe(403);
+    expect(await badgesOnly.json()).toEqual({ error: 'This route needs a token with the "stats" or "sync" scope.' });
   });
 });
 

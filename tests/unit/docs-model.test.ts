@@ -140,6 +140,9 @@ describe('the routes of /docs', () => {
     const stats = route('get-users-user-stats-range');
     expect(stats.parameters.find((p) => p.name === 'range')).toMatchObject({ in: 'path', required: true, rules: [expect.stringMatching(/^one of `last_7_days`/)] });
     expect(stats.responses.find((r) => r.status === '401')!.shape?.name).toBe('WakaTimeError');
+    expect(stats.auth).toBe('key with stats as Basic user name or token with stats or ?api_key=');
+    // The status bar opens to either scope; each way of sending the key is named once.
+    expect(route('get-users-user-statusbar-today').auth).toBe('key with stats or sync as Basic user name or token with stats or sync or ?api_key=');
   });
 
   it('describes the error bodies of many routes once, and keeps an error body of one route (health, badges) on it', () => {

@@ -88,8 +88,8 @@ export default function WakatimeDocs() {
 
       <h2 id="routes">Routes</h2>
       <p>
-        Under <code>{site(base)}</code>. Sending needs a key with the <code>sync</code> scope (and counts against the write rate limit); reading your
-        own figures needs <code>stats</code>. A key made for your editor has both. Errors are <code>{'{"error": "…"}'}</code> with the usual
+        Under <code>{site(base)}</code>. Sending needs a key with the <code>sync</code> scope (and counts against the write rate limit), which also
+        reads today&apos;s status bar; reading your other figures needs <code>stats</code>. A key made for your editor has both. Errors are <code>{'{"error": "…"}'}</code> with the usual
         status.
       </p>
       <DocTable caption="WakaTime's routes" columns={[['Method', styles.colStatus], ['Path', styles.colPath], ['What']]}>
