@@ -25,10 +25,14 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   );
 }
 
-export function TokenCreator({ apiUrl }: { apiUrl: string }) {
+/** How Codetally's client is set up: the token is read from standard input, never from the command line (`ps`, shell history). */
+const clientConfigCommand = (site: string) => `npx codetally config --api-url ${site} --token-stdin`;
+
+export function TokenCreator({ apiUrl, site }: { apiUrl: string; site: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(createToken, {});
   const token = state.result?.token as string | undefined;
   const settings = token ? `api_url = ${apiUrl}\napi_key = ${token}` : '';
+  const cli = clientConfigCommand(site);
   return (
     <>
       <form action={action} className="inline" aria-label="Create a token">
@@ -38,7 +42,7 @@ export function TokenCreator({ apiUrl }: { apiUrl: string }) {
         <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
           <legend className="sr-only">Scopes</legend>
           <label className="check">
-            <input type="checkbox" name="scopes" value="sync" defaultChecked /> sync (send activity)
+            <input type="checkbox" name="scopes" value="sync" defaultChecked /> sync (send activity, and show today&apos;s total in your status bar)
           </label>
           <label className="check">
             <input type="checkbox" name="scopes" value="badges" defaultChecked /> badges (publish your totals as README badges: whoever holds the token can read them that way)
@@ -62,9 +66,13 @@ export function TokenCreator({ apiUrl }: { apiUrl: string }) {
             <code data-testid="token-value">{token}</code>
           </p>
           <CopyButton text={token} label="Copy token" />
-          <p>Paste these settings into your editor plugin or the desktop agent:</p>
+          <p>Paste these settings into your editor plugin:</p>
           <pre>{settings}</pre>
           <CopyButton text={settings} label="Copy settings" />
+          <p>
+            For Codetally&apos;s client and desktop agent, run <code data-testid="token-cli-text">{cli}</code> and paste the token when it
+            asks.
+          </p>
         </div>
       )}
     </>
@@ -80,7 +88,7 @@ export function EditorConnector({ site }: { site: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(connectEditor, {});
   const key = state.result?.token as string | undefined;
   const cfg = key ? `[settings]\napi_url = ${site}/api/wakatime/v1\napi_key = ${key}` : '';
-  const cli = key ? `npx codetally config --api-url ${site} --token ${key}` : '';
+  const cli = clientConfigCommand(site);
   const nvim = `-- init.lua: the plugin from Codetally's client/nvim folder\nvim.opt.runtimepath:append('/path/to/codetally/client/nvim')\nvim.g.codetally_cmd = { '/path/to/codetally/node_modules/.bin/codetally' }\n-- today's time in the status line\nvim.o.statusline = vim.o.statusline .. " %{v:lua.require'codetally'.status()}"`;
   return (
     <>
@@ -103,10 +111,16 @@ export function EditorConnector({ site }: { site: string }) {
           <div className="card" data-testid="codetally-cli">
             <h3>Codetally&apos;s client and desktop agent</h3>
             <p>
-              In a checkout of Codetally, after <code>npm install</code>, run once:
+              In a checkout of Codetally, after <code>npm install</code>, run once, and paste the key when it asks (read from standard input,
+              it stays out of your shell history and the process list):
             </p>
             <pre data-testid="codetally-cli-text">{cli}</pre>
             <CopyButton text={cli} label="Copy command" />
+            <CopyButton text={key} label="Copy key" />
+            <p>
+              To keep the key out of files, set <code>CODETALLY_TOKEN</code> where your editor and the agent run and leave out{' '}
+              <code>--token-stdin</code>.
+            </p>
             <p>
               Then <code>npx codetally agent</code> counts the time of the application in front (Linux, X11), and
               editors call <code>codetally heartbeat</code>. For Neovim:

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { EventError } from './events';
 import { readStatus } from './flush';
+import { TOKEN_VARIABLE } from './home';
 import { Codetally } from './index';
 import { VERSION } from './send';
 
@@ -10,7 +11,8 @@ import { VERSION } from './send';
 
 const usage = `codetally ${VERSION}: Codetally's reference client
 
-  codetally config --api-url <site> --token <token>
+  codetally config --api-url <site> --token-stdin
+                           the token from standard input; or none, with $CODETALLY_TOKEN set; or --token <token>
   codetally heartbeat --entity <file> [--language L] [--project P] [--editor E] [--time EPOCH] [--write] [--plugin NAME]
   codetally flush          send what is queued now
   codetally today          today's total, for a status bar ("1 hr 5 mins")
@@ -53,16 +55,56 @@ function senderEnv(env = process.env): NodeJS.ProcessEnv {
   return certs ? { ...rest, NODE_EXTRA_CA_CERTS: certs } : rest;
 }
 
+/** The token's first line on standard input (`--token-stdin`): piped in, or pasted after a prompt. */
+async function tokenFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('token: ');
+  process.stdin.setEncoding('utf8');
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += chunk;
+    if (text.includes('\n') || text.length > 4096) break;
+  }
+  const line = text.split('\n')[0].trim();
+  if (line === '') throw new UsageError('--token-stdin: standard input holds no token');
+  return line;
+}
+
+/**
+ * The token `config` writes: from standard input, or from --token (visible to `ps` and kept in
+ * shell history, so documented last); none when CODETALLY_TOKEN is to give it at run time.
+ */
+async function tokenToWrite(v: Record<string, string | boolean | undefined>): Promise<string | undefined> {
+  if (v['token-stdin'] && v.token !== undefined) throw new UsageError('--token-stdin and --token exclude each other');
+  const token = v['token-stdin'] ? await tokenFromStdin() : (v.token as string | undefined)?.trim();
+  if (token === undefined) {
+    if (process.env[TOKEN_VARIABLE]?.trim()) return undefined;
+    throw new UsageError(`a token is required: --token-stdin reads it from standard input, or set ${TOKEN_VARIABLE}`);
+  }
+  // It goes into an Authorization header as it is.
+  if (!/^[\x21-\x7e]+$/.test(token)) throw new UsageError('the token must be one word of printable ASCII characters');
+  return token;
+}
+
+/** On every start: the home folder and config.json private again, whoever loosened them; a failure is logged, never fatal. */
+function secure(client: Codetally): void {
+  try {
+    client.home.secure();
+  } catch (err) {
+    client.home.log(`could not make ${client.home.dir} private: ${(err as Error).message}`);
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const client = new Codetally();
+  secure(client);
   switch (command) {
     case 'config': {
-      const v = args(rest, { 'api-url': { type: 'string' }, token: { type: 'string' } });
+      const v = args(rest, { 'api-url': { type: 'string' }, token: { type: 'string' }, 'token-stdin': { type: 'boolean' } });
       if (typeof v['api-url'] !== 'string' || !/^https?:\/\/[^/\s]+/.test(v['api-url'])) throw new UsageError('--api-url must be the site\'s http(s) address');
-      if (typeof v.token !== 'string' || v.token.trim() === '') throw new UsageError('--token is required');
-      client.configure({ api_url: v['api-url'], token: v.token });
-      console.log(`saved to ${client.home.file('config.json')}`);
+      const token = await tokenToWrite(v);
+      client.configure({ api_url: v['api-url'], token });
+      console.log(`saved to ${client.home.file('config.json')}${token === undefined ? ` (the token: ${TOKEN_VARIABLE}, read at run time)` : ''}`);
       return 0;
     }
     case 'heartbeat': {

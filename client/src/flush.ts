@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readJson, writeDurably } from './files';
-import type { Home } from './home';
+import { notConfigured, type Home } from './home';
 import { tryLock } from './lock';
 import { Queue, type Batch } from './queue';
 import { sendBatch } from './send';
@@ -92,7 +92,7 @@ async function attemptFlush(home: Home, force: boolean, fetchImpl?: typeof fetch
     const status = readStatus(home);
     const save = () => writeDurably(home.file('status.json'), JSON.stringify(status));
     if (!config) {
-      result.error = 'not configured: run `codetally config --api-url <site> --token <token>`';
+      result.error = notConfigured;
     } else if (force || Date.now() >= status.next_attempt_at) {
       for (let next = queue.next(); next; next = queue.next()) {
         const outcome = await sendBatch(config, next.batch, fetchImpl);

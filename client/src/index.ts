@@ -1,6 +1,6 @@
 import { desktopEvent, editorEvent, projectOf, type HeartbeatInput } from './events';
 import { flush, readStatus, type FlushOptions, type FlushResult, type Status } from './flush';
-import { Home, type Config } from './home';
+import { Home, notConfigured, type Settings } from './home';
 import { Queue } from './queue';
 import { problem, siteUrl } from './send';
 
@@ -13,7 +13,7 @@ import { problem, siteUrl } from './send';
 
 export { EventError, type HeartbeatInput } from './events';
 export type { FlushOptions, FlushResult, Status } from './flush';
-export type { Config } from './home';
+export type { Config, Settings } from './home';
 export { runAgent, type AgentOptions, type Desktop } from './agent';
 
 export class Codetally {
@@ -25,8 +25,10 @@ export class Codetally {
     this.queue = new Queue(this.home);
   }
 
-  configure(config: Config): void {
-    this.home.writeConfig({ api_url: siteUrl(config.api_url), token: config.token.trim() });
+  /** Writes config.json (0600, its folder 0700). Without a token, the token comes from CODETALLY_TOKEN at run time. */
+  configure(settings: Settings): void {
+    const token = settings.token?.trim();
+    this.home.writeConfig({ api_url: siteUrl(settings.api_url), ...(token ? { token } : {}) });
   }
 
   /** Records an editor event; returns once it is safely on disk (throws EventError for a bad field). */
@@ -44,10 +46,10 @@ export class Codetally {
     return flush(this.home, options);
   }
 
-  /** Today's total as a status bar shows it ("1 hr 5 mins"), from the service. Needs a token with the `stats` scope. */
+  /** Today's total as a status bar shows it ("1 hr 5 mins"), from the service: the token that sends may read it (scope `sync`, or `stats`). */
   async today(fetchImpl: typeof fetch = fetch): Promise<string> {
     const config = this.home.config();
-    if (!config) throw new Error('not configured: run `codetally config --api-url <site> --token <token>`');
+    if (!config) throw new Error(notConfigured);
     const res = await fetchImpl(`${siteUrl(config.api_url)}/api/wakatime/v1/users/current/statusbar/today`, {
       headers: { authorization: `Bearer ${config.token}` },
       signal: AbortSignal.timeout(10_000),

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { cli, clientHome } from '../helpers/client';
+import { cli, clientHome, everyCommand, everyCommandWorks } from '../helpers/client';
 
 // A visitor and a new user in a real browser (Debian's Chromium) against `next start`: every
 // page is screenshotted under test-results/screenshots and no page may log a console error.
@@ -147,7 +147,11 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await arrivesAt(page, /\/dashboard/);
     await page.getByLabel('Token name').fill('no-js');
     await page.getByRole('button', { name: 'Create token' }).click();
-    await expect(page.getByTestId('token-value').textContent()).resolves.toMatch(/^ct_/);
+    const token = (await page.getByTestId('token-value').textContent())!;
+    expect(token).toMatch(/^ct_/);
+    // The token form's default (a plugin token) runs every command of Codetally's client, set up as the dashboard says.
+    await expect(page.getByTestId('token-cli-text').textContent()).resolves.toBe(`npx codetally config --api-url ${base} --token-stdin`);
+    expect(await everyCommand(base, token, 'stdin')).toMatchObject(everyCommandWorks);
 
     // Connect a WakaTime plugin: the two lines of ~/.wakatime.cfg, then wakatime-cli sends with them.
     await page.getByRole('button', { name: 'Make a key for my editor' }).click();
@@ -167,12 +171,13 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     });
     expect(sent.status).toBe(201);
 
-    // The same key sets up Codetally's own client: the command shown, run as it is, then heartbeats as an editor sends them.
+    // The same key sets up Codetally's own client: the command shown, run as it is with the key pasted, then heartbeats as an editor sends them.
     const command = (await page.getByTestId('codetally-cli-text').textContent())!;
-    expect(command).toBe(`npx codetally config --api-url ${base} --token ${key}`);
+    expect(command).toBe(`npx codetally config --api-url ${base} --token-stdin`);
+    expect(await everyCommand(base, key, 'stdin')).toMatchObject(everyCommandWorks);
     const home = clientHome();
     try {
-      expect((await cli(home, command.split(' ').slice(2))).code).toBe(0);
+      expect((await cli(home, command.split(' ').slice(2), {}, `${key}\n`)).code).toBe(0);
       for (const s of [200, 260, 320]) {
         expect((await cli(home, ['heartbeat', '--entity', '/home/me/cliproj/app.ts', '--project', 'cliproj', '--editor', 'neovim', '--time', String(start + s)])).code).toBe(0);
       }

@@ -21,7 +21,7 @@ let x: XSession | undefined;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A configured home for a new user (removed after the tests). */
-async function agentHome(): Promise<{ home: string; token: string }> {
+async function agentHome(): Promise<{ home: string; reader: string }> {
   const made = await configuredHome(base, adminToken);
   homes.push(made.home);
   return made;
@@ -86,7 +86,7 @@ describe.skipIf(skip)('the desktop agent on X11', () => {
   });
 
   it('credits each application with the time it was in front, and nothing else', async () => {
-    const { home, token } = await agentHome();
+    const { home, reader } = await agentHome();
     await x!.blur();
     const agent = await startAgent(home, []);
     try {
@@ -99,7 +99,7 @@ describe.skipIf(skip)('the desktop agent on X11', () => {
       await sleep(3000);
       const end = await stopAgent(home, agent);
 
-      const { apps, languages } = await storedSeconds(base, token);
+      const { apps, languages } = await storedSeconds(base, reader);
       expect(Object.keys(apps).sort(), JSON.stringify(apps)).toEqual([A, B].sort());
       expect(languages).toEqual({});
       // Within the poll interval (0.2 s) and the time xdotool takes to report the switch.
@@ -111,7 +111,7 @@ describe.skipIf(skip)('the desktop agent on X11', () => {
   }, 60_000);
 
   it('leaves out the time without input beyond the idle limit', async () => {
-    const { home, token } = await agentHome();
+    const { home, reader } = await agentHome();
     await x!.activate(x!.windows[A]);
     // The person has been away longer than the limit (3 s) when the agent starts.
     while ((await x!.idleMs()) < 3500) await sleep(200);
@@ -124,7 +124,7 @@ describe.skipIf(skip)('the desktop agent on X11', () => {
       const end = await stopAgent(home, agent);
 
       const active = (first.last - first.first + (end - second.first)) / 1000;
-      const { apps } = await storedSeconds(base, token);
+      const { apps } = await storedSeconds(base, reader);
       expect(Object.keys(apps), JSON.stringify(apps)).toEqual([A]);
       // Within a second of the active time (the away time and the 3 s before the limit are left out).
       expect(Math.abs(apps[A] - active), JSON.stringify({ apps, active })).toBeLessThanOrEqual(1);

@@ -157,7 +157,7 @@ end })
 }
 
 /** A configured home for a new user of the test server (removed after the tests). */
-async function configuredHomeHere(): Promise<{ home: string; token: string }> {
+async function configuredHomeHere(): Promise<{ home: string; reader: string }> {
   const made = await configuredHome(base, adminToken);
   dirs.push(made.home);
   return made;
@@ -194,7 +194,7 @@ const WARN = 3; // vim.log.levels.WARN
 
 describe.skipIf(skip)(`the Neovim plugin${skip ? ` (skipped: ${missing.join(', ')} not installed)` : ''}`, () => {
   it('sends a heartbeat on entering, typing (throttled per file) and writing; the server holds the time between them per language and project', async () => {
-    const { home, token } = await configuredHomeHere();
+    const { home, reader } = await configuredHomeHere();
     const { demo, repo } = projects();
     const s = await session({
       cwd: demo,
@@ -269,11 +269,11 @@ describe.skipIf(skip)(`the Neovim plugin${skip ? ` (skipped: ${missing.join(', '
     }
     expect(Object.keys(expected).sort()).toEqual(['Go', 'Lua', 'TypeScript']);
     expect(expected.TypeScript).toBeGreaterThan(2.5);
-    const stored = await storedSeconds(base, token);
+    const stored = await storedSeconds(base, reader);
     expect(Object.keys(stored.languages).sort()).toEqual(Object.keys(expected).sort());
     for (const [language, seconds] of Object.entries(expected)) expect(Math.abs(stored.languages[language] - seconds), language).toBeLessThanOrEqual(0.01);
 
-    const exported = (await (await fetch(`${base}/main/api/v1/me/export`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    const exported = (await (await fetch(`${base}/main/api/v1/me/export`, { headers: { authorization: `Bearer ${reader}` } })).json()) as {
       activities: { language: string; project_name: string | null; ide_name: string | null }[];
     };
     const rows = new Set(exported.activities.map((a) => `${a.language} ${a.project_name} ${a.ide_name}`));

@@ -1,12 +1,14 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
+import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { Codetally } from '../../client/src/index';
-import { cli, clientHome, clientUser, startCli, storedSeconds } from '../helpers/client';
+import { programPath } from '../../scripts/build';
+import { cli, clientHome, clientUser, everyCommand, everyCommandWorks, startCli, storedSeconds, type TokenPassing } from '../helpers/client';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 // The reference client (client/) against the production build: the CLI as editor plugins call it,
@@ -34,10 +36,129 @@ function expectedSeconds(events: { time: number; language: string }[]): Record<s
   return out;
 }
 
+/** `npm run admin -- ...args` as the README writes it (the compiled program it runs), against the test server's embedded database. */
+async function admin(...args: string[]): Promise<{ token: string }> {
+  const { stdout } = await promisify(execFile)(process.execPath, [programPath('admin'), ...args], {
+    env: { ...process.env, DATA_DIR: inject('serverDataDir'), DATABASE_URL: '' },
+  });
+  return JSON.parse(stdout) as { token: string };
+}
+
+async function adminApiUser(handle: string): Promise<{ token: string }> {
+  const res = await fetch(`${base}/main/api/v1/admin/users`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ handle }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { token: string };
+}
+
+const handle = (name: string) => `${name}${Math.random().toString(36).slice(2, 8)}`;
+
+describe('every documented command of the client, with the token each documented way of making one gives', () => {
+  // README.md, "Try it with curl" and the operator commands beside it, and "Your WakaTime plugins"
+  // (the dashboard's ways: tests/e2e/browser.test.ts). Each token exactly as its command makes it,
+  // each way of giving it to `codetally config`.
+  const ways: [string, () => Promise<string>, TokenPassing][] = [
+    ['npm run admin -- create-user', async () => (await admin('create-user', '--handle', handle('readme'), '--timezone', 'Europe/Berlin')).token, 'stdin'],
+    ['npm run admin -- issue-token --scopes sync,badges', async () => {
+      const h = handle('issued');
+      await admin('create-user', '--handle', h);
+      return (await admin('issue-token', '--handle', h, '--scopes', 'sync,badges')).token;
+    }, 'env'],
+    ['npm run admin -- issue-token --format uuid', async () => {
+      const h = handle('uuid');
+      await admin('create-user', '--handle', h);
+      return (await admin('issue-token', '--handle', h, '--format', 'uuid')).token;
+    }, 'argument'],
+    ['POST /main/api/v1/admin/users', async () => (await adminApiUser(handle('operator'))).token, 'stdin'],
+    ['POST /main/api/v1/me/tokens (the dashboard\'s token form)', async () => (await clientUser(base, adminToken)).token, 'env'],
+  ];
+  it.each(ways)('%s', async (_, make, via) => {
+    expect(await everyCommand(base, await make(), via)).toMatchObject(everyCommandWorks);
+  });
+});
+
+describe('the token stays out of sight', () => {
+  /** What `ps` shows of a process: its argv. */
+  const argv = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+
+  it.skipIf(process.platform !== 'linux')('from standard input or CODETALLY_TOKEN, it is in no argv while the client holds it', async () => {
+    const { token } = await clientUser(base, adminToken);
+    // config --token-stdin: seen while it waits for the token (once Node runs the CLI), then the token goes to its standard input.
+    const h = home();
+    const config = startCli(h, ['config', '--api-url', base, '--token-stdin'], {}, null);
+    for (let i = 0; !argv(config.child.pid!).includes('codetally.mjs'); i++) {
+      if (i > 200) throw new Error(`the CLI did not start: ${argv(config.child.pid!)}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(argv(config.child.pid!)).toMatch(/codetally\.mjs config --api-url \S+ --token-stdin $/);
+    config.child.stdin!.end(`${token}\n`);
+    expect(await config.done).toMatchObject({ code: 0 });
+    expect(JSON.parse(fs.readFileSync(path.join(h, 'config.json'), 'utf8')).token).toBe(token);
+
+    // CODETALLY_TOKEN: a service that takes the request and holds it; while it is held, the client has sent the token and is still running.
+    let received: (r: { head: string; socket: net.Socket }) => void = () => {};
+    const request = new Promise<{ head: string; socket: net.Socket }>((resolve) => (received = resolve));
+    const held = net.createServer((socket) => socket.once('data', (d) => received({ head: String(d), socket })));
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    try {
+      const site = `http://127.0.0.1:${(held.address() as net.AddressInfo).port}`;
+      const envHome = home();
+      expect((await cli(envHome, ['config', '--api-url', site], { CODETALLY_TOKEN: token })).code).toBe(0);
+      expect(JSON.parse(fs.readFileSync(path.join(envHome, 'config.json'), 'utf8'))).toEqual({ api_url: site });
+      const today = startCli(envHome, ['today'], { CODETALLY_TOKEN: token });
+      const { head, socket } = await request;
+      expect(head).toContain(`authorization: Bearer ${token}`);
+      expect(argv(today.child.pid!)).toMatch(/codetally\.mjs today $/);
+      socket.destroy();
+      expect((await today.done).code).toBe(1);
+    } finally {
+      held.close();
+    }
+  });
+});
+
+describe('the client\'s folder and settings are private', () => {
+  it('a token from standard input ends in config.json (0600); an existing looser folder becomes 0700 on config and on any start', async () => {
+    const { token } = await clientUser(base, adminToken);
+    const h = home();
+    fs.chmodSync(h, 0o755); // made by hand, as mkdir does under the usual umask
+    const configured = await cli(h, ['config', '--api-url', base, '--token-stdin'], {}, `${token}\n`);
+    expect(configured, configured.stderr).toMatchObject({ code: 0 });
+    expect(fs.statSync(h).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(h, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(path.join(h, 'config.json'), 'utf8'))).toEqual({ api_url: base, token });
+
+    // Loosened again (a copy, a restore from a backup): the next command of any kind tightens both.
+    fs.chmodSync(h, 0o755);
+    fs.chmodSync(path.join(h, 'config.json'), 0o644);
+    expect((await cli(h, ['heartbeat', '--language', 'Go'])).code).toBe(0);
+    expect([fs.statSync(h).mode & 0o777, fs.statSync(path.join(h, 'config.json')).mode & 0o777]).toEqual([0o700, 0o600]);
+    fs.chmodSync(h, 0o750);
+    expect((await cli(h, ['status'])).code).toBe(0);
+    expect(fs.statSync(h).mode & 0o777).toBe(0o700);
+  });
+
+  it('config refuses to run without a token, or with two, saying how to give one', async () => {
+    const h = home();
+    const none = await cli(h, ['config', '--api-url', base], { CODETALLY_TOKEN: undefined });
+    expect(none).toMatchObject({ code: 2, stderr: expect.stringContaining('a token is required: --token-stdin reads it from standard input, or set CODETALLY_TOKEN') });
+    const empty = await cli(h, ['config', '--api-url', base, '--token-stdin'], {}, '\n');
+    expect(empty).toMatchObject({ code: 2, stderr: expect.stringContaining('standard input holds no token') });
+    const both = await cli(h, ['config', '--api-url', base, '--token-stdin', '--token', 'ct_x'], {}, 'ct_y\n');
+    expect(both).toMatchObject({ code: 2, stderr: expect.stringContaining('--token-stdin and --token exclude each other') });
+    const spaced = await cli(h, ['config', '--api-url', base, '--token-stdin'], {}, 'ct_a b\n');
+    expect(spaced).toMatchObject({ code: 2, stderr: expect.stringContaining('one word') });
+    expect(fs.existsSync(path.join(h, 'config.json'))).toBe(false);
+  });
+});
+
 describe('the codetally CLI against the server', () => {
   it('configures, records heartbeats as an editor plugin does, sends them once and shows today\'s time', async () => {
     const h = home();
-    const { token } = await clientUser(base, adminToken);
+    const { token, reader } = await clientUser(base, adminToken);
     const configured = await cli(h, ['config', '--api-url', `${base}/`, '--token', token]);
     expect(configured.code).toBe(0);
     expect(fs.statSync(path.join(h, 'config.json')).mode & 0o777).toBe(0o600);
@@ -60,12 +181,12 @@ describe('the codetally CLI against the server', () => {
 
     const flushed = await cli(h, ['flush']);
     expect(flushed, flushed.stderr).toMatchObject({ code: 0 });
-    expect(await storedSeconds(base, token)).toMatchObject({ languages: expectedSeconds(events) });
+    expect(await storedSeconds(base, reader)).toMatchObject({ languages: expectedSeconds(events) });
     expect(expectedSeconds(events)).toEqual({ TypeScript: 300, Lua: 200 });
 
     // A second flush sends nothing more; the status shows an empty queue.
     expect((await cli(h, ['flush'])).code).toBe(0);
-    expect((await storedSeconds(base, token)).languages).toEqual({ TypeScript: 300, Lua: 200 });
+    expect((await storedSeconds(base, reader)).languages).toEqual({ TypeScript: 300, Lua: 200 });
     const status = await cli(h, ['status']);
     expect(status.stdout).toMatch(/queued: 0 event\(s\) not counted yet, 0 batch\(es\)/);
     expect(status.stdout).toContain('last error: none');
@@ -94,7 +215,7 @@ describe('the codetally CLI against the server', () => {
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     try {
       const h = home();
-      const { token } = await clientUser(base, adminToken);
+      const { token, reader } = await clientUser(base, adminToken);
       expect((await cli(h, ['config', '--api-url', `https://127.0.0.1:${(front.address() as net.AddressInfo).port}`, '--token', token])).code).toBe(0);
 
       // Node warns on its first line when it cannot load NODE_EXTRA_CA_CERTS: a heartbeat does not load them.
@@ -119,7 +240,7 @@ describe('the codetally CLI against the server', () => {
         if (i > 100) throw new Error(`the background senders left events queued: ${(await cli(h2, ['status'])).stdout}`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect((await storedSeconds(base, token)).languages).toEqual({ Go: 90 });
+      expect((await storedSeconds(base, reader)).languages).toEqual({ Go: 90 });
     } finally {
       front.close();
     }
@@ -129,7 +250,7 @@ describe('the codetally CLI against the server', () => {
     const h = home();
     let server = await startTestServer({ ADMIN_TOKEN: adminToken, SYNC_RATE_LIMIT_PER_MINUTE: '0' });
     try {
-      const { token } = await clientUser(server.baseUrl, adminToken);
+      const { token, reader } = await clientUser(server.baseUrl, adminToken);
       expect((await cli(h, ['config', '--api-url', server.baseUrl, '--token', token])).code).toBe(0);
       await server.stop();
       const start = Math.floor(Date.now() / 1000) - 3 * 3600;
@@ -146,7 +267,7 @@ describe('the codetally CLI against the server', () => {
       expect(status.stdout).toMatch(/last error: network/);
       server = await startTestServer({ ADMIN_TOKEN: adminToken, SYNC_RATE_LIMIT_PER_MINUTE: '0' }, server);
       await drain(h);
-      expect((await storedSeconds(server.baseUrl, token)).languages).toEqual(expectedSeconds(events));
+      expect((await storedSeconds(server.baseUrl, reader)).languages).toEqual(expectedSeconds(events));
     } finally {
       await server.stop();
       server.remove();
@@ -158,7 +279,7 @@ describe('the codetally CLI against the server', () => {
     const env = { ADMIN_TOKEN: adminToken, SYNC_RATE_LIMIT_PER_MINUTE: '0' };
     let server: TestServer & { port: number } = await startTestServer(env);
     try {
-      const { token } = await clientUser(server.baseUrl, adminToken);
+      const { token, reader } = await clientUser(server.baseUrl, adminToken);
       const client = new Codetally({ home: h });
       client.configure({ api_url: server.baseUrl, token });
       const languages = ['TypeScript', 'Python', 'Go', 'Rust'];
@@ -185,7 +306,7 @@ describe('the codetally CLI against the server', () => {
         if (s.killServerAfterMs !== null) server = await startTestServer(env, server);
       }
       await drain(h);
-      expect((await storedSeconds(server.baseUrl, token)).languages).toEqual(expectedSeconds(events));
+      expect((await storedSeconds(server.baseUrl, reader)).languages).toEqual(expectedSeconds(events));
       expect(client.status()).toMatchObject({ events: 0, batches: 0, dropped_buckets: 0 });
     } finally {
       await server.stop();

@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 
 // The reference client's CLI (client/), run as editors and the agent run it: the command npm links
 // (client/bin/codetally), a process of its own with its own home.
@@ -19,9 +20,13 @@ export interface Run {
   stderr: string;
 }
 
-/** Starts `codetally ...args` with CODETALLY_HOME=home; a variable of `env` set to undefined is removed. */
-export function startCli(home: string, args: string[], env: Record<string, string | undefined> = {}): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(cliPath, args, { env: { ...process.env, CODETALLY_HOME: home, TZ: 'UTC', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `codetally ...args` with CODETALLY_HOME=home; a variable of `env` set to undefined is
+ * removed. Standard input is empty, or `input`; with `input: null` it stays open for the caller.
+ */
+export function startCli(home: string, args: string[], env: Record<string, string | undefined> = {}, input?: string | null): { child: ChildProcess; done: Promise<Run> } {
+  const child = spawn(cliPath, args, { env: { ...process.env, CODETALLY_HOME: home, TZ: 'UTC', ...env }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  if (typeof input === 'string') child.stdin!.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -30,32 +35,90 @@ export function startCli(home: string, args: string[], env: Record<string, strin
   return { child, done };
 }
 
-export const cli = (home: string, args: string[], env: Record<string, string | undefined> = {}) => startCli(home, args, env).done;
+export const cli = (home: string, args: string[], env: Record<string, string | undefined> = {}, input?: string) => startCli(home, args, env, input).done;
 
-/** A user made through the admin API, with a token that syncs, reads its status bar and exports. */
-export async function clientUser(base: string, adminToken: string): Promise<{ token: string; handle: string }> {
+/**
+ * A user made through the admin API, and two tokens: `token`, for the client, made with no scope
+ * named (`POST /me/tokens`, as the dashboard's token form makes it: the plugin token users are
+ * given), and `reader`, with `account`, for the tests to read what was stored.
+ */
+export async function clientUser(base: string, adminToken: string): Promise<{ token: string; reader: string; handle: string }> {
   const handle = `cl${Math.random().toString(36).slice(2, 10)}`;
   const res = await fetch(`${base}/main/api/v1/admin/users`, {
     method: 'POST',
     headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ handle, token: { scopes: ['sync', 'stats', 'account'] } }),
+    body: JSON.stringify({ handle, token: { scopes: ['account'] } }),
   });
   if (res.status !== 201) throw new Error(`creating a user answered ${res.status}: ${await res.text()}`);
-  return { token: ((await res.json()) as { token: string }).token, handle };
+  const reader = ((await res.json()) as { token: string }).token;
+  const issued = await fetch(`${base}/main/api/v1/me/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${reader}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'editor' }),
+  });
+  if (issued.status !== 201) throw new Error(`issuing a token answered ${issued.status}: ${await issued.text()}`);
+  return { token: ((await issued.json()) as { token: string }).token, reader, handle };
 }
 
-/** A fresh home configured (`codetally config`) for a new user of the server at `base`. */
-export async function configuredHome(base: string, adminToken: string): Promise<{ home: string; token: string }> {
+/** A fresh home configured (`codetally config --token-stdin`) for a new user of the server at `base`. */
+export async function configuredHome(base: string, adminToken: string): Promise<{ home: string; token: string; reader: string }> {
   const home = clientHome();
-  const { token } = await clientUser(base, adminToken);
-  const configured = await cli(home, ['config', '--api-url', base, '--token', token]);
+  const { token, reader } = await clientUser(base, adminToken);
+  const configured = await cli(home, ['config', '--api-url', base, '--token-stdin'], {}, `${token}\n`);
   if (configured.code !== 0) throw new Error(`codetally config failed: ${configured.stderr}`);
-  return { home, token };
+  return { home, token, reader };
 }
 
-/** Seconds stored for the user, per language (editor time) or per application (desktop time), from the account export. */
-export async function storedSeconds(base: string, token: string): Promise<{ languages: Record<string, number>; apps: Record<string, number>; rows: number }> {
-  const res = await fetch(`${base}/main/api/v1/me/export`, { headers: { authorization: `Bearer ${token}` } });
+/** How `codetally config` is given the token (client/README.md, in the order it recommends them). */
+export type TokenPassing = 'stdin' | 'env' | 'argument';
+
+/**
+ * Runs, in a fresh home, every command of client/README.md that reaches the service, with
+ * `token` passed as `via` says: config, heartbeat, flush, today, status, and heartbeat with
+ * `flush --background`. Each run, by command; the home is removed after.
+ */
+export async function everyCommand(base: string, token: string, via: TokenPassing): Promise<Record<'config' | 'heartbeat' | 'flush' | 'today' | 'status' | 'background' | 'after', Run>> {
+  const home = clientHome();
+  try {
+    const env = via === 'env' ? { CODETALLY_TOKEN: token } : { CODETALLY_TOKEN: undefined };
+    const run = (args: string[], input?: string) => cli(home, args, env, input);
+    const config =
+      via === 'stdin'
+        ? await run(['config', '--api-url', base, '--token-stdin'], `${token}\n`)
+        : await run(['config', '--api-url', base, ...(via === 'argument' ? ['--token', token] : [])]);
+    const now = Date.now() / 1000;
+    let heartbeat: Run | undefined;
+    for (const ago of [130, 70, 10]) {
+      heartbeat = await run(['heartbeat', '--entity', 'src/app.ts', '--project', 'every-command', '--editor', 'neovim', '--time', (now - ago).toFixed(3)]);
+      if (heartbeat.code !== 0) break;
+    }
+    const flush = await run(['flush']);
+    const today = await run(['today']);
+    const status = await run(['status']);
+    await run(['heartbeat', '--language', 'Go', '--time', (Date.now() / 1000).toFixed(3)]);
+    const background = await run(['flush', '--background']);
+    const after = await run(['status']);
+    return { config, heartbeat: heartbeat!, flush, today, status, background, after };
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** What every run of `everyCommand` must show: each command done, today's time shown, nothing left queued or failed. */
+export const everyCommandWorks = {
+  config: { code: 0, stderr: '' },
+  heartbeat: { code: 0, stderr: '' },
+  // A heartbeat may have started a sender that delivered first (its events are over a minute old).
+  flush: { code: 0, stdout: expect.stringMatching(/^delivered \d+ batch\(es\), dropped 0, 0 queued\n$/) },
+  today: { code: 0, stdout: expect.stringMatching(/^(\d+ hrs? )?\d+ (mins?|secs?)\n$/), stderr: '' },
+  status: { code: 0, stdout: expect.stringContaining('last error: none') },
+  background: { code: 0 },
+  after: { code: 0, stdout: expect.stringMatching(/queued: 0 event\(s\) not counted yet, 0 batch\(es\)[^]*last error: none/) },
+};
+
+/** Seconds stored for the user, per language (editor time) or per application (desktop time), from the account export (`reader`: a token with `account`). */
+export async function storedSeconds(base: string, reader: string): Promise<{ languages: Record<string, number>; apps: Record<string, number>; rows: number }> {
+  const res = await fetch(`${base}/main/api/v1/me/export`, { headers: { authorization: `Bearer ${reader}` } });
   if (!res.ok) throw new Error(`export answered ${res.status}`);
   const body = (await res.json()) as { activities: { language: string; time: number }[]; desktop_activities: { app: string; time: number }[] };
   const languages: Record<string, number> = {};

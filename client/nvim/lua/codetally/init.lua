@@ -1,9 +1,10 @@
 -- Codetally for Neovim (0.7 or later): counts your coding time through the `codetally` command
 -- of the reference client (../../README.md), and shows today's total in the status line.
 --
--- Set up the command once (`codetally config --api-url <site> --token <key>`), then put this
--- directory on the runtimepath; plugin/codetally.lua starts it with the defaults below (set
--- `vim.g.codetally_disabled = true` to keep it off). To change an option, call setup yourself:
+-- Set up the command once (`codetally config --api-url <site> --token-stdin`, then paste the
+-- key), then put this directory on the runtimepath; plugin/codetally.lua starts it with the
+-- defaults below (set `vim.g.codetally_disabled = true` to keep it off). To change an option,
+-- call setup yourself:
 --
 --   vim.opt.runtimepath:append('/path/to/codetally/client/nvim')
 --   require('codetally').setup({
