@@ -2,7 +2,7 @@ import { getDb, type Db } from '../db/client';
 import { ApiError, errorResponse } from '../http/problem';
 import type { RateLimitState, WriteLimits } from '../http/rate-limit';
 import { findPrincipal, type Principal } from './principal';
-import { anyOf, hashToken, looksLikeToken, satisfies, type ScopeRule } from './tokens';
+import { anyOf, hashToken, looksLikeToken, satisfies, type Scope, type ScopeRule } from './tokens';
 
 // The door of every token-authenticated route that does not write activity (the write routes
 // have their own, lib/auth/write-door.ts): the header is read, the token hashed and looked up
@@ -59,7 +59,7 @@ export async function authenticateHash(
 }
 
 /** Authenticates the request's Bearer token for a route needing `scope`. */
-export async function authenticateToken(request: Request, scope: ScopeRule): Promise<{ principal: Principal; db: Db }> {
+export async function authenticateToken(request: Request, scope: Scope): Promise<{ principal: Principal; db: Db }> {
   const tokenHash = tokenHashOf(request);
   const db = await getDb();
   const { principal } = await authenticateHash(db, tokenHash, scope);
@@ -75,7 +75,7 @@ export function withHeaders(response: Response, headers: Record<string, string>)
 }
 
 /** A route for tokens with `scope`; whatever the handler throws becomes a problem+json answer. */
-export function withToken<P = Record<string, never>>(scope: ScopeRule, handler: (ctx: TokenContext<P>) => Promise<Response>) {
+export function withToken<P = Record<string, never>>(scope: Scope, handler: (ctx: TokenContext<P>) => Promise<Response>) {
   return async (request: Request, route?: RouteContext<P>): Promise<Response> => {
     try {
       const { principal, db } = await authenticateToken(request, scope);

@@ -34,8 +34,8 @@ export function forgetPrincipal(tokenHash: string): void {
   cached.delete(tokenHash);
 }
 
-/** SQL: the token row holds one of the rule's scopes. */
-const holdsAny = (rule: ScopeRule) => sql`(${sql.join(anyOf(rule).map((scope) => sql`${scope} = ANY(scopes)`), sql` OR `)})`;
+/** SQL, a whole WHERE condition: the token row holds one of the rule's scopes (for one, `$1 = ANY(scopes)`). */
+const holdsAny = (rule: ScopeRule) => sql.join(anyOf(rule).map((scope) => sql`${scope} = ANY(scopes)`), sql` OR `);
 
 interface PrincipalRow {
   token_id: string;

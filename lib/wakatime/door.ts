@@ -53,10 +53,10 @@ function assertOwnUser(named: string, user: Principal['user']): void {
 }
 
 /**
- * A WakaTime-compatible route for keys with `scope` (one scope, or any of several). `counted`: the request counts against the
- * write budgets (the heartbeat routes), as every write route's does; a key this process knows is
- * then checked and counted by the handler's write statement, as the seed's write routes do
- * (lib/auth/write-door.ts).
+ * A WakaTime-compatible route for keys with `scope` (one scope, or any of several). `counted`:
+ * the request counts against the write budgets (the heartbeat routes), as every write route's
+ * does; a key this process knows is then checked and counted by the handler's write statement, as
+ * the seed's write routes do (lib/auth/write-door.ts).
  */
 export function withWakatimeKey(scope: ScopeRule, handler: (ctx: WakaContext) => Promise<Response>, options: { counted?: boolean } = {}) {
   return async (request: Request, route?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
