@@ -149,15 +149,16 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.getByTestId('token-value').textContent())!;
     expect(token).toMatch(/^ct_/);
-    // The token form's default (a plugin token) runs every command of Codetally's client, set up as the dashboard says.
     await expect(page.getByTestId('token-cli-text').textContent()).resolves.toBe(`npx codetally config --api-url ${base} --token-stdin`);
-    expect(await everyCommand(base, token, 'stdin')).toMatchObject(everyCommandWorks);
 
     // Connect a WakaTime plugin: the two lines of ~/.wakatime.cfg, then wakatime-cli sends with them.
     await page.getByRole('button', { name: 'Make a key for my editor' }).click();
     const cfg = (await page.getByTestId('wakatime-cfg-text').textContent())!;
     expect(cfg).toContain(`api_url = ${base}/api/wakatime/v1`);
     const key = /api_key = ([0-9a-f-]{36})/.exec(cfg)![1];
+    // Each of the dashboard's tokens, the token form's default (a plugin token) and this key, runs every command of Codetally's
+    // client, set up as the dashboard says. (After the key is shown: the first activity changes the dashboard's layout.)
+    for (const made of [token, key]) expect(await everyCommand(base, made, 'stdin')).toMatchObject(everyCommandWorks);
     const now = Math.floor(Date.now() / 1000);
     const start = Math.max(now - 600, Math.floor(now / 86_400) * 86_400);
     const sent = await fetch(`${base}/api/wakatime/v1/users/current/heartbeats.bulk`, {
@@ -174,7 +175,6 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     // The same key sets up Codetally's own client: the command shown, run as it is with the key pasted, then heartbeats as an editor sends them.
     const command = (await page.getByTestId('codetally-cli-text').textContent())!;
     expect(command).toBe(`npx codetally config --api-url ${base} --token-stdin`);
-    expect(await everyCommand(base, key, 'stdin')).toMatchObject(everyCommandWorks);
     const home = clientHome();
     try {
       expect((await cli(home, command.split(' ').slice(2), {}, `${key}\n`)).code).toBe(0);
