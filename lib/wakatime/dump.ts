@@ -2,13 +2,26 @@
 // or a bare array of heartbeats) as it streams in, one heartbeat object at a time: memory holds
 // the chunk being read and the heartbeat being cut out, never the document. Only the structure
 // around the heartbeats is followed; each heartbeat object is cut out byte for byte and parsed on
-// its own (JSON.parse checks it), everything else is skipped.
+// its own (JSON.parse checks it), everything else is skipped. Whatever an upload holds, what is
+// kept besides the chunk is bounded: at most four containers on the way to the heartbeats, a
+// depth counter (and a bit per level) for a skipped value, a key up to MAX_KEY_BYTES, a heartbeat
+// up to MAX_HEARTBEAT_BYTES; strings, numbers and whitespace are stepped over, never gathered.
 
 /** Why a dump cannot be read, with where (bytes from its start). */
 export class DumpError extends Error {}
 
 /** The largest one heartbeat may be (its entity is at most 4 KiB; dependencies can be long). */
-const MAX_HEARTBEAT_BYTES = 1024 * 1024;
+export const MAX_HEARTBEAT_BYTES = 1024 * 1024;
+/**
+ * The deepest nesting read. A dump's heartbeats sit five levels down (the dump, "days", a day,
+ * "heartbeats", the heartbeat) and nest a few more; without a bound, brackets in a skipped value
+ * were followed one frame each until the heap gave out.
+ */
+export const MAX_DEPTH = 32;
+/** The longest key read where keys matter (the dump's and its days': "days", "heartbeats", ...). */
+export const MAX_KEY_BYTES = 256;
+
+const NOT_A_DUMP = 'Not a WakaTime data dump';
 
 const enum Role {
   /** A value nobody needs: followed only to find where it ends. */
@@ -19,6 +32,7 @@ const enum Role {
   Heartbeats,
 }
 
+/** A container on the way to the heartbeats (the dump, "days", a day, "heartbeats"). */
 interface Frame {
   object: boolean;
   role: Role;
@@ -54,6 +68,16 @@ function roleOfKey(role: Role, key: string): Role {
   return Role.Skip;
 }
 
+/** What a value starting with byte `c` is, in words. */
+function kindOf(c: number): string {
+  if (c === OPEN_OBJECT) return 'an object';
+  if (c === OPEN_ARRAY) return 'an array';
+  if (c === QUOTE) return 'a string';
+  if (c === 0x74 || c === 0x66) return 'true or false';
+  if (c === 0x6e) return 'null';
+  return (c >= 0x30 && c <= 0x39) || c === 0x2d ? 'a number' : 'not JSON';
+}
+
 /**
  * Feed it the dump's bytes in order (`push`), then `end()`. Each call returns the heartbeats
  * completed by that chunk, parsed (anything JSON: checking them is the caller's).
@@ -65,8 +89,13 @@ export class DumpReader {
   /** Bytes of the dump before `buf`. */
   private base = 0;
   private stack: Frame[] = [];
+  /** Containers open inside a skipped value, and whether each is an object (a bit per level). */
+  private skipDepth = 0;
+  private readonly skipObjects = new Uint8Array(MAX_DEPTH);
   private started = false;
   private finished = false;
+  /** Whether the dump (an object) has its "days" array. */
+  private hasDays = false;
   private inString = false;
   private escaped = false;
   /** Where the string being read starts in `buf`, when it is a key we need. */
@@ -107,10 +136,13 @@ export class DumpReader {
     return out;
   }
 
-  /** Checks the dump ended where its outermost value does. */
+  /** Checks the dump ended where its outermost value does, and was a dump. */
   end(): void {
     if (!this.started) this.fail('the dump is empty: expected a WakaTime data dump (a JSON object with "days")');
     if (!this.finished) this.fail('the dump ends before its last closing bracket: was the upload cut short?');
+    if (!this.hasDays) {
+      this.fail(`${NOT_A_DUMP}: a JSON object without "days" (a data dump holds "days": [...]; wakatime.com: Settings, Export, heartbeats)`, 0);
+    }
   }
 
   private scan(out: unknown[]): void {
@@ -126,14 +158,18 @@ export class DumpReader {
           this.inString = false;
           if (this.keyStart >= 0) this.keyRead(this.keyStart, i + 1);
         }
+        if (this.keyStart >= 0 && i - this.keyStart > MAX_KEY_BYTES) this.keyTooLong(this.keyStart);
         i++;
         continue;
       }
-      if (c === QUOTE && (this.captureStart >= 0 || this.keyStart < 0)) {
+      if (c === QUOTE) {
         // Most of a dump is strings: jump to the quote that ends this one, when it is in the chunk.
         const end = stringEnd(buf, i);
         if (end >= 0) {
-          if (this.captureStart < 0) this.structural(c, i, end);
+          if (this.captureStart < 0) {
+            this.pos = i;
+            this.structural(c, i, end);
+          }
           i = end + 1;
           continue;
         }
@@ -141,8 +177,9 @@ export class DumpReader {
       // A heartbeat being cut out: only strings and brackets matter until it closes.
       if (this.captureStart >= 0) {
         if (c === QUOTE) this.inString = true;
-        else if (c === OPEN_OBJECT || c === OPEN_ARRAY) this.captureDepth++;
-        else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+          if (this.stack.length + ++this.captureDepth > MAX_DEPTH) this.tooDeep(i);
+        } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
           if (--this.captureDepth === 0) {
             out.push(this.parseHeartbeat(this.captureStart, i + 1));
             this.captureStart = -1;
@@ -158,30 +195,43 @@ export class DumpReader {
     this.pos = n;
   }
 
+  private tooDeep(i: number): never {
+    this.fail(`the document nests deeper than ${MAX_DEPTH} levels, where a data dump nests about ten`, this.base + i);
+  }
+
+  private keyTooLong(start: number): never {
+    this.fail(`${NOT_A_DUMP}: a key longer than ${MAX_KEY_BYTES} bytes, where a data dump has short names`, this.base + start);
+  }
+
   /**
    * One byte outside strings and heartbeats. `end`: where a string starting here ends, when
    * known (the string is then read whole), or -1.
    */
   private structural(c: number, i: number, end: number): void {
-    const top = this.stack.at(-1);
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) return;
+    if (this.skipDepth > 0) return this.skip(c, i, end);
+    const top = this.stack.at(-1);
     if (this.finished) this.fail('unexpected data after the end of the dump');
     if (!top) {
       this.started = true;
       if (c === OPEN_OBJECT) this.stack.push({ object: true, role: Role.Root, expectKey: true, valueRole: Role.Skip });
-      else if (c === OPEN_ARRAY) this.stack.push({ object: false, role: Role.Heartbeats, expectKey: false, valueRole: Role.Skip });
-      else this.fail('not a WakaTime data dump: expected a JSON object with "days"');
+      else if (c === OPEN_ARRAY) {
+        // A bare array of heartbeats: nothing more to look for.
+        this.hasDays = true;
+        this.stack.push({ object: false, role: Role.Heartbeats, expectKey: false, valueRole: Role.Skip });
+      } else this.fail(`${NOT_A_DUMP}: the document is ${kindOf(c)}, where a data dump is a JSON object with "days"`);
       return;
     }
     if (top.object && top.expectKey) {
       if (c === QUOTE) {
         top.expectKey = false;
         if (end >= 0) {
-          if (top.role !== Role.Skip) this.keyRead(i, end + 1);
+          if (end - i > MAX_KEY_BYTES) this.keyTooLong(i);
+          this.keyRead(i, end + 1);
           return;
         }
         this.inString = true;
-        if (top.role !== Role.Skip) this.keyStart = i;
+        this.keyStart = i;
         return;
       }
       if (c === CLOSE_OBJECT) return this.close(true);
@@ -195,25 +245,41 @@ export class DumpReader {
     }
     if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) return this.close(c === CLOSE_OBJECT);
     // The start of a value: its role is what its place makes it.
-    const role = top.object ? top.valueRole : top.role === Role.Days ? Role.Day : top.role === Role.Heartbeats ? Role.Heartbeats : Role.Skip;
+    const role = top.object ? top.valueRole : top.role === Role.Days ? Role.Day : top.role;
     if (top.object) top.valueRole = Role.Skip;
-    if (!top.object && top.role === Role.Heartbeats) {
-      if (c !== OPEN_OBJECT) this.fail('an entry of "heartbeats" is not an object');
+    if (role === Role.Heartbeats && !top.object) {
+      if (c !== OPEN_OBJECT) {
+        const where = top === this.stack[0] ? 'the array holds' : 'an entry of "heartbeats" is';
+        this.fail(`${NOT_A_DUMP}: ${where} ${kindOf(c)}, where heartbeats (objects) belong`);
+      }
+      if (this.stack.length + 1 > MAX_DEPTH) this.tooDeep(i);
       this.captureStart = i;
       this.captureDepth = 1;
       return;
     }
-    if (c === OPEN_OBJECT) {
-      if (role === Role.Days || role === Role.Heartbeats) this.fail(role === Role.Days ? '"days" is not an array' : '"heartbeats" is not an array');
-      this.stack.push({ object: true, role: role === Role.Day ? Role.Day : Role.Skip, expectKey: true, valueRole: Role.Skip });
-    } else if (c === OPEN_ARRAY) {
-      if (role === Role.Day) this.fail('an entry of "days" is not an object');
-      this.stack.push({ object: false, role: role === Role.Days || role === Role.Heartbeats ? role : Role.Skip, expectKey: false, valueRole: Role.Skip });
-    } else if (c === QUOTE) {
-      if (role !== Role.Skip) this.fail('"days" or "heartbeats" is a string');
-      this.inString = end < 0;
+    if (role === Role.Days) {
+      if (c !== OPEN_ARRAY) this.fail(`${NOT_A_DUMP}: "days" is ${kindOf(c)}, where a data dump has an array of days`);
+      this.hasDays = true;
+      this.stack.push({ object: false, role, expectKey: false, valueRole: Role.Skip });
     } else if (role === Role.Day) {
-      this.fail('an entry of "days" is not an object');
+      if (c !== OPEN_OBJECT) this.fail(`${NOT_A_DUMP}: an entry of "days" is ${kindOf(c)}, where a day (an object) belongs`);
+      this.stack.push({ object: true, role, expectKey: true, valueRole: Role.Skip });
+    } else if (role === Role.Heartbeats) {
+      if (c !== OPEN_ARRAY) this.fail(`${NOT_A_DUMP}: "heartbeats" of a day is ${kindOf(c)}, where a data dump has an array`);
+      this.stack.push({ object: false, role, expectKey: false, valueRole: Role.Skip });
+    } else {
+      this.skip(c, i, end);
+    }
+  }
+
+  /** One byte of a value nobody needs: only strings and brackets matter. */
+  private skip(c: number, i: number, end: number): void {
+    if (c === QUOTE) this.inString = end < 0;
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      if (this.stack.length + this.skipDepth + 1 > MAX_DEPTH) this.tooDeep(i);
+      this.skipObjects[this.skipDepth++] = c === OPEN_OBJECT ? 1 : 0;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      if (this.skipDepth === 0 || this.skipObjects[--this.skipDepth] !== (c === CLOSE_OBJECT ? 1 : 0)) this.fail('a closing bracket does not match its opening one');
     }
     // Numbers, true, false and null: their bytes are skipped one by one.
   }

@@ -176,6 +176,16 @@ describe('importing a WakaTime data dump', () => {
     expect((await send(u.key, full)).status).toBe(403);
   });
 
+  it('says a JSON document that is not a data dump is not one, and takes an empty dump', async () => {
+    const u = await importer();
+    for (const doc of ['{"hello":"world"}', '[1,2,3]', '{"days":[1]}', '{"days":"all"}']) {
+      const ended = await importDump(u.token, doc);
+      expect([doc, ended]).toMatchObject([doc, { status: 'failed', done: true, heartbeats_read: 0, error: expect.stringMatching(/^Not a WakaTime data dump: /) }]);
+    }
+    // A new account's export: no days yet.
+    expect(await importDump(u.token, JSON.stringify({ user: { id: 'u-1' }, range: { start: 0, end: 0 }, days: [] }))).toMatchObject({ status: 'done', error: null, heartbeats_read: 0 });
+  });
+
   it('takes one import of a user at a time; one left unfinished for a day gives way', async () => {
     const u = await importer();
     const db = await getDb();

@@ -1,0 +1,163 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DumpError, DumpReader } from '../../lib/wakatime/dump';
+
+// The reader of WakaTime data dumps holds the chunk it reads and the heartbeat it cuts out, never
+// more: hostile documents (deep nesting, endless keys, strings, numbers or whitespace) are refused
+// or skipped in bounded memory, and documents that are not dumps say so.
+
+const MiB = 1024 * 1024;
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+/** The memory in use now (the heap and buffers), after a full collection. */
+function heapUsed(): number {
+  gc();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+}
+
+/**
+ * Streams `head`, then `chunks` chunks of 1 MiB of `fill`, then `tail` through a reader, checking
+ * every 8 chunks that the heap grew by less than `maxGrowth`. Returns the heartbeats read, or
+ * the reader's error, and the time it took.
+ */
+function stream(head: string, fill: string, chunks: number, tail: string, maxGrowth = 8 * MiB) {
+  const reader = new DumpReader();
+  const body = Buffer.alloc(MiB, fill);
+  const start = heapUsed();
+  const t0 = performance.now();
+  const heartbeats: unknown[] = [];
+  try {
+    heartbeats.push(...reader.push(Buffer.from(head)));
+    for (let i = 0; i < chunks; i++) {
+      heartbeats.push(...reader.push(body));
+      if (i % 8 === 0) expect(heapUsed() - start, `heap growth after ${i + 1} MiB`).toBeLessThan(maxGrowth);
+    }
+    heartbeats.push(...reader.push(Buffer.from(tail)));
+    reader.end();
+    return { heartbeats, error: null, ms: performance.now() - t0 };
+  } catch (err) {
+    if (!(err instanceof DumpError)) throw err;
+    return { heartbeats, error: err, ms: performance.now() - t0 };
+  }
+}
+
+/** Reads a whole document in chunks of `size` bytes. */
+function read(doc: string, size = 7): unknown[] {
+  const reader = new DumpReader();
+  const bytes = Buffer.from(doc);
+  const out: unknown[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(...reader.push(bytes.subarray(i, i + size)));
+  reader.end();
+  return out;
+}
+
+const errorOf = (doc: string, size?: number) => {
+  try {
+    read(doc, size);
+  } catch (err) {
+    if (err instanceof DumpError) return err.message;
+    throw err;
+  }
+  return null;
+};
+
+describe('the data dump reader', () => {
+  it('reads the heartbeats of a dump, and of a bare array of heartbeats, whatever the chunks', () => {
+    const heartbeats = [{ entity: 'a.go', time: 1, type: 'file' }, { entity: 'b "quoted" \\ \u00e9', time: 2, nested: { deps: [[1], { x: ']' }] } }];
+    const dump = JSON.stringify({ user: { id: 'u', extra: [[{ days: [] }]] }, range: { start: 0 }, days: [{ date: '2024-01-01', heartbeats: heartbeats.slice(0, 1) }, { date: '2024-01-02', grand_total: {}, heartbeats: heartbeats.slice(1) }] });
+    for (const size of [1, 2, 5, 64, 1 << 20]) {
+      expect(read(dump, size)).toEqual(heartbeats);
+      expect(read(JSON.stringify(heartbeats), size)).toEqual(heartbeats);
+    }
+    expect(read(`\ufeff ${dump}\n`)).toEqual(heartbeats);
+  });
+
+  it('refuses 50 MB of nested brackets at once, in bounded memory, naming the byte', () => {
+    // The document that killed the server: {"x": and then brackets, in a value nobody reads.
+    const skipped = stream('{"x":', '[', 50, '');
+    expect(skipped.error?.message).toMatch(/nest(ed|s) deeper than \d+ levels.*\(at byte \d+\)/);
+    expect(Number(skipped.error?.message.match(/at byte (\d+)/)![1])).toBeLessThan(100);
+    expect(skipped.ms).toBeLessThan(2_000);
+    // The same in the heartbeats, and in one heartbeat.
+    expect(stream('{"days":[{"heartbeats":[{"a":', '[', 50, '').error?.message).toMatch(/nest(ed|s) deeper/);
+    expect(stream('[{"a":', '[', 50, '').error?.message).toMatch(/nest(ed|s) deeper/);
+    expect(stream('', '[', 50, '').error?.message).toMatch(/^Not a WakaTime data dump: the array holds an array/);
+    // What WakaTime itself nests is well within the bound.
+    const deep = { days: [{ heartbeats: [{ entity: 'a', time: 1, x: [[[[{ y: [[{}]] }]]]] }] }], user: { a: { b: { c: [[[[{}]]]] } } } };
+    expect(read(JSON.stringify(deep))).toHaveLength(1);
+  });
+
+  it('refuses a key longer than a dump has instead of buffering it', () => {
+    for (const head of ['{"', '{"days":[{"']) {
+      const long = stream(head, 'k', 50, '":1}');
+      expect(long.error?.message).toMatch(/key longer than \d+ bytes.*\(at byte \d+\)/);
+      expect(long.ms).toBeLessThan(2_000);
+    }
+  });
+
+  it('skips long strings, numbers and whitespace in bounded memory', () => {
+    const tail = ',"days":[{"heartbeats":[{"entity":"a.go","time":1}]}]}';
+    expect(stream('{"user":"', 'x', 24, `"${tail}`).heartbeats).toEqual([{ entity: 'a.go', time: 1 }]);
+    expect(stream('{"user":["', '\\', 24, `"]${tail}`).heartbeats).toEqual([{ entity: 'a.go', time: 1 }]);
+    expect(stream('{"range":1', '0', 24, tail).heartbeats).toEqual([{ entity: 'a.go', time: 1 }]);
+    expect(stream('{"range":', ' ', 24, `1${tail}`).heartbeats).toEqual([{ entity: 'a.go', time: 1 }]);
+    expect(stream('{"range":[', '1,', 24, `1]${tail}`).heartbeats).toEqual([{ entity: 'a.go', time: 1 }]);
+    // One heartbeat is held whole, up to its bound.
+    expect(stream('[{"entity":"', 'x', 4, '"}]').error?.message).toMatch(/heartbeat is larger than/);
+  });
+
+  it('says a document that is not a data dump is not one', () => {
+    for (const doc of ['{"hello":"world"}', '{}', '[1,2,3]', '["a"]', '[[]]', '[null]', '{"days":{}}', '{"days":"x"}', '{"days":[1]}', '{"days":[[]]}', '{"days":[{"heartbeats":{}}]}', '{"days":[{"heartbeats":[1]}]}', '3', '"x"', 'null']) {
+      expect([doc, errorOf(doc)]).toEqual([doc, expect.stringMatching(/^Not a WakaTime data dump/)]);
+    }
+    // Empty dumps are dumps: a new account's export.
+    expect(read('{"user":{},"days":[]}')).toEqual([]);
+    expect(read('[]')).toEqual([]);
+    expect(read('{"days":[{"date":"2024-01-01","heartbeats":[]}]}')).toEqual([]);
+  });
+
+  it('says where a broken document breaks', () => {
+    expect(errorOf('{"days":[{"heartbeats":[{"time":1}]}')).toMatch(/ends before/);
+    expect(errorOf('{"days":[]} {}')).toMatch(/after the end/);
+    expect(errorOf('{"days":[}')).toMatch(/does not match/);
+    expect(errorOf('{"user":[1}, "days":[]}')).toMatch(/does not match/);
+    expect(errorOf('{"days":[{"heartbeats":[{"time":}]}]}')).toMatch(/not valid JSON.*at byte 24/);
+    expect(errorOf('')).toMatch(/empty/);
+  });
+
+  it('never throws anything but a DumpError, and reads every dump JSON.stringify writes', () => {
+    const value = fc.letrec((tie) => ({
+      any: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 2 }), fc.array(tie('any'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('days', 'heartbeats', 'x', 'date'), tie('any'), { maxKeys: 3 })),
+    })).any;
+    fc.assert(
+      fc.property(value, fc.integer({ min: 1, max: 16 }), (v, size) => {
+        const doc = JSON.stringify(v) ?? '';
+        try {
+          read(doc, size);
+        } catch (err) {
+          expect(err).toBeInstanceOf(DumpError);
+        }
+        // Cut anywhere, or with a byte changed, it still fails only with a DumpError.
+        try {
+          read(doc.slice(0, doc.length >> 1), size);
+        } catch (err) {
+          expect(err).toBeInstanceOf(DumpError);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    const heartbeats = fc.array(fc.record({ entity: fc.string(), time: fc.double({ noNaN: true, noDefaultInfinity: true }), deps: fc.jsonValue({ maxDepth: 3 }) }), { maxLength: 4 });
+    fc.assert(
+      fc.property(fc.array(heartbeats, { maxLength: 3 }), fc.integer({ min: 1, max: 16 }), (days, size) => {
+        const dump = { user: { x: [1] }, days: days.map((hs, i) => ({ date: `2024-01-0${i + 1}`, heartbeats: hs })) };
+        expect(read(JSON.stringify(dump), size)).toEqual(JSON.parse(JSON.stringify(days.flat())));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
