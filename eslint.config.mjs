@@ -17,6 +17,17 @@ export default defineConfig([
     },
   },
   {
+    files: ['lib/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}'],
+    rules: {
+      // An array spread into arguments overflows the stack past about 120 000 items (an import's
+      // busy day did): fold it instead.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='Math'][callee.property.name=/^(min|max)$/] > SpreadElement", message: 'Math.min/Math.max of a spread array overflows the stack on large arrays: use reduce.' },
+      ],
+    },
+  },
+  {
     files: ['lib/**/*.ts'],
     rules: {
       'no-restricted-imports': imports([['@/app/*', '**/app/*'], 'lib/ never imports app/: pages and routes sit on top of lib/.']),

@@ -19,7 +19,7 @@ interface Bar {
 
 /** Columns of time with hour gridlines: the shape, for sighted readers (the table beside it holds the numbers). */
 function Bars({ bars, note }: { bars: Bar[]; note?: string }) {
-  const { top, ticks } = hourTicks(Math.max(0, ...bars.map((b) => b.seconds)));
+  const { top, ticks } = hourTicks(bars.reduce((max, b) => Math.max(max, b.seconds), 0));
   const pct = (seconds: number) => `${top > 0 ? (seconds / top) * 100 : 0}%`;
   return (
     <figure className="bars">
@@ -248,7 +248,7 @@ export function Hitmap({ days }: { days: { date: string; seconds: number; level:
 
 /** When in the week someone codes: 7 rows (Monday first) of 24 hours, darker is busier. */
 export function WeekdayHours({ grid }: { grid: number[][] }) {
-  const max = Math.max(0, ...grid.flat());
+  const max = grid.flat().reduce((max, v) => Math.max(max, v), 0);
   const level = (v: number) => (v <= 0 || max <= 0 ? 0 : Math.min(4, Math.ceil((v / max) * 4)));
   return (
     <div className="table-wrap">

@@ -134,7 +134,7 @@ export function typeLabel(schema: JsonSchema, components: Components): string {
 /** A JSON value as a code span (Markdown), whatever backticks it holds. */
 export function codeSpan(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const longest = (text.match(/`+/g) ?? []).reduce((max, run) => Math.max(max, run.length), 0);
   const fence = '`'.repeat(longest + 1);
   return longest > 0 || text.startsWith(' ') || text.endsWith(' ') ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`;
 }

@@ -88,7 +88,7 @@ export async function hitmapChart(db: Db, target: ChartTarget, query: RangeQuery
   const [days, cells] = c.suppressed
     ? [eachDay(c.range.from, c.range.to).map((date) => ({ date, seconds: 0 })), []]
     : await Promise.all([dailySeconds(db, target, c.range), weekdayHours(db, scopeOf(target), c.range.from, c.range.to)]);
-  const max = Math.max(0, ...days.map((d) => d.seconds));
+  const max = days.reduce((max, d) => Math.max(max, d.seconds), 0);
   const grid = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
   for (const cell of visible(target, cells)) grid[cell.weekday][cell.hour] = seconds(cell.millis);
   return { ...c, days: days.map((d) => ({ ...d, level: level(d.seconds, max) })), weekday_hours: grid, max_seconds: max };

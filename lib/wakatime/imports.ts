@@ -13,6 +13,7 @@ import { importedDays, imports, users } from '../db/schema';
 import { isJsonMediaType } from '../http/body';
 import { isUuid } from '../ids';
 import { ApiError } from '../http/problem';
+import { CreditedNames, DayHeartbeats } from './day-heartbeats';
 import { DumpError, DumpReader } from './dump';
 import {
   announce,
@@ -20,7 +21,6 @@ import {
   Deltas,
   digestKey,
   DistinctHeartbeats,
-  GAP_MS,
   heartbeatSchema,
   LATE_LIMIT_MS,
   liveTimes,
@@ -49,8 +49,14 @@ import {
 /** The largest dump taken. */
 export const MAX_IMPORT_BYTES = 4 * 1024 ** 3;
 const DAY_MS = 86_400_000;
-/** Days whose credits are written in one transaction. */
+/** Days whose credits are written in one transaction, and at most so many credits in it. */
 const DAYS_PER_WRITE = 64;
+const CREDITS_PER_WRITE = 20_000;
+/**
+ * The most heartbeats one UTC day may hold (about six a second all day; a busy day of editing
+ * holds a few tens of thousands): a day is held whole until it is credited, at most three at once.
+ */
+export const MAX_DAY_HEARTBEATS = 500_000;
 /** How often progress is written. */
 const PROGRESS_EVERY_MS = 1_000;
 /** The earliest heartbeat taken (WakaTime began in 2013). */
@@ -337,10 +343,12 @@ const fuller = (next: Day, stored: Day) => next.heartbeats > stored.heartbeats |
  * `since`: the user's heartbeats_since.
  */
 class DayImporter {
-  /** Heartbeats before the cutoff, by UTC day, not yet credited. */
-  private readonly days = new Map<number, DistinctHeartbeats>();
-  /** Days credited and waiting to be written. */
+  /** Heartbeats before the cutoff, by UTC day, not yet credited (at most three days). */
+  private readonly days = new Map<number, DayHeartbeats>();
+  private readonly names = new CreditedNames();
+  /** Days credited and waiting to be written, and how many credits they hold. */
   private ready: Day[] = [];
+  private readyCredits = 0;
   private live = new DistinctHeartbeats();
   /** Heartbeats from here on go through the heartbeat path. */
   private readonly liveFrom: number;
@@ -380,8 +388,13 @@ class DayImporter {
       throw new ImportError(`The dump is not in date order: a heartbeat of ${new Date(day * DAY_MS).toISOString().slice(0, 10)} comes after later days (export it again from WakaTime).`);
     }
     let found = this.days.get(day);
-    if (!found) this.days.set(day, (found = new DistinctHeartbeats()));
-    found.add(h);
+    if (!found) this.days.set(day, (found = new DayHeartbeats()));
+    if (found.size >= MAX_DAY_HEARTBEATS) {
+      throw new ImportError(
+        `The dump holds more than ${MAX_DAY_HEARTBEATS} heartbeats on ${new Date(day * DAY_MS).toISOString().slice(0, 10)} (UTC), more than a day of editing sends: it is not imported.`,
+      );
+    }
+    found.add(h, this.names.of(h));
     // A day is complete once the dump has gone two days past it (and its successor day is known).
     const complete = Math.floor(this.latestSeen / DAY_MS) - 2;
     if (complete > this.creditedBefore) await this.creditDays(complete);
@@ -404,19 +417,17 @@ class DayImporter {
     const days = [...this.days.keys()].filter((d) => d < before).sort((a, b) => a - b);
     this.creditedBefore = Math.max(this.creditedBefore, Number.isFinite(before) ? before : this.creditedBefore);
     for (const day of days) {
-      const beats = this.days.get(day)!.list.sort((a, b) => a.at - b.at || a.type.localeCompare(b.type) || a.digest - b.digest);
+      const beats = this.days.get(day)!;
       this.days.delete(day);
-      const following = this.days.get(day + 1);
-      const firstNext = Math.min(this.firstAfterCutoff, ...(following ? following.list.map((h) => h.at) : []));
+      const firstNext = Math.min(this.firstAfterCutoff, this.days.get(day + 1)?.earliest ?? Infinity);
       const deltas = new Deltas();
-      beats.forEach((h, i) => {
-        const next = i + 1 < beats.length ? beats[i + 1].at : firstNext;
-        if (next - h.at <= GAP_MS && next > h.at) deltas.add(h, h.at, next, this.user.timezone, 1);
-      });
+      const heartbeats = beats.credit(firstNext, this.user.timezone, deltas);
       // Whether this dump goes on past the day (so it knew what followed the day's last heartbeat).
       const continues = this.latestSeen >= (day + 1) * DAY_MS;
-      this.ready.push({ day, credits: deltas.credits(), heartbeats: beats.length, continues });
-      if (this.ready.length >= DAYS_PER_WRITE) await this.writeDays();
+      const credits = deltas.credits();
+      this.ready.push({ day, credits, heartbeats, continues });
+      this.readyCredits += credits.ide.length + credits.desktop.length;
+      if (this.ready.length >= DAYS_PER_WRITE || this.readyCredits >= CREDITS_PER_WRITE) await this.writeDays();
     }
   }
 
@@ -425,6 +436,7 @@ class DayImporter {
     if (this.ready.length === 0) return;
     const ready = this.ready;
     this.ready = [];
+    this.readyCredits = 0;
     const d = importedDays;
     // Under the user's import lock: two imports never replace the same day at once (one import
     // per user runs at a time, but one given up as stuck may still be running somewhere).

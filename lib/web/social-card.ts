@@ -37,8 +37,8 @@ function nameSize(name: string): number {
 
 export function socialCard({ user, time, language }: Profile, origin: string): SocialCard {
   const top = language.languages.slice(0, TOP_LANGUAGES);
-  const largest = Math.max(1, ...top.map((l) => l.seconds));
-  const busiest = Math.max(1, ...time.days.map((d) => d.seconds));
+  const largest = top.reduce((max, l) => Math.max(max, l.seconds), 1);
+  const busiest = time.days.reduce((max, d) => Math.max(max, d.seconds), 1);
   return {
     name: user.display_name,
     nameSize: nameSize(user.display_name),

@@ -9,7 +9,7 @@ import { GET as getImport } from '@/app/main/api/v1/me/imports/[id]/route';
 import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
 import { issueToken } from '@/lib/accounts/tokens';
 import { getDb, rows } from '@/lib/db/client';
-import { importsSettled, resumeImports } from '@/lib/wakatime/imports';
+import { importsSettled, MAX_DAY_HEARTBEATS, resumeImports } from '@/lib/wakatime/imports';
 import { config } from '@/lib/config';
 import { newUser, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
@@ -57,7 +57,8 @@ function dumpOf(beats: Beat[]): string {
     .sort((a, b) => a.time - b.time)
     .forEach((b, i) => {
       const date = new Date(b.time * 1000).toISOString().slice(0, 10);
-      days.set(date, [...(days.get(date) ?? []), dumped(b, i)]);
+      if (!days.has(date)) days.set(date, []);
+      days.get(date)!.push(dumped(b, i));
     });
   return JSON.stringify({
     user: { id: 'u-1', username: 'me', timezone: zone },
@@ -155,6 +156,25 @@ describe('importing a WakaTime data dump', () => {
     expect((await importDump(u.token, dumpOf(all))).status).toBe('done');
     expect(await storedTotals(u.user.id)).toEqual(referenceTotals(all, offsetMs));
   });
+
+  it('imports a busy day: 130 000 heartbeats after a day of a few', async () => {
+    const u = await importer();
+    const midnight = Math.floor(nowSeconds() / DAY) * DAY - 60 * DAY;
+    const beats = [beat(midnight - 3600), beat(midnight - 3000, 'b.rs', 'Rust')];
+    for (let i = 0; i < 130_000; i++) beats.push(beat(midnight + i / 2, i % 3 ? 'a.go' : 'b.rs', i % 3 ? 'Go' : 'Rust', i % 5 ? 'api' : 'web'));
+    expect(await importDump(u.token, dumpOf(beats))).toMatchObject({ status: 'done', error: null, heartbeats_read: beats.length, heartbeats_skipped: 0 });
+    expect(await storedTotals(u.user.id)).toEqual(referenceTotals(beats, offsetMs));
+  }, 120_000);
+
+  it('refuses a day of more heartbeats than a day of editing sends, whole, saying which', async () => {
+    const u = await importer();
+    const midnight = Math.floor(nowSeconds() / DAY) * DAY - 60 * DAY;
+    const day = new Date(midnight * 1000).toISOString().slice(0, 10);
+    const heartbeats = Array.from({ length: MAX_DAY_HEARTBEATS + 1 }, (_, i) => `{"entity":"a.go","type":"file","time":${midnight + i / 8}}`);
+    const dump = `{"days":[{"date":"${day}","heartbeats":[${heartbeats.join(',')}]}]}`;
+    expect(await importDump(u.token, dump)).toMatchObject({ status: 'failed', error: expect.stringContaining(`more than ${MAX_DAY_HEARTBEATS} heartbeats on ${day}`) });
+    expect(await storedTotals(u.user.id)).toEqual(new Map());
+  }, 120_000);
 
   it('says what is wrong: not JSON, not a dump, cut short, out of order, not mine', async () => {
     const u = await importer();

@@ -1,0 +1,93 @@
+import { GAP_MS, type Deltas, type Heartbeat } from './heartbeats';
+
+// The heartbeats of one UTC day an import holds until it can credit the day (lib/wakatime/imports.ts),
+// kept in columns: the time and the entity's digest as numbers, and what the time is credited to
+// as one object shared by every heartbeat that names the same things. About 20 bytes a heartbeat
+// where a heartbeat object took about 180, so a busy day (130 000 heartbeats) holds a few
+// megabytes, and the largest day taken (MAX_DAY_HEARTBEATS) a dozen.
+
+/** What a heartbeat's time is credited to (Deltas.add). */
+type Credited = Pick<Heartbeat, 'type' | 'language' | 'project' | 'editor' | 'os' | 'app'>;
+
+/**
+ * The one object for each thing heartbeats are credited to, within an import. Forgotten when it
+ * holds `limit` of them (the objects already handed out stay valid), so it stays small whatever
+ * names a dump holds.
+ */
+export class CreditedNames {
+  private readonly known = new Map<string, Credited>();
+
+  constructor(private readonly limit = 10_000) {}
+
+  of(h: Heartbeat): Credited {
+    const key = `${h.type}\u0000${h.language}\u0000${h.project}\u0000${h.editor}\u0000${h.os}\u0000${h.app}`;
+    let found = this.known.get(key);
+    if (!found) {
+      if (this.known.size >= this.limit) this.known.clear();
+      found = { type: h.type, language: h.language, project: h.project, editor: h.editor, os: h.os, app: h.app };
+      this.known.set(key, found);
+    }
+    return found;
+  }
+}
+
+export class DayHeartbeats {
+  private at = new Float64Array(256);
+  private digest = new Float64Array(256);
+  private credited: Credited[] = [];
+  /** Heartbeats held, repeats included. */
+  size = 0;
+  /** The earliest time held. */
+  earliest = Infinity;
+
+  add(h: Heartbeat, credited: Credited): void {
+    if (this.size === this.at.length) {
+      this.at = grown(this.at);
+      this.digest = grown(this.digest);
+    }
+    this.at[this.size] = h.at;
+    this.digest[this.size] = h.digest;
+    this.credited.push(credited);
+    this.size++;
+    if (h.at < this.earliest) this.earliest = h.at;
+  }
+
+  /**
+   * Credits the day by WakaTime's rule into `deltas`: in time order, each gap of at most 15
+   * minutes to the next heartbeat (after the last, `firstNext`) goes to the earlier one. The same
+   * time, type and entity are one heartbeat, the last one sent (as DistinctHeartbeats holds
+   * them). Returns how many distinct heartbeats the day has.
+   */
+  credit(firstNext: number, zone: string, deltas: Deltas): number {
+    const { at, digest, credited } = this;
+    const order = new Uint32Array(this.size);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    // Ties in time go by type and digest, as the heartbeat path orders them; the same heartbeat
+    // sent again sorts after itself, so the last of a run is the one kept.
+    order.sort((a, b) => at[a] - at[b] || compareText(credited[a].type, credited[b].type) || digest[a] - digest[b] || a - b);
+    let distinct = 0;
+    let held = -1;
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k];
+      const j = k + 1 < order.length ? order[k + 1] : -1;
+      if (j >= 0 && at[j] === at[i] && digest[j] === digest[i] && credited[j].type === credited[i].type) continue;
+      distinct++;
+      if (held >= 0) credit(held, at[i]);
+      held = i;
+    }
+    if (held >= 0) credit(held, firstNext);
+    return distinct;
+
+    function credit(i: number, next: number): void {
+      if (next - at[i] <= GAP_MS && next > at[i]) deltas.add(credited[i], at[i], next, zone, 1);
+    }
+  }
+}
+
+const compareText = (a: string, b: string) => (a === b ? 0 : a.localeCompare(b));
+
+function grown(column: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
+  const bigger = new Float64Array(column.length * 2);
+  bigger.set(column);
+  return bigger;
+}
