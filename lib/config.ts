@@ -56,6 +56,11 @@ export const configSchema = z.object({
   // Migrations hold a session lock, which such a pooler does not keep.
   DATABASE_MIGRATION_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional()),
   DATA_DIR: optionalString.transform((v) => v ?? './.data'),
+  // Imports of WakaTime data dumps wait in DATA_DIR/imports until read (lib/wakatime/imports.ts):
+  // the largest one upload (an account has one import at a time: the most it spools), and the
+  // most all uploads waiting on this server take together.
+  IMPORT_MAX_BYTES: intFrom(4 * 1024 ** 3, 1),
+  IMPORT_SPOOL_MAX_BYTES: intFrom(16 * 1024 ** 3, 1),
   ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   PUBLIC_MIN_USERS: intFrom(3, 1),
   // The scale of the noise on every site-wide cell (lib/stats/community.ts); 0 turns noise and

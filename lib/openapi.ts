@@ -13,7 +13,7 @@ import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ide
 import { errorCatalog, type ErrorCode } from './http/errors';
 import { problemSchema } from './http/problem';
 import { heartbeatSchema } from './wakatime/heartbeats';
-import { importListSchema, importSchema, MAX_IMPORT_BYTES, wakatimeDumpSchema } from './wakatime/imports';
+import { importListSchema, importSchema, wakatimeDumpSchema } from './wakatime/imports';
 import { statsRanges } from './wakatime/reads';
 import {
   allTimeSchema,
@@ -435,16 +435,17 @@ export function openApiDocument(): Record<string, unknown> {
         post: {
           ...accountOperation(
             'Import a WakaTime data dump',
-            `The heartbeats export of wakatime.com (Settings, Export), streamed: the upload is stored as it arrives (at most ${MAX_IMPORT_BYTES / 1024 ** 3} GiB) and answered 202 once whole; it is then read in the background (\`GET /me/imports/{id}\` shows how far). The heartbeat routes' rules apply except their 14-day limit: each gap of at most 15 minutes counts, credited to the earlier heartbeat; nothing of a file but its language and project is kept. Never counted twice: heartbeats of the last 14 days are merged with those the plugins sent; older days are counted once per UTC day, as the import that holds most of that day has them, whatever was imported before (the same dump again, an earlier or later export); older heartbeats from the first one the plugins sent on were counted when they were sent. The dump's days must be in date order, as WakaTime writes them. An upload may take longer than HTTP_REQUEST_TIMEOUT_SECONDS as long as it never stalls that long.`,
+            `The heartbeats export of wakatime.com (Settings, Export), streamed: the upload is stored as it arrives (at most IMPORT_MAX_BYTES, 4 GiB unless the server says otherwise) and answered 202 once whole; it is then read in the background (\`GET /me/imports/{id}\` shows how far). The heartbeat routes' rules apply except their 14-day limit: each gap of at most 15 minutes counts, credited to the earlier heartbeat; nothing of a file but its language and project is kept. Never counted twice: heartbeats of the last 14 days are merged with those the plugins sent; older days are counted once per UTC day, as the import that holds most of that day has them, whatever was imported before (the same dump again, an earlier or later export); older heartbeats from the first one the plugins sent on were counted when they were sent. The dump's days must be in date order, as WakaTime writes them. An upload may take longer than HTTP_REQUEST_TIMEOUT_SECONDS as long as it never stalls that long. An import ends \`failed\`, saying why, when its file is not a data dump, nests deeper than 32 levels, has a key of over 256 bytes, a heartbeat of over 1 MiB or a UTC day of over 500 000 heartbeats, or when the server stopped while reading it three times.`,
             { '202': { ...ok(importSchema), description: 'Accepted: stored, to be read. `Location` is its status.', headers: { Location: { schema: { type: 'string' } } } } },
             {
               unsupported_media_type: 'the body is not `application/json`.',
-              payload_too_large: `the dump is over ${MAX_IMPORT_BYTES / 1024 ** 3} GiB.`,
+              payload_too_large: 'the dump is over IMPORT_MAX_BYTES (4 GiB unless configured otherwise).',
               malformed_json: 'the upload was cut short.',
               invalid_payload: 'the body is empty or not a JSON document.',
               request_timeout: 'nothing of the upload arrived for HTTP_REQUEST_TIMEOUT_SECONDS.',
               import_in_progress: 'another import of mine is still being received or read (one at a time; one unfinished for over a day gives way).',
-              unavailable: 'the database did not answer in time, or the server has no room for the upload now; honour `Retry-After`.',
+              import_space_full: 'the uploads waiting to be read on this server would pass IMPORT_SPOOL_MAX_BYTES, or its disk is full; honour `Retry-After`.',
+              unavailable: 'the database did not answer in time; honour `Retry-After`.',
             },
             wakatimeDumpSchema,
           ),

@@ -149,6 +149,8 @@ export const imports = pgTable(
     bytesRead: bigint('bytes_read', { mode: 'number' }).notNull().default(0),
     heartbeatsRead: bigint('heartbeats_read', { mode: 'number' }).notNull().default(0),
     heartbeatsSkipped: bigint('heartbeats_skipped', { mode: 'number' }).notNull().default(0),
+    /** How many times reading began: one a stop interrupted stays counted, and the third is the last. */
+    attempts: integer('attempts').notNull().default(0),
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

@@ -73,7 +73,7 @@ export const errorCatalog = {
   payload_too_large: {
     status: 413,
     title: 'Payload too large',
-    meaning: 'The body is over 1 MiB or has more than 1000 activities.',
+    meaning: 'The body is over 1 MiB or has more than 1000 activities; a data dump, over IMPORT_MAX_BYTES.',
     action: 'Split the batch.',
   },
   unsupported_media_type: {
@@ -105,6 +105,12 @@ export const errorCatalog = {
     title: 'Internal server error',
     meaning: 'Something failed on the server; nothing about it is in the answer.',
     action: 'Retry with back-off.',
+  },
+  import_space_full: {
+    status: 503,
+    title: 'No room for imports',
+    meaning: 'The uploads waiting to be read on this server would pass IMPORT_SPOOL_MAX_BYTES (or its disk is full); nothing of the upload was kept.',
+    action: 'Send it again after Retry-After seconds, once the imports ahead are read.',
   },
   unavailable: {
     status: 503,

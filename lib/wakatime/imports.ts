@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
@@ -15,6 +14,7 @@ import { isUuid } from '../ids';
 import { ApiError } from '../http/problem';
 import { CreditedNames, DayHeartbeats } from './day-heartbeats';
 import { DumpError, DumpReader } from './dump';
+import { removeSpool, reserve, spoolDir, spooledBytes, spooledIds, spoolFile } from './spool';
 import {
   announce,
   checkHeartbeat,
@@ -44,10 +44,12 @@ import {
 //   every day once, as the fullest dump has it.
 // A dump is read in date order (as WakaTime writes them); its heartbeats may be in any order
 // within two days. An import stopped part way (a restart) starts over from its file: every day is
-// counted once however often it is read.
+// counted once however often it is read, and one stopped MAX_ATTEMPTS times is given up.
+// What an import holds is bounded whatever its file holds: the reader's (lib/wakatime/dump.ts),
+// at most three days of heartbeats (MAX_DAY_HEARTBEATS each, lib/wakatime/day-heartbeats.ts), the
+// credits of at most DAYS_PER_WRITE days; uploads waiting take at most IMPORT_MAX_BYTES each and
+// IMPORT_SPOOL_MAX_BYTES together (lib/wakatime/spool.ts).
 
-/** The largest dump taken. */
-export const MAX_IMPORT_BYTES = 4 * 1024 ** 3;
 const DAY_MS = 86_400_000;
 /** Days whose credits are written in one transaction, and at most so many credits in it. */
 const DAYS_PER_WRITE = 64;
@@ -57,6 +59,10 @@ const CREDITS_PER_WRITE = 20_000;
  * holds a few tens of thousands): a day is held whole until it is credited, at most three at once.
  */
 export const MAX_DAY_HEARTBEATS = 500_000;
+/** How many times reading an import may begin: a stop in the middle of the last gives it up. */
+export const MAX_ATTEMPTS = 3;
+/** Imports read at once by a process, taking turns a chunk each (see `nextTurn`). */
+const OPEN_IMPORTS = 4;
 /** How often progress is written. */
 const PROGRESS_EVERY_MS = 1_000;
 /** The earliest heartbeat taken (WakaTime began in 2013). */
@@ -111,23 +117,29 @@ function present(row: ImportRow): ImportStatus {
   };
 }
 
-/** Where uploads wait to be read: on the server that received them. */
-function spoolDir(): string {
-  return path.join(config().DATA_DIR, 'imports');
-}
-
-const spoolFile = (id: string) => path.join(spoolDir(), `${id}.json`);
-
 const notADump = (message: string) => new ApiError('invalid_payload', message, { errors: [{ path: 'body', code: 'not_a_dump', message }] });
 
-/** Counts the upload's bytes, refusing it past the limit or when it cannot be a dump. */
-function uploadCheck(limit: number): Transform {
+function tooLarge(limit: number): ApiError {
+  const message = `at most ${limit} bytes (IMPORT_MAX_BYTES)`;
+  return new ApiError('payload_too_large', `The dump is larger than this server takes: ${message}.`, { errors: [{ path: 'body', code: 'too_big', message }] });
+}
+
+/** No room for the upload now: uploads waiting to be read fill the spool (or the disk). */
+const noRoom = (why: string) => new ApiError('import_space_full', `${why}: send the dump again later.`, { headers: { 'retry-after': '600' } });
+const spoolFull = (room: number) => noRoom(`The uploads waiting to be read on this server would pass IMPORT_SPOOL_MAX_BYTES (${room} bytes)`);
+
+/**
+ * Counts the upload's bytes, refusing it past its limit, past the spool's room, or when it
+ * cannot be a dump.
+ */
+function uploadCheck(id: string, limit: number, room: number): Transform {
   let size = 0;
   let looked = false;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      if (size > limit) return done(new ApiError('payload_too_large', `The dump is larger than ${limit} bytes.`));
+      if (size > limit) return done(tooLarge(limit));
+      if (!reserve(id, chunk.length, room)) return done(spoolFull(room));
       if (!looked) {
         const first = chunk.toString('latin1').replace(/^\xef\xbb\xbf/, '').trimStart()[0];
         if (first !== undefined) {
@@ -171,37 +183,45 @@ function uploadFailed(err: unknown): ApiError {
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'ENOSPC' || code === 'EDQUOT') {
     console.error('[codetally] no room for an import upload:', code);
-    return new ApiError('unavailable', 'The server has no room for the upload right now: try again later.', { headers: { 'retry-after': '3600' } });
+    return noRoom('The server has no room on its disk for the upload now');
   }
   return new ApiError('malformed_json', 'The upload was cut short: send the dump again.');
 }
+
+/** The uploads this process is receiving (a start of the process finds none of its own). */
+const receiving = new Set<string>();
 
 /**
  * Receives a dump: written to a file as it arrives, then queued for reading. Answers once the
  * whole upload is stored, before it is read. One import per user at a time.
  */
-export async function receiveImport(db: Db, userId: string, request: Request, limit = MAX_IMPORT_BYTES): Promise<ImportStatus> {
+export async function receiveImport(db: Db, userId: string, request: Request): Promise<ImportStatus> {
+  const { IMPORT_MAX_BYTES: limit, IMPORT_SPOOL_MAX_BYTES: room } = config();
   if (!isJsonMediaType(request.headers.get('content-type'))) {
     throw new ApiError('unsupported_media_type', 'Send the dump as JSON with Content-Type: application/json.');
   }
   const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) throw new ApiError('payload_too_large', `The dump is larger than ${limit} bytes.`);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   if (!request.body) throw notADump('The body is empty: send the dump.');
+  if (spooledBytes() + (Number.isFinite(declared) ? declared : 0) > room) throw spoolFull(room);
   const id = randomUUID();
   const file = spoolFile(id);
   await takeTurn(db, id, userId);
+  receiving.add(id);
   try {
     await fs.mkdir(spoolDir(), { recursive: true, mode: 0o700 });
-    await pipeline(Readable.fromWeb(request.body as import('node:stream/web').ReadableStream), uploadCheck(limit), createWriteStream(file, { mode: 0o600 }));
+    await pipeline(Readable.fromWeb(request.body as import('node:stream/web').ReadableStream), uploadCheck(id, limit, room), createWriteStream(file, { mode: 0o600 }));
     const { size } = await fs.stat(file);
     if (size === 0) throw notADump('The body is empty: send the dump.');
     const [row] = await db.update(imports).set({ status: 'queued', bytes: size }).where(eq(imports.id, id)).returning();
     schedule(db, id);
     return present(row);
   } catch (err) {
-    await fs.rm(file, { force: true });
+    await removeSpool(id);
     await db.delete(imports).where(eq(imports.id, id));
     throw uploadFailed(err);
+  } finally {
+    receiving.delete(id);
   }
 }
 
@@ -216,42 +236,74 @@ export async function listImports(db: Db, userId: string): Promise<ImportStatus[
   return found.map(present);
 }
 
-// One import read at a time per process: reading is CPU work that requests must not wait behind.
-const queue: { db: Db; id: string }[] = [];
-let draining: Promise<void> | null = null;
+// Up to OPEN_IMPORTS imports are read at once, the others wait in order. Those being read take
+// turns, one chunk each: a user's big import never holds up another's small one, and reading
+// (CPU work) is one chunk at a time, which requests wait behind no longer than that.
+const waiting: { db: Db; id: string }[] = [];
+const reading = new Map<string, Promise<void>>();
 
 function schedule(db: Db, id: string): void {
-  queue.push({ db, id });
-  draining ??= (async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      await runImport(next.db, next.id).catch((err) => console.error('[codetally] an import failed:', (err as Error)?.message));
-    }
-    draining = null;
-  })();
+  if (reading.has(id) || waiting.some((w) => w.id === id)) return;
+  waiting.push({ db, id });
+  startReading();
+}
+
+function startReading(): void {
+  while (reading.size < OPEN_IMPORTS && waiting.length > 0) {
+    const { db, id } = waiting.shift()!;
+    const run = runImport(db, id)
+      .catch((err) => console.error('[codetally] an import failed:', (err as Error)?.message))
+      .finally(() => {
+        reading.delete(id);
+        startReading();
+      });
+    reading.set(id, run);
+  }
+}
+
+let lastTurn: Promise<void> = Promise.resolve();
+
+/**
+ * Waits for this import's turn to read a chunk; the turn is given back by calling what it
+ * resolves to. Turns go in the order asked, so imports being read alternate; the next turn
+ * starts after pending I/O (requests) has run.
+ */
+function nextTurn(): Promise<() => void> {
+  const before = lastTurn;
+  let giveBack!: () => void;
+  lastTurn = new Promise((resolve) => (giveBack = () => setImmediate(resolve)));
+  return before.then(() => giveBack);
 }
 
 /** Resolves when every import queued in this process has been read (tests, benchmarks). */
 export async function importsSettled(): Promise<void> {
-  while (draining) await draining;
+  while (reading.size > 0) await Promise.all(reading.values());
 }
 
+const lost = 'The uploaded file was lost while the server stopped: import the dump again (nothing is counted twice).';
+
 /**
- * Queues again the imports a stop interrupted whose upload is still on this server. With the
- * embedded database this is the only server: an upload a stop cut short is dropped.
+ * At a start: queues again the imports a stop interrupted whose upload is still on this server,
+ * and removes the files no import will read. An upload a stop cut short is dropped (its sender
+ * saw the upload fail); with the embedded database this is the only server, so an import whose
+ * file is gone fails.
  */
 export async function resumeImports(db: Db): Promise<void> {
   const embedded = !config().DATABASE_URL;
-  if (embedded) await db.delete(imports).where(eq(imports.status, 'receiving'));
-  const waiting = await db.select({ id: imports.id }).from(imports).where(inArray(imports.status, ['queued', 'running']));
-  for (const { id } of waiting) {
-    if (await fs.stat(spoolFile(id)).catch(() => null)) schedule(db, id);
-    else if (embedded) {
-      await db
-        .update(imports)
-        .set({ status: 'failed', error: 'The uploaded file was lost while the server stopped: import the dump again (nothing is counted twice).', finishedAt: new Date() })
-        .where(eq(imports.id, id));
-    }
+  const files = new Set(spooledIds());
+  const unfinishedRows = await db.select({ id: imports.id, status: imports.status }).from(imports).where(inArray(imports.status, unfinished));
+  for (const { id, status } of unfinishedRows) {
+    if (receiving.has(id)) continue;
+    const here = files.delete(id);
+    if (status === 'receiving') {
+      if (!embedded && !here) continue;
+      await db.delete(imports).where(and(eq(imports.id, id), eq(imports.status, 'receiving')));
+      await removeSpool(id);
+    } else if (here) schedule(db, id);
+    else if (embedded) await db.update(imports).set({ status: 'failed', error: lost, finishedAt: new Date() }).where(eq(imports.id, id));
   }
+  // Files of imports that ended (their end recorded, the file not yet removed) or are gone.
+  for (const id of files) if (!receiving.has(id)) await removeSpool(id);
 }
 
 interface Progress {
@@ -274,32 +326,47 @@ async function saveProgress(db: Db, id: string, p: Progress, end?: { status: 'do
   return done.length > 0;
 }
 
+const interrupted = (times: number) =>
+  `The server stopped while reading this import, ${times} times: it is not read again. Import the dump again if it is one (nothing is counted twice).`;
+
 /** Reads one import's file to its end, or records why it could not. */
 async function runImport(db: Db, id: string): Promise<void> {
-  const [job] = await db
-    .select({ status: imports.status, userId: users.id, timezone: users.timezone, since: users.heartbeatsSince })
-    .from(imports)
-    .innerJoin(users, eq(users.id, imports.userId))
-    .where(eq(imports.id, id));
-  if (!job || (job.status !== 'queued' && job.status !== 'running')) return;
   const progress: Progress = { bytesRead: 0, heartbeatsRead: 0, heartbeatsSkipped: 0 };
-  const file = spoolFile(id);
   // The file goes once the import's end is recorded (or the import is gone); when the end cannot
   // be recorded (the server stopping), it stays for the import to start over from.
   let keep = false;
   try {
+    const [job] = await db
+      .select({ status: imports.status, attempts: imports.attempts, userId: users.id, timezone: users.timezone, since: users.heartbeatsSince })
+      .from(imports)
+      .innerJoin(users, eq(users.id, imports.userId))
+      .where(eq(imports.id, id));
+    if (!job || (job.status !== 'queued' && job.status !== 'running')) return;
+    // Each start is counted before reading: one that brought the server down (or that a stop
+    // cut short) stays counted, so no file is read at every start forever.
+    if (job.attempts >= MAX_ATTEMPTS) throw new ImportError(interrupted(job.attempts));
+    const [claimed] = await db
+      .update(imports)
+      .set({ status: 'running', attempts: sql`${imports.attempts} + 1`, bytesRead: 0, heartbeatsRead: 0, heartbeatsSkipped: 0 })
+      .where(and(eq(imports.id, id), inArray(imports.status, ['queued', 'running'])))
+      .returning({ id: imports.id });
+    if (!claimed) return;
     const now = Date.now();
     const importer = new DayImporter(db, { id: job.userId, timezone: job.timezone }, job.since, now);
     const ctx: CheckContext = { key: await digestKey(db), userAgent: null, earliest: EARLIEST, latest: liveTimes(now).latest, tooOld: 'time must be after 2000 and at most one hour ahead', digests: new Map(), origins: new Map() };
     const reader = new DumpReader();
     let saved = Date.now();
-    await saveProgress(db, id, progress);
-    for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
-      for (const item of reader.push(chunk)) {
-        progress.heartbeatsRead++;
-        const heartbeat = checkHeartbeat(item, ctx);
-        if (typeof heartbeat === 'string') progress.heartbeatsSkipped++;
-        else await importer.add(heartbeat);
+    for await (const chunk of createReadStream(spoolFile(id), { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+      const giveBack = await nextTurn();
+      try {
+        for (const item of reader.push(chunk)) {
+          progress.heartbeatsRead++;
+          const heartbeat = checkHeartbeat(item, ctx);
+          if (typeof heartbeat === 'string') progress.heartbeatsSkipped++;
+          else await importer.add(heartbeat);
+        }
+      } finally {
+        giveBack();
       }
       progress.bytesRead = reader.bytesRead;
       if (Date.now() - saved >= PROGRESS_EVERY_MS) {
@@ -317,7 +384,7 @@ async function runImport(db: Db, id: string): Promise<void> {
     const error = known ? (err as Error).message : 'The import stopped on a server error: import the dump again (nothing is counted twice).';
     await saveProgress(db, id, progress, { status: 'failed', error }).catch(() => (keep = true));
   } finally {
-    if (!keep) await fs.rm(file, { force: true }).catch(() => {});
+    if (!keep) await removeSpool(id).catch(() => {});
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -10,7 +11,7 @@ import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.
 import { issueToken } from '@/lib/accounts/tokens';
 import { getDb, rows } from '@/lib/db/client';
 import { importsSettled, MAX_DAY_HEARTBEATS, resumeImports } from '@/lib/wakatime/imports';
-import { config } from '@/lib/config';
+import { config, resetConfig } from '@/lib/config';
 import { newUser, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 import { referenceTotals, storedTotals, type Beat } from '../helpers/heartbeats';
@@ -67,9 +68,10 @@ function dumpOf(beats: Beat[]): string {
   });
 }
 
-async function send(token: string, body: BodyInit, contentType = 'application/json') {
+async function send(token: string, body: BodyInit, contentType = 'application/json', headers: Record<string, string> = {}) {
   const url = 'http://localhost/main/api/v1/me/imports';
-  const request = new Request(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body });
+  const init = { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType, ...headers }, body, duplex: 'half' };
+  const request = new Request(url, init as RequestInit);
   return expectDocumented('POST', url, await postImport(request));
 }
 
@@ -87,6 +89,16 @@ async function importDump(token: string, dump: string) {
   await importsSettled();
   return (await status(token, accepted.id)).json();
 }
+
+/** Waits until `check` holds. */
+async function until(check: () => Promise<boolean>, what: string) {
+  for (const t0 = Date.now(); !(await check()); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() - t0 > 60_000) throw new Error(`still not ${what}`);
+  }
+}
+
+const spool = () => path.join(config().DATA_DIR, 'imports');
+const spooled = () => (fs.existsSync(spool()) ? fs.readdirSync(spool()) : []);
 
 const beat = (time: number, entity = 'a.go', language = 'Go', project = 'api'): Beat => ({ entity, time, language, project, category: 'coding' });
 
@@ -224,6 +236,117 @@ describe('importing a WakaTime data dump', () => {
     expect((await importDump(u.token, dump)).status).toBe('done');
     expect((await status(u.token, stuck.id)).status).toBe(200);
     expect(await (await status(u.token, stuck.id)).json()).toMatchObject({ status: 'failed', done: true, error: expect.stringMatching(/import the dump again/) });
+  });
+
+  it('reads a small import while a big one of another user is being read', async () => {
+    const big = await importer();
+    const small = await importer();
+    const start = nowSeconds() - 300 * DAY;
+    const beats = Array.from({ length: 60_000 }, (_, i) => beat(start + i * 60, i % 2 ? 'a.go' : 'b.rs', i % 2 ? 'Go' : 'Rust'));
+    const bigRes = await send(big.token, dumpOf(beats));
+    expect(bigRes.status).toBe(202);
+    const bigId = (await bigRes.json()).id;
+    const smallRes = await send(small.token, dumpOf([beat(start, 'c.py', 'Python'), beat(start + 60, 'c.py', 'Python')]));
+    expect(smallRes.status).toBe(202);
+    const smallId = (await smallRes.json()).id;
+    await until(async () => (await (await status(small.token, smallId)).json()).done, 'read');
+    expect(await (await status(small.token, smallId)).json()).toMatchObject({ status: 'done', heartbeats_read: 2 });
+    // The big one is still being read, and ends as it would have alone.
+    expect(await (await status(big.token, bigId)).json()).toMatchObject({ done: false });
+    await importsSettled();
+    expect(await (await status(big.token, bigId)).json()).toMatchObject({ status: 'done', heartbeats_read: beats.length });
+    expect(await storedTotals(big.user.id)).toEqual(referenceTotals(beats, offsetMs));
+  }, 120_000);
+
+  it('refuses a dump over IMPORT_MAX_BYTES (413) and one the uploads waiting on the server leave no room for (503), keeping nothing of it', async () => {
+    process.env.IMPORT_MAX_BYTES = '3000';
+    process.env.IMPORT_SPOOL_MAX_BYTES = '5000';
+    resetConfig();
+    try {
+      const u = await importer();
+      const v = await importer();
+      const t = nowSeconds() - 50 * DAY;
+      const sized = (n: number) => dumpOf([beat(t), beat(t + 60)]).padEnd(n, ' ');
+      const before = spooled();
+      // Said by Content-Length before anything is read, or found while reading.
+      for (const headers of [{ 'content-length': '3001' }, {}] as Record<string, string>[]) {
+        const res = await send(u.token, sized(3001), 'application/json', headers);
+        expect(res.status).toBe(413);
+        const problem = await res.json();
+        expect(problem).toMatchObject({ code: 'payload_too_large', detail: expect.stringContaining('at most 3000 bytes (IMPORT_MAX_BYTES)'), errors: [{ path: 'body', code: 'too_big' }] });
+      }
+      expect(spooled()).toEqual(before);
+
+      // u's upload arrives slowly: 2500 bytes of it are on the server...
+      const body = Buffer.from(sized(2600));
+      let more!: () => void;
+      const rest = new Promise<void>((resolve) => (more = resolve));
+      let pulls = 0;
+      const slow = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (pulls++ === 0) return controller.enqueue(body.subarray(0, 2500));
+          await rest;
+          controller.enqueue(body.subarray(2500));
+          controller.close();
+        },
+      });
+      const uploading = send(u.token, slow);
+      await until(async () => spooled().some((f) => fs.statSync(path.join(spool(), f)).size === 2500), 'spooled');
+      // ...so v's 2600 bytes would pass the 5000 the server keeps for uploads waiting.
+      const full = await send(v.token, sized(2600));
+      expect(full.status).toBe(503);
+      expect(full.headers.get('retry-after')).toBe('600');
+      expect(await full.json()).toMatchObject({ code: 'import_space_full', detail: expect.stringContaining('IMPORT_SPOOL_MAX_BYTES (5000 bytes)') });
+      expect(await (await listImports(new Request('http://localhost/main/api/v1/me/imports', { headers: { authorization: `Bearer ${v.token}` } }))).json()).toEqual({ imports: [] });
+      // Once u's import is read, its room is free again.
+      more();
+      expect((await uploading).status).toBe(202);
+      await importsSettled();
+      expect(spooled()).toEqual(before);
+      expect(await importDump(v.token, sized(2600))).toMatchObject({ status: 'done', heartbeats_read: 2 });
+    } finally {
+      delete process.env.IMPORT_MAX_BYTES;
+      delete process.env.IMPORT_SPOOL_MAX_BYTES;
+      resetConfig();
+    }
+  });
+
+  it('gives up an import the server stopped in while reading it three times, and never reads a failed one again', async () => {
+    const db = await getDb();
+    const t = nowSeconds() - 30 * DAY;
+    const beats = [beat(t), beat(t + 300)];
+    const place = (id: string) => {
+      fs.mkdirSync(spool(), { recursive: true });
+      fs.writeFileSync(path.join(spool(), `${id}.json`), dumpOf(beats));
+    };
+    // As stops left them: one whose reading began three times, one twice...
+    const a = await importer();
+    const [thrice] = await db.insert(imports).values({ userId: a.user.id, status: 'running', bytes: 100, attempts: 3 }).returning();
+    place(thrice.id);
+    const b = await importer();
+    const [twice] = await db.insert(imports).values({ userId: b.user.id, status: 'running', bytes: 100, attempts: 2 }).returning();
+    place(twice.id);
+    // ...one that failed (its end recorded, its file not yet removed), and a file no import owns.
+    const c = await importer();
+    const [failed] = await db.insert(imports).values({ userId: c.user.id, status: 'failed', bytes: 100, attempts: 1, error: 'The dump is not in date order.' }).returning();
+    place(failed.id);
+    const orphan = randomUUID();
+    place(orphan);
+    await resumeImports(db);
+    await importsSettled();
+    expect(await (await status(a.token, thrice.id)).json()).toMatchObject({ status: 'failed', done: true, error: expect.stringMatching(/stopped while reading this import, 3 times: it is not read again/) });
+    expect(await storedTotals(a.user.id)).toEqual(new Map());
+    expect(await (await status(b.token, twice.id)).json()).toMatchObject({ status: 'done', heartbeats_read: 2 });
+    expect(await storedTotals(b.user.id)).toEqual(referenceTotals(beats, offsetMs));
+    const [counted] = await db.select({ attempts: imports.attempts }).from(imports).where(eq(imports.id, twice.id));
+    expect(counted.attempts).toBe(3);
+    expect(await (await status(c.token, failed.id)).json()).toMatchObject({ status: 'failed', error: 'The dump is not in date order.' });
+    expect(await storedTotals(c.user.id)).toEqual(new Map());
+    for (const id of [thrice.id, twice.id, failed.id, orphan]) expect(fs.existsSync(path.join(spool(), `${id}.json`))).toBe(false);
+    // A later start reads none of them again.
+    await resumeImports(db);
+    await importsSettled();
+    expect(await (await status(a.token, thrice.id)).json()).toMatchObject({ status: 'failed' });
   });
 
   it('starts over after a restart from the file it kept; with the embedded database, one whose file is lost fails', async () => {
