@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { openDb, rows } from '../../lib/db/client';
+import { startTestServer, type TestServer } from '../helpers/server';
+
+// Imports of WakaTime data dumps on a server of its own, which the test kills (SIGKILL, as a
+// crash or the kernel's out-of-memory killer would) while it reads: a file that brought the
+// server down must not bring it down at every start after.
+
+const adminToken = 'imports-test-admin-token-0123456789';
+
+interface ImportStatus {
+  status: string;
+  done: boolean;
+  bytes_read: number;
+  heartbeats_read: number;
+  error: string | null;
+}
+
+async function until<T>(get: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
+  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 25))) {
+    const value = await get();
+    if (ok(value)) return value;
+    if (Date.now() - t0 > 60_000) throw new Error(`still not ${what}: ${JSON.stringify(value)}`);
+  }
+}
+
+/** How many times the import's reading began, read from the database of the stopped server. */
+async function attempts(dataDir: string, id: string): Promise<number> {
+  const handle = await openDb({ dataDir });
+  try {
+    const [row] = await rows<{ attempts: number }>(handle.db, sql`SELECT attempts FROM imports WHERE id = ${id}::uuid`);
+    return row.attempts;
+  } finally {
+    await handle.close();
+  }
+}
+
+describe('an import the server dies in', () => {
+  it('starts over at the next start, and after the third death ends failed, its file removed; a hostile file is refused at once', async () => {
+    const env = { ADMIN_TOKEN: adminToken };
+    let server: TestServer & { port: number } = await startTestServer(env);
+    const { dataDir, port } = server;
+    try {
+      const created = await fetch(`${server.baseUrl}/main/api/v1/admin/users`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ handle: 'crasher', token: { scopes: ['account'] } }),
+      });
+      const { token } = (await created.json()) as { token: string };
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const upload = (body: BodyInit) => fetch(`${server.baseUrl}/main/api/v1/me/imports`, { method: 'POST', headers, body });
+      const status = async (id: string) => (await (await fetch(`${server.baseUrl}/main/api/v1/me/imports/${id}`, { headers })).json()) as ImportStatus;
+
+      // The file that killed the server at every start: brackets without end, in a value nobody reads.
+      const brackets = await upload(Buffer.concat([Buffer.from('{"x":'), Buffer.alloc(20 * 1024 * 1024, '[')]));
+      expect(brackets.status).toBe(202);
+      const bracketsId = ((await brackets.json()) as { id: string }).id;
+      const refused = await until(() => status(bracketsId), (s) => s.done, 'read');
+      expect(refused).toMatchObject({ status: 'failed', error: expect.stringMatching(/nests deeper than 32 levels.*\(at byte \d\d\)$/) });
+
+      // A big dump (400 000 heartbeats over old days), read for seconds.
+      const start = Math.floor(Date.now() / 86_400_000) * 86_400 - 400 * 86_400;
+      const beats = Array.from({ length: 400_000 }, (_, i) => `{"entity":"/src/f${i % 7}.go","type":"file","time":${start + i * 40},"language":"Go","project":"api"}`);
+      const accepted = await upload(`{"days":[{"heartbeats":[${beats.join(',')}]}]}`);
+      expect(accepted.status).toBe(202);
+      const { id } = (await accepted.json()) as { id: string };
+      let seen = -1;
+      for (let death = 1; death <= 3; death++) {
+        // Killed once this start's reading has saved its progress (a count it had not saved before).
+        const reading = await until(() => status(id), (s) => s.heartbeats_read > 0 && s.heartbeats_read !== seen, 'read again');
+        expect(reading).toMatchObject({ status: 'running', done: false });
+        seen = reading.heartbeats_read;
+        await server.kill();
+        expect(await attempts(dataDir, id)).toBe(death);
+        server = await startTestServer(env, { dataDir, port });
+      }
+      const ended = await until(() => status(id), (s) => s.done, 'ended');
+      expect(ended).toMatchObject({ status: 'failed', error: expect.stringMatching(/stopped while reading this import, 3 times: it is not read again/) });
+      expect(fs.readdirSync(path.join(dataDir, 'imports'))).toEqual([]);
+      expect((await fetch(`${server.baseUrl}/main/api/v1/health`)).status).toBe(200);
+    } finally {
+      await server.stop();
+      server.remove();
+    }
+  }, 180_000);
+});
