@@ -16,10 +16,14 @@ type Credited = Pick<Heartbeat, 'type' | 'language' | 'project' | 'editor' | 'os
  */
 export class CreditedNames {
   private readonly known = new Map<string, Credited>();
+  /** The last one handed out: a dump's heartbeats come in runs that name the same things. */
+  private last: Credited | null = null;
 
   constructor(private readonly limit = 10_000) {}
 
   of(h: Heartbeat): Credited {
+    const last = this.last;
+    if (last && last.type === h.type && last.language === h.language && last.project === h.project && last.editor === h.editor && last.os === h.os && last.app === h.app) return last;
     const key = `${h.type}\u0000${h.language}\u0000${h.project}\u0000${h.editor}\u0000${h.os}\u0000${h.app}`;
     let found = this.known.get(key);
     if (!found) {
@@ -27,7 +31,7 @@ export class CreditedNames {
       found = { type: h.type, language: h.language, project: h.project, editor: h.editor, os: h.os, app: h.app };
       this.known.set(key, found);
     }
-    return found;
+    return (this.last = found);
   }
 }
 
@@ -39,6 +43,8 @@ export class DayHeartbeats {
   size = 0;
   /** The earliest time held. */
   earliest = Infinity;
+  /** Whether each heartbeat came later than all before it (as WakaTime writes a day): nothing to sort. */
+  private inOrder = true;
 
   add(h: Heartbeat, credited: Credited): void {
     if (this.size === this.at.length) {
@@ -48,6 +54,7 @@ export class DayHeartbeats {
     this.at[this.size] = h.at;
     this.digest[this.size] = h.digest;
     this.credited.push(credited);
+    if (this.size > 0 && h.at <= this.at[this.size - 1]) this.inOrder = false;
     this.size++;
     if (h.at < this.earliest) this.earliest = h.at;
   }
@@ -64,7 +71,7 @@ export class DayHeartbeats {
     for (let i = 0; i < order.length; i++) order[i] = i;
     // Ties in time go by type and digest, as the heartbeat path orders them; the same heartbeat
     // sent again sorts after itself, so the last of a run is the one kept.
-    order.sort((a, b) => at[a] - at[b] || compareText(credited[a].type, credited[b].type) || digest[a] - digest[b] || a - b);
+    if (!this.inOrder) order.sort((a, b) => at[a] - at[b] || compareText(credited[a].type, credited[b].type) || digest[a] - digest[b] || a - b);
     let distinct = 0;
     let held = -1;
     for (let k = 0; k < order.length; k++) {
