@@ -4,7 +4,8 @@ import { GAP_MS, type Deltas, type Heartbeat } from './heartbeats';
 // kept in columns: the time and the entity's digest as numbers, and what the time is credited to
 // as one object shared by every heartbeat that names the same things. About 20 bytes a heartbeat
 // where a heartbeat object took about 180, so a busy day (130 000 heartbeats) holds a few
-// megabytes, and the largest day taken (MAX_DAY_HEARTBEATS) a dozen.
+// megabytes, and the largest day taken (MAX_DAY_HEARTBEATS, naming at most MAX_DAY_NAMES
+// different things) a dozen.
 
 /** What a heartbeat's time is credited to (Deltas.add). */
 type Credited = Pick<Heartbeat, 'type' | 'language' | 'project' | 'editor' | 'os' | 'app'>;
@@ -45,6 +46,8 @@ export class DayHeartbeats {
   earliest = Infinity;
   /** Whether each heartbeat came later than all before it (as WakaTime writes a day): nothing to sort. */
   private inOrder = true;
+  /** The different things the day's heartbeats are credited to. */
+  private readonly names = new Set<Credited>();
 
   add(h: Heartbeat, credited: Credited): void {
     if (this.size === this.at.length) {
@@ -53,10 +56,16 @@ export class DayHeartbeats {
     }
     this.at[this.size] = h.at;
     this.digest[this.size] = h.digest;
+    if (credited !== this.credited.at(-1)) this.names.add(credited);
     this.credited.push(credited);
     if (this.size > 0 && h.at <= this.at[this.size - 1]) this.inOrder = false;
     this.size++;
     if (h.at < this.earliest) this.earliest = h.at;
+  }
+
+  /** How many different things (language, project, editor, application) the day names. */
+  get named(): number {
+    return this.names.size;
   }
 
   /**

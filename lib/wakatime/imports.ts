@@ -59,6 +59,8 @@ const CREDITS_PER_WRITE = 20_000;
  * holds a few tens of thousands): a day is held whole until it is credited, at most three at once.
  */
 export const MAX_DAY_HEARTBEATS = 500_000;
+/** The most different things (language, project, editor, application) one UTC day may name. */
+export const MAX_DAY_NAMES = 2_000;
 /** How many times reading an import may begin: a stop in the middle of the last gives it up. */
 export const MAX_ATTEMPTS = 3;
 /** Imports read at once by a process, taking turns a chunk each (see `nextTurn`). */
@@ -388,6 +390,8 @@ async function runImport(db: Db, id: string): Promise<void> {
   }
 }
 
+const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
 /** Why an import's heartbeats cannot be counted, in words for its owner. */
 class ImportError extends Error {}
 
@@ -452,16 +456,21 @@ class DayImporter {
     }
     const day = Math.floor(h.at / DAY_MS);
     if (day < this.creditedBefore) {
-      throw new ImportError(`The dump is not in date order: a heartbeat of ${new Date(day * DAY_MS).toISOString().slice(0, 10)} comes after later days (export it again from WakaTime).`);
+      throw new ImportError(`The dump is not in date order: a heartbeat of ${dateOf(day)} comes after later days (export it again from WakaTime).`);
     }
     let found = this.days.get(day);
     if (!found) this.days.set(day, (found = new DayHeartbeats()));
     if (found.size >= MAX_DAY_HEARTBEATS) {
       throw new ImportError(
-        `The dump holds more than ${MAX_DAY_HEARTBEATS} heartbeats on ${new Date(day * DAY_MS).toISOString().slice(0, 10)} (UTC), more than a day of editing sends: it is not imported.`,
+        `The dump holds more than ${MAX_DAY_HEARTBEATS} heartbeats on ${dateOf(day)} (UTC), more than a day of editing sends: it is not imported.`,
       );
     }
     found.add(h, this.names.of(h));
+    if (found.named > MAX_DAY_NAMES) {
+      throw new ImportError(
+        `The dump names more than ${MAX_DAY_NAMES} different languages, projects, editors and applications on ${dateOf(day)} (UTC), more than a day of editing does: it is not imported.`,
+      );
+    }
     // A day is complete once the dump has gone two days past it (and its successor day is known).
     const complete = Math.floor(this.latestSeen / DAY_MS) - 2;
     if (complete > this.creditedBefore) await this.creditDays(complete);

@@ -10,7 +10,7 @@ import { GET as getImport } from '@/app/main/api/v1/me/imports/[id]/route';
 import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
 import { issueToken } from '@/lib/accounts/tokens';
 import { getDb, rows } from '@/lib/db/client';
-import { importsSettled, MAX_DAY_HEARTBEATS, resumeImports } from '@/lib/wakatime/imports';
+import { importsSettled, MAX_DAY_HEARTBEATS, MAX_DAY_NAMES, resumeImports } from '@/lib/wakatime/imports';
 import { config, resetConfig } from '@/lib/config';
 import { newUser, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
@@ -178,13 +178,17 @@ describe('importing a WakaTime data dump', () => {
     expect(await storedTotals(u.user.id)).toEqual(referenceTotals(beats, offsetMs));
   }, 120_000);
 
-  it('refuses a day of more heartbeats than a day of editing sends, whole, saying which', async () => {
+  it('refuses a day of more heartbeats, or more names, than a day of editing has, whole, saying which', async () => {
     const u = await importer();
     const midnight = Math.floor(nowSeconds() / DAY) * DAY - 60 * DAY;
     const day = new Date(midnight * 1000).toISOString().slice(0, 10);
     const heartbeats = Array.from({ length: MAX_DAY_HEARTBEATS + 1 }, (_, i) => `{"entity":"a.go","type":"file","time":${midnight + i / 8}}`);
     const dump = `{"days":[{"date":"${day}","heartbeats":[${heartbeats.join(',')}]}]}`;
     expect(await importDump(u.token, dump)).toMatchObject({ status: 'failed', error: expect.stringContaining(`more than ${MAX_DAY_HEARTBEATS} heartbeats on ${day}`) });
+    // Each heartbeat of a project of its own.
+    const named = Array.from({ length: MAX_DAY_NAMES + 1 }, (_, i) => `{"entity":"a.go","type":"file","time":${midnight + i},"project":"${'p'.repeat(200)}${i}"}`);
+    const names = await importDump(u.token, `{"days":[{"date":"${day}","heartbeats":[${named.join(',')}]}]}`);
+    expect(names).toMatchObject({ status: 'failed', error: expect.stringContaining(`more than ${MAX_DAY_NAMES} different languages, projects, editors and applications on ${day}`) });
     expect(await storedTotals(u.user.id)).toEqual(new Map());
   }, 120_000);
 
