@@ -176,6 +176,8 @@ export interface CheckContext {
   userAgent: string | null;
   /** Digests already made, by type, then entity (a dump names the same files again and again). */
   digests: Map<string, Map<string, number>>;
+  /** The characters of the entities `digests` holds (see DIGESTS_MAX_CHARS). */
+  digestChars?: number;
   /** User-Agents already read (a request's heartbeats share one or two). */
   origins: Map<string | null, Origin>;
   /** The text rules, remembering the strings that passed them (none when absent). */
@@ -192,13 +194,23 @@ function originOf(ctx: CheckContext, userAgent: string | null): Origin {
   return origin;
 }
 
+/**
+ * The most characters of entities one context remembers digests of: an import's context lasts the
+ * whole dump, whose entities (up to 4 KiB each) could otherwise fill hundreds of megabytes.
+ */
+const DIGESTS_MAX_CHARS = 4_000_000;
+
 /** The digest of a heartbeat's entity, remembered in `ctx`. */
 function digestOf(ctx: CheckContext, type: string, entity: string): number {
   let ofType = ctx.digests.get(type);
   if (!ofType) ctx.digests.set(type, (ofType = new Map()));
   let digest = ofType.get(entity);
   if (digest === undefined) {
-    if (ofType.size >= 50_000) ofType.clear();
+    ctx.digestChars = (ctx.digestChars ?? 0) + entity.length;
+    if (ctx.digestChars > DIGESTS_MAX_CHARS) {
+      for (const remembered of ctx.digests.values()) remembered.clear();
+      ctx.digestChars = entity.length;
+    }
     ofType.set(entity, (digest = entityDigest(ctx.key, type, entity)));
   }
   return digest;

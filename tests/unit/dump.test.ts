@@ -3,6 +3,7 @@ import vm from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DumpError, DumpReader } from '../../lib/wakatime/dump';
+import { checkHeartbeat, type CheckContext } from '../../lib/wakatime/heartbeats';
 
 // The reader of WakaTime data dumps holds the chunk it reads and the heartbeat it cuts out, never
 // more: hostile documents (deep nesting, endless keys, strings, numbers or whitespace) are refused
@@ -159,5 +160,23 @@ describe('the data dump reader', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('the digests an import remembers', () => {
+  it('hold a few megabytes of entity names, however many long ones a dump has', () => {
+    const ctx: CheckContext = { key: 'k', userAgent: null, earliest: 0, latest: Infinity, tooOld: '', digests: new Map(), origins: new Map() };
+    const long = (i: number) => `/${String(i).padStart(8, '0')}/${'x'.repeat(4086)}`;
+    for (let i = 0; i < 3000; i++) {
+      const h = checkHeartbeat({ entity: long(i), type: i % 2 ? 'file' : 'url', time: 1_700_000_000 + i }, ctx);
+      expect(typeof h).toBe('object');
+    }
+    const remembered = [...ctx.digests.values()].reduce((sum, m) => sum + [...m.keys()].reduce((s, e) => s + e.length, 0), 0);
+    expect(remembered).toBeGreaterThan(0);
+    expect(remembered).toBeLessThanOrEqual(4_000_000);
+    // Still the same digest for the same entity, remembered or not.
+    const again = checkHeartbeat({ entity: long(0), type: 'url', time: 1_700_000_000 }, ctx);
+    const fresh = checkHeartbeat({ entity: long(0), type: 'url', time: 1_700_000_000 }, { ...ctx, digests: new Map() });
+    expect(again).toEqual(fresh);
   });
 });
