@@ -46,9 +46,9 @@ import {
 // within two days. An import stopped part way (a restart) starts over from its file: every day is
 // counted once however often it is read, and one stopped MAX_ATTEMPTS times is given up.
 // What an import holds is bounded whatever its file holds: the reader's (lib/wakatime/dump.ts),
-// at most three days of heartbeats (MAX_DAY_HEARTBEATS each, lib/wakatime/day-heartbeats.ts), the
-// credits of at most DAYS_PER_WRITE days; uploads waiting take at most IMPORT_MAX_BYTES each and
-// IMPORT_SPOOL_MAX_BYTES together (lib/wakatime/spool.ts).
+// at most three days of heartbeats (MAX_DAY_HEARTBEATS and MAX_DAY_NAMES each,
+// lib/wakatime/day-heartbeats.ts), credits up to DAYS_PER_WRITE days or CREDITS_PER_WRITE; uploads
+// waiting take at most IMPORT_MAX_BYTES each and IMPORT_SPOOL_MAX_BYTES together (lib/wakatime/spool.ts).
 
 const DAY_MS = 86_400_000;
 /** Days whose credits are written in one transaction, and at most so many credits in it. */
@@ -346,7 +346,10 @@ async function runImport(db: Db, id: string): Promise<void> {
     if (!job || (job.status !== 'queued' && job.status !== 'running')) return;
     // Each start is counted before reading: one that brought the server down (or that a stop
     // cut short) stays counted, so no file is read at every start forever.
-    if (job.attempts >= MAX_ATTEMPTS) throw new ImportError(interrupted(job.attempts));
+    if (job.attempts >= MAX_ATTEMPTS) {
+      console.error(`[codetally] import ${id} given up: the server stopped while reading it ${job.attempts} times`);
+      throw new ImportError(interrupted(job.attempts));
+    }
     const [claimed] = await db
       .update(imports)
       .set({ status: 'running', attempts: sql`${imports.attempts} + 1`, bytesRead: 0, heartbeatsRead: 0, heartbeatsSkipped: 0 })
