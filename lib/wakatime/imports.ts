@@ -286,9 +286,10 @@ const lost = 'The uploaded file was lost while the server stopped: import the du
 
 /**
  * At a start: queues again the imports a stop interrupted whose upload is still on this server,
- * and removes the files no import will read. An upload a stop cut short is dropped (its sender
- * saw the upload fail); with the embedded database this is the only server, so an import whose
- * file is gone fails.
+ * and removes the files of imports that ended or are gone. With the embedded database this is the
+ * only server: an upload a stop cut short is dropped (its sender saw it fail), and an import whose
+ * file is gone fails. With PostgreSQL an upload being received may be another process's; one
+ * left unfinished gives way after a day (takeTurn).
  */
 export async function resumeImports(db: Db): Promise<void> {
   const embedded = !config().DATABASE_URL;
@@ -298,7 +299,7 @@ export async function resumeImports(db: Db): Promise<void> {
     if (receiving.has(id)) continue;
     const here = files.delete(id);
     if (status === 'receiving') {
-      if (!embedded && !here) continue;
+      if (!embedded) continue;
       await db.delete(imports).where(and(eq(imports.id, id), eq(imports.status, 'receiving')));
       await removeSpool(id);
     } else if (here) schedule(db, id);
