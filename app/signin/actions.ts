@@ -7,13 +7,14 @@ import { getDb } from '@/lib/db/client';
 import { authAction } from '@/lib/web/auth-actions';
 import { formError, parseForm, safeCallback, signedUpLocation, type FormState } from '@/lib/web/forms';
 import { chosenPlan } from '@/lib/web/pricing';
-import { visitorAddress } from '@/lib/web/session';
+import { requestOrigin, visitorAddress } from '@/lib/web/session';
 
-/** Where Auth.js sends the browser after a password sign-in, or why it did not sign in. */
-async function passwordSignIn(email: string, password: string, callbackUrl: string): Promise<string | 'refused' | 'limited'> {
-  const location = new URL(await authAction('callback/credentials', { email, password, callbackUrl }), 'http://x');
+/** Where Auth.js sends the browser after a password sign-in (a path of the site), or why it did not sign in. */
+async function passwordSignIn(email: string, password: string, callbackUrl: string, origin: string): Promise<string | 'refused' | 'limited'> {
+  const answer = await authAction('callback/credentials', { email, password, callbackUrl });
+  const location = new URL(answer, origin);
   if (location.searchParams.get('code') === 'rate_limited') return 'limited';
-  return location.searchParams.has('error') ? 'refused' : location.pathname + location.search;
+  return location.searchParams.has('error') ? 'refused' : safeCallback(answer, origin);
 }
 
 export async function signInWithPassword(_: FormState, form: FormData): Promise<FormState> {
@@ -23,7 +24,8 @@ export async function signInWithPassword(_: FormState, form: FormData): Promise<
   if (!email || !password) {
     return { fieldErrors: { ...(!email && { email: 'Enter your email.' }), ...(!password && { password: 'Enter your password.' }) }, values };
   }
-  const location = await passwordSignIn(email, password, safeCallback(form.get('callbackUrl')));
+  const origin = await requestOrigin();
+  const location = await passwordSignIn(email, password, safeCallback(form.get('callbackUrl'), origin), origin);
   if (location === 'limited') return { message: 'Too many sign-in attempts for this account or from your address. Try again in 15 minutes.', values };
   if (location === 'refused') return { message: 'That email and password do not match an account.', values };
   redirect(location);
@@ -32,7 +34,7 @@ export async function signInWithPassword(_: FormState, form: FormData): Promise<
 export async function signInWithProvider(form: FormData): Promise<void> {
   const provider = String(form.get('provider'));
   if (!signInOptions().oauth.some((o) => o.id === provider)) redirect('/signin');
-  redirect(await authAction(`signin/${provider}`, { callbackUrl: safeCallback(form.get('callbackUrl')) }));
+  redirect(await authAction(`signin/${provider}`, { callbackUrl: safeCallback(form.get('callbackUrl'), await requestOrigin()) }));
 }
 
 export async function signUpWithPassword(_: FormState, form: FormData): Promise<FormState> {

@@ -4,7 +4,7 @@ import { signInOptions } from '@/lib/auth/providers';
 import { getDb } from '@/lib/db/client';
 import { safeCallback } from '@/lib/web/forms';
 import { chosenPlan } from '@/lib/web/pricing';
-import { currentUser } from '@/lib/web/session';
+import { currentUser, requestOrigin } from '@/lib/web/session';
 import { signInWithProvider } from './actions';
 import { SignInForm } from './forms';
 import { PlanNotice } from '../signup/plan-notice';
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: 'Sign in', description: 'Sign in to C
 
 export default async function SignIn({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const search = await searchParams;
-  const callbackUrl = safeCallback(search.callbackUrl);
+  const callbackUrl = safeCallback(search.callbackUrl, await requestOrigin());
   if (await currentUser()) redirect(callbackUrl);
   const options = signInOptions();
   // The plan chosen on the pricing page, carried over from signing up.

@@ -8,6 +8,7 @@ import { config } from '../config';
 import { getDb } from '../db/client';
 import { problemResponse } from '../http/problem';
 import { clientAddress, siteOrigin } from '../http/origin';
+import { sameOriginPath } from '../http/url';
 import { attemptPolicies, TooManyAttempts } from './attempts';
 import { checkPassword, userForProviderAccount } from '../accounts/sign-in';
 import { signInOptions } from './providers';
@@ -32,6 +33,17 @@ export function signInLimited(response: Response): boolean {
   return !!location && URL.canParse(location, 'http://x') && new URL(location, 'http://x').searchParams.get('code') === 'rate_limited';
 }
 export const sessionMaxAgeSeconds = 30 * 24 * 3600;
+
+/**
+ * What Auth.js reports. A sign-in it refused (a wrong password, too many attempts) is an answer
+ * to the visitor: one line, no stack. Anything else is a fault, logged whole. Its errors are told
+ * apart by `type`: `name` is the class's name, which the production build minifies.
+ */
+function logAuthError(err: Error): void {
+  const { type, code } = err as Error & { type?: string; code?: string };
+  if (type === 'CredentialsSignin') console.warn(`[auth] sign-in refused (${code ?? 'credentials'})`);
+  else console.error('[auth]', err);
+}
 
 function providers(): Provider[] {
   const c = config();
@@ -72,9 +84,11 @@ export async function authConfig(): Promise<AuthConfig> {
     providers: providers(),
     session: { strategy: 'jwt', maxAge: sessionMaxAgeSeconds },
     pages: { signIn: '/signin', error: '/signin' },
-    // A wrong password is an answer, not a server error; everything else is logged.
-    logger: { error: (err) => (err.name === 'CredentialsSignin' ? undefined : console.error('[auth]', err)) },
+    logger: { error: logAuthError },
     callbacks: {
+      // Every return address Auth.js is given (a callbackUrl in a query, a form or its cookie) is
+      // a path of this site; anything else returns to the home page.
+      redirect: ({ url, baseUrl }) => `${baseUrl}${sameOriginPath(url, baseUrl) ?? '/'}`,
       // The token carries the user id and session version, nothing else (no name, email or picture).
       async jwt({ token, user, account, profile }) {
         if (account && user) {
@@ -99,35 +113,31 @@ export async function authConfig(): Promise<AuthConfig> {
   };
 }
 
-/** A place to return to that Auth.js accepts: a path, or an http(s) URL. */
-function validCallback(value: string, origin: string): boolean {
-  try {
-    return /^https?:$/.test(new URL(value, value.startsWith('/') ? origin : undefined).protocol);
-  } catch {
-    return false;
-  }
-}
-
 const callbackCookies = new Set(['authjs.callback-url', '__Secure-authjs.callback-url']);
 
 /**
  * Handles Auth.js's own routes (provider callbacks, session, sign-out), at the site's origin:
  * Auth.js builds its callback URLs from the request's, which Next gives with the listen address.
- * A return address Auth.js would not accept (in the query or its cookie) is dropped first:
- * Auth.js answers it with a 500 "server configuration" error, and it is the client's mistake.
+ * A return address in the query or its cookie is made the path it resolves to, or dropped when
+ * it is no path of the site: Auth.js answers one it cannot parse (`90d`) with a 500 "server
+ * configuration" error, and it is the client's mistake.
  */
 export async function handleAuth(request: Request): Promise<Response> {
   const { pathname, search } = new URL(request.url);
   const origin = siteOrigin(request.headers);
   const url = new URL(pathname + search, origin);
   const callback = url.searchParams.get('callbackUrl');
-  if (callback !== null && !validCallback(callback, origin)) url.searchParams.delete('callbackUrl');
+  const callbackPath = callback === null ? null : sameOriginPath(callback, origin);
+  if (callbackPath === null) url.searchParams.delete('callbackUrl');
+  else url.searchParams.set('callbackUrl', callbackPath);
   const headers = new Headers(request.headers);
   // Cookies whose encoding is malformed are dropped too (RequestCookies does not keep them).
   const jar = new RequestCookies(headers);
   for (const name of callbackCookies) {
     const value = jar.get(name)?.value;
-    if (value !== undefined && !validCallback(value, origin)) jar.delete(name);
+    const path = value === undefined ? null : sameOriginPath(value, origin);
+    if (path === null) jar.delete(name);
+    else jar.set(name, path);
   }
   headers.set('cookie', jar.toString());
   const atSite = new Request(url, {

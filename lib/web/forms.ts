@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ApiError } from '../http/problem';
+import { sameOriginPath } from '../http/url';
 
 // Form answers of server actions: the same zod schemas as the API, errors keyed by field.
 
@@ -37,9 +38,9 @@ export function submitted(state: FormState | undefined, name: string): string | 
   return typeof v === 'string' ? v : undefined;
 }
 
-/** A same-site path to go to after signing in; anything else becomes the dashboard. */
-export function safeCallback(value: unknown): string {
-  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/dashboard';
+/** Where to go after signing in: a path of the site at `origin` (sameOriginPath), else the dashboard. */
+export function safeCallback(value: unknown, origin: string): string {
+  return sameOriginPath(value, origin) ?? '/dashboard';
 }
 
 /** Where a sign-up goes next: the sign-in page, then the dashboard's welcome; with the chosen plan's id, if any. */
