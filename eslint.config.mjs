@@ -14,6 +14,10 @@ export default defineConfig([
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Pages link with plain <a>: the public pages have no client router (decision 0016).
       '@next/next/no-html-link-for-pages': 'off',
+      'no-restricted-properties': [
+        'error',
+        { object: 'Readable', property: 'fromWeb', message: 'Read a request body with bodyChunks (lib/http/body.ts): a read-ahead cancelled mid-read throws where nothing catches it.' },
+      ],
     },
   },
   {

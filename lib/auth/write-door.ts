@@ -1,7 +1,16 @@
 import { writeLimits } from '../config';
 import { getDb, type Db } from '../db/client';
 import { errorResponse } from '../http/problem';
-import { assertWithinLimit, rateLimitHeaders, rateLimitState, type CountedRow, type RateLimitState, type WriteLimits } from '../http/rate-limit';
+import {
+  assertWithinLimit,
+  knownRefusal,
+  rateLimitHeaders,
+  rateLimitState,
+  type Budgeted,
+  type CountedRow,
+  type RateLimitState,
+  type WriteLimits,
+} from '../http/rate-limit';
 import { authenticateHash, tokenHashOf, unauthorized, withHeaders } from './bearer';
 import { cachedPrincipal, forgetPrincipal, type Principal } from './principal';
 
@@ -13,7 +22,8 @@ import { cachedPrincipal, forgetPrincipal, type Principal } from './principal';
 // the request (lib/ingest/store.ts), so a write costs one statement. That check comes back as an
 // Admission's settlement. A request that writes nothing (every bucket refused) is checked and
 // counted here afterwards, and a token this process does not know is looked up and counted
-// first, as any other route's is.
+// first, as any other route's is. A token (or user) this process refused for its budget in the
+// current window is refused again at once, before the body is read (knownRefusal).
 
 export interface WriteContext extends Principal {
   request: Request;
@@ -49,25 +59,31 @@ export class Admission {
   rate?: RateLimitState;
 
   constructor(
-    private readonly tokenHash: string,
+    private readonly who: Required<Budgeted>,
     public admit: Admit,
   ) {}
 
   settle(found: AdmitResult): Settlement {
     if (found.timeZone !== null && found.timeZone !== this.admit.timeZone) {
-      forgetPrincipal(this.tokenHash);
+      forgetPrincipal(this.who.tokenHash);
       this.admit = { ...this.admit, timeZone: found.timeZone };
       return { outcome: 'timezone_changed', timeZone: found.timeZone };
     }
     this.settled = true;
     if (found.timeZone === null) {
-      forgetPrincipal(this.tokenHash);
+      forgetPrincipal(this.who.tokenHash);
       throw unauthorized('The token is unknown or revoked.', 'invalid_token');
     }
     this.rate = rateLimitState(this.admit.limits, found);
-    assertWithinLimit(this.rate);
+    assertWithinLimit(this.rate, this.who);
     return { outcome: 'admitted' };
   }
+}
+
+/** Throws the 429 of a token (or its user, when `known`) this process already refused in this window. */
+export function refuseKnownOverBudget(tokenHash: string, known: Principal | undefined): void {
+  const refusal = knownRefusal({ tokenHash, userId: known?.user.id }, writeLimits());
+  if (refusal) throw refusal;
 }
 
 /** A write route: `handler` stores what the request carries; whatever it throws becomes a problem+json answer. */
@@ -78,10 +94,11 @@ export function withWriteToken(handler: (ctx: WriteContext) => Promise<Response>
       const tokenHash = tokenHashOf(request);
       const db = await getDb();
       const known = await cachedPrincipal(db, tokenHash);
+      refuseKnownOverBudget(tokenHash, known);
       if (known?.token.scopes.includes('sync')) return await admittedInStatement(db, tokenHash, known, request, handler);
       const found = await authenticateHash(db, tokenHash, 'sync', writeLimits());
       rate = found.rate;
-      assertWithinLimit(rate);
+      assertWithinLimit(rate, { tokenHash, userId: found.principal.user.id });
       return withHeaders(await handler({ ...found.principal, request, db }), rate ? rateLimitHeaders(rate) : {});
     } catch (err) {
       return withHeaders(errorResponse(err), rate ? rateLimitHeaders(rate) : {});
@@ -103,7 +120,8 @@ export async function admittedInStatement(
   handler: (ctx: WriteContext) => Promise<Response>,
   answer: (err: unknown) => Response | Promise<Response> = errorResponse,
 ): Promise<Response> {
-  const admission = new Admission(tokenHash, { tokenId: principal.token.id, timeZone: principal.user.timezone, limits: writeLimits() });
+  const who = { tokenHash, userId: principal.user.id };
+  const admission = new Admission(who, { tokenId: principal.token.id, timeZone: principal.user.timezone, limits: writeLimits() });
   let response: Response;
   try {
     response = await handler({ ...principal, request, db, admission });
@@ -113,7 +131,7 @@ export async function admittedInStatement(
   if (!admission.settled) {
     const { rate } = await authenticateHash(db, tokenHash, 'sync', admission.admit.limits);
     admission.rate = rate;
-    assertWithinLimit(rate);
+    assertWithinLimit(rate, who);
   }
   return withHeaders(response, admission.rate ? rateLimitHeaders(admission.rate) : {});
 }

@@ -13,7 +13,7 @@ export const errorCatalog = {
   malformed_json: {
     status: 400,
     title: 'Malformed JSON',
-    meaning: 'The body is not JSON (or not UTF-8, or was cut short), not an object, or lacks the activities array.',
+    meaning: 'The body is not JSON (or not UTF-8, or was cut short), nests arrays and objects more than 64 levels deep, is not an object, or lacks the activities array.',
     action: 'Fix the client; do not retry.',
   },
   malformed_form: {
@@ -21,6 +21,12 @@ export const errorCatalog = {
     title: 'Malformed form',
     meaning: 'A form post to a page whose multipart/form-data body cannot be read (cut short, or not the boundary its header names).',
     action: 'Reload the page and send the form again.',
+  },
+  invalid_target: {
+    status: 400,
+    title: 'Invalid request target',
+    meaning: 'The request line names a full URL (`GET http://host/path`, absolute form), which only a proxy takes.',
+    action: 'Send the path alone, with the host in the Host header.',
   },
   invalid_query: {
     status: 400,

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { LRUCache } from 'lru-cache';
 import { col, cols } from '../db/names';
 import { rateLimits, userRateLimits } from '../db/schema';
 import { ApiError } from './problem';
@@ -111,10 +112,51 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   };
 }
 
-export function assertWithinLimit(state: RateLimitState | undefined): void {
-  if (!state?.exceeded) return;
+function rateLimited(state: RateLimitState): ApiError {
   const whose = state.policy === 'sync' ? 'with this token' : 'for this account (all its tokens together)';
-  throw new ApiError('rate_limited', `More than ${state.limit} write requests a minute ${whose}. Retry after ${state.resetSeconds} s.`, {
+  return new ApiError('rate_limited', `More than ${state.limit} write requests a minute ${whose}. Retry after ${state.resetSeconds} s.`, {
     headers: { 'retry-after': String(state.resetSeconds), ...rateLimitHeaders(state) },
   });
+}
+
+/** Whose budgets a request is counted against: its token (by hash) and the token's user. */
+export interface Budgeted {
+  tokenHash: string;
+  userId?: string;
+}
+
+// The budgets this process found exceeded, per token and per user, with when their window resets:
+// until then a request of theirs is refused before its body is read or parsed, so that a client
+// past its budget costs no more CPU than the 429. Each process keeps its own; the counters in the
+// database stay the authority (a process that has not refused the principal yet asks them).
+const refusals = new LRUCache<string, { state: RateLimitState; resetAt: number }>({ max: 10_000 });
+/** The window's reset is known to the second, and a round trip late: refused early only until a second before. */
+const RESET_MARGIN_MS = 1_000;
+
+const refusalKey = (state: RateLimitState, who: Budgeted) => (state.policy === 'sync' ? `token:${who.tokenHash}` : who.userId && `user:${who.userId}`);
+
+/** Throws the 429 when the counted state is past a budget, and remembers the refusal (knownRefusal). */
+export function assertWithinLimit(state: RateLimitState | undefined, who: Budgeted): void {
+  if (!state?.exceeded) return;
+  const key = refusalKey(state, who);
+  if (key) refusals.set(key, { state, resetAt: Date.now() + state.resetSeconds * 1000 });
+  throw rateLimited(state);
+}
+
+/**
+ * The 429 for a token or user this process refused for its budget within the same window (and
+ * under the same `limits`), or null: nothing known, ask the database.
+ */
+export function knownRefusal(who: Budgeted, limits: WriteLimits): ApiError | null {
+  const now = Date.now();
+  for (const key of [`token:${who.tokenHash}`, who.userId && `user:${who.userId}`]) {
+    const refusal = key ? refusals.get(key) : undefined;
+    if (!refusal) continue;
+    const { state, resetAt } = refusal;
+    if (now < resetAt - RESET_MARGIN_MS && state.limits.token === limits.token && state.limits.user === limits.user) {
+      return rateLimited({ ...state, remaining: 0, resetSeconds: Math.ceil((resetAt - now) / 1000) });
+    }
+    refusals.delete(key!);
+  }
+  return null;
 }

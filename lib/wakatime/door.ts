@@ -1,6 +1,6 @@
 import { authenticateHash, unauthorized, withHeaders } from '../auth/bearer';
 import { cachedPrincipal, type Principal } from '../auth/principal';
-import { Admission, admittedInStatement } from '../auth/write-door';
+import { Admission, admittedInStatement, refuseKnownOverBudget } from '../auth/write-door';
 import { hashToken, looksLikeToken, satisfies, type ScopeRule } from '../auth/tokens';
 import { writeLimits } from '../config';
 import { getDb, type Db } from '../db/client';
@@ -70,13 +70,14 @@ export function withWakatimeKey(scope: ScopeRule, handler: (ctx: WakaContext) =>
       const params = (await route?.params) ?? {};
       const named = params.user ?? 'current';
       const known = options.counted ? await cachedPrincipal(db, tokenHash) : undefined;
+      if (options.counted) refuseKnownOverBudget(tokenHash, known);
       if (known && satisfies(known.token.scopes, scope)) {
         assertOwnUser(named, known.user);
         return await admittedInStatement(db, tokenHash, known, request, (ctx) => handler({ ...ctx, params }), wakatimeError);
       }
       const found = await authenticateHash(db, tokenHash, scope, options.counted ? writeLimits() : undefined);
       rate = found.rate;
-      assertWithinLimit(rate);
+      assertWithinLimit(rate, { tokenHash, userId: found.principal.user.id });
       assertOwnUser(named, found.principal.user);
       return withHeaders(await handler({ ...found.principal, request, db, params }), rate ? rateLimitHeaders(rate) : {});
     } catch (err) {

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { config } from '../config';
 import { rows, type Db } from '../db/client';
 import { col, cols } from '../db/names';
 import { importedDays, imports, users } from '../db/schema';
-import { isJsonMediaType } from '../http/body';
+import { bodyChunks, isJsonMediaType } from '../http/body';
 import { isUuid } from '../ids';
 import { ApiError } from '../http/problem';
 import { CreditedNames, DayHeartbeats } from './day-heartbeats';
@@ -131,29 +129,24 @@ const noRoom = (why: string) => new ApiError('import_space_full', `${why}: send 
 const spoolFull = (room: number) => noRoom(`The uploads waiting to be read on this server would pass IMPORT_SPOOL_MAX_BYTES (${room} bytes)`);
 
 /**
- * Counts the upload's bytes, refusing it past its limit, past the spool's room, or when it
- * cannot be a dump.
+ * Counts the upload's bytes as they arrive, refusing it past its limit, past the spool's room, or
+ * when it cannot be a dump.
  */
-function uploadCheck(id: string, limit: number, room: number): Transform {
+function uploadCheck(id: string, limit: number, room: number): (chunk: Uint8Array) => void {
   let size = 0;
   let looked = false;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      size += chunk.length;
-      if (size > limit) return done(tooLarge(limit));
-      if (!reserve(id, chunk.length, room)) return done(spoolFull(room));
-      if (!looked) {
-        const first = chunk.toString('latin1').replace(/^\xef\xbb\xbf/, '').trimStart()[0];
-        if (first !== undefined) {
-          looked = true;
-          if (first !== '{' && first !== '[') {
-            return done(notADump('Not a WakaTime data dump: one is a JSON object with "days" (wakatime.com: Settings, Export, heartbeats).'));
-          }
-        }
-      }
-      done(null, chunk);
-    },
-  });
+  return (chunk) => {
+    size += chunk.length;
+    if (size > limit) throw tooLarge(limit);
+    if (!reserve(id, chunk.length, room)) throw spoolFull(room);
+    if (looked) return;
+    const first = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1').replace(/^\xef\xbb\xbf/, '').trimStart()[0];
+    if (first === undefined) return;
+    looked = true;
+    if (first !== '{' && first !== '[') {
+      throw notADump('Not a WakaTime data dump: one is a JSON object with "days" (wakatime.com: Settings, Export, heartbeats).');
+    }
+  };
 }
 
 /** An unfinished import older than this no longer holds its user's turn (its server is gone). */
@@ -212,7 +205,17 @@ export async function receiveImport(db: Db, userId: string, request: Request): P
   receiving.add(id);
   try {
     await fs.mkdir(spoolDir(), { recursive: true, mode: 0o700 });
-    await pipeline(Readable.fromWeb(request.body as import('node:stream/web').ReadableStream), uploadCheck(id, limit, room), createWriteStream(file, { mode: 0o600 }));
+    // Chunk by chunk (bodyChunks): a refused upload stops being read between two reads.
+    const check = uploadCheck(id, limit, room);
+    const out = await fs.open(file, 'w', 0o600);
+    try {
+      for await (const chunk of bodyChunks(request.body)) {
+        check(chunk);
+        await out.write(chunk);
+      }
+    } finally {
+      await out.close();
+    }
     const { size } = await fs.stat(file);
     if (size === 0) throw notADump('The body is empty: send the dump.');
     const [row] = await db.update(imports).set({ status: 'queued', bytes: size }).where(eq(imports.id, id)).returning();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import { imports } from '@/lib/db/schema';
 import fc from 'fast-check';
@@ -68,8 +69,9 @@ function dumpOf(beats: Beat[]): string {
   });
 }
 
-async function send(token: string, body: BodyInit, contentType = 'application/json', headers: Record<string, string> = {}) {
+async function send(token: string, body: BodyInit | Readable, contentType = 'application/json', headers: Record<string, string> = {}) {
   const url = 'http://localhost/main/api/v1/me/imports';
+  // A Node stream is how Next passes the request on (undici makes it a ReadableStream).
   const init = { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType, ...headers }, body, duplex: 'half' };
   const request = new Request(url, init as RequestInit);
   return expectDocumented('POST', url, await postImport(request));
@@ -220,6 +222,27 @@ describe('importing a WakaTime data dump', () => {
     }
     // A new account's export: no days yet.
     expect(await importDump(u.token, JSON.stringify({ user: { id: 'u-1' }, range: { start: 0, end: 0 }, days: [] }))).toMatchObject({ status: 'done', error: null, heartbeats_read: 0 });
+  });
+
+  it('refuses an upload at its first bytes without an error nobody catches, the rest of the body arriving as Next passes it on', async () => {
+    const u = await importer();
+    const uncaught: unknown[] = [];
+    const record = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', record);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const body = new PassThrough();
+        body.write('date,hours\n');
+        setTimeout(() => body.end('2024-01-01,3\n'), 20);
+        const refused = await send(u.token, body);
+        expect(refused.status).toBe(422);
+        expect((await refused.json()).errors[0]).toMatchObject({ code: 'not_a_dump' });
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+    } finally {
+      process.off('uncaughtException', record);
+    }
+    expect(uncaught).toEqual([]);
   });
 
   it('takes one import of a user at a time; one left unfinished for a day gives way', async () => {

@@ -128,6 +128,75 @@ describe('write rate limit', () => {
     }));
 });
 
+/** A body that counts the reads asked of it (none until a read: no read-ahead). */
+function watchedBody() {
+  const watched = { reads: 0, body: null as unknown as ReadableStream<Uint8Array> };
+  const chunk = new TextEncoder().encode(`[${'['.repeat(64 * 1024)}`);
+  watched.body = new ReadableStream<Uint8Array>({ pull: (controller) => void (watched.reads++, controller.enqueue(chunk)) }, { highWaterMark: 0 });
+  return watched;
+}
+
+const post = (url: string, authorization: string, body: ReadableStream<Uint8Array>) =>
+  new Request(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+
+describe('a client past its budget', () => {
+  it('is refused again before its body is read, per token and per user, until the window resets', () =>
+    withinOneWindow(async () => {
+      setLimit(1);
+      const url = 'http://localhost/main/api/v1/sync/activities';
+      const { token } = await newUser();
+      expect((await call(postBatch, '/sync/activities', { token, body })).status).toBe(200);
+      expect((await call(postBatch, '/sync/activities', { token, body })).status).toBe(429);
+      const watched = watchedBody();
+      const again = await postBatch(post(url, `Bearer ${token}`, watched.body));
+      expect(again.status).toBe(429);
+      expect(watched.reads).toBe(0);
+      expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(again.headers.get('ratelimit')).toMatch(/^"sync";r=0;t=\d+$/);
+      expect((await again.json()).code).toBe('rate_limited');
+
+      // The user's budget: one token past it refuses the user's other tokens this process knows.
+      setLimit(5, 2);
+      const { user, token: first } = await newUser();
+      const second = await tokenWithScopes(user.id, ['sync']);
+      expect((await call(postBatch, '/sync/activities', { token: second, body })).status).toBe(200);
+      expect((await call(postBatch, '/sync/activities', { token: first, body })).status).toBe(200);
+      expect((await call(postBatch, '/sync/activities', { token: first, body })).status).toBe(429);
+      const userWatched = watchedBody();
+      const refused = await postBatch(post(url, `Bearer ${second}`, userWatched.body));
+      expect([refused.status, userWatched.reads]).toEqual([429, 0]);
+      expect(refused.headers.get('ratelimit')).toMatch(/^"sync-user";r=0;t=\d+$/);
+      expect((await storedIde(user.id))[0].millis).toBe(2000);
+    }));
+
+  it('on the heartbeat routes too, answered in WakaTime\'s shape', () =>
+    withinOneWindow(async () => {
+      setLimit(1);
+      const u = await newUser();
+      const { token: key } = await issueToken(await getDb(), u.user.id, { name: 'vim', format: 'uuid' });
+      const url = 'http://localhost/api/wakatime/v1/users/current/heartbeats.bulk';
+      const authorization = `Basic ${Buffer.from(key).toString('base64')}`;
+      const route = { params: Promise.resolve({ user: 'current' }) };
+      const beats = () => new Blob([JSON.stringify([{ entity: 'a.go', time: Date.now() / 1000 - 60, language: 'Go' }])]).stream();
+      expect((await postBeats(post(url, authorization, beats()), route)).status).toBe(201);
+      expect((await postBeats(post(url, authorization, beats()), route)).status).toBe(429);
+      const watched = watchedBody();
+      const again = await postBeats(post(url, authorization, watched.body), route);
+      expect([again.status, watched.reads]).toEqual([429, 0]);
+      expect(await again.json()).toEqual({ error: expect.stringMatching(/write requests a minute/) });
+    }));
+
+  it('is refused as before once the limits change (the budgets are counted anew)', () =>
+    withinOneWindow(async () => {
+      setLimit(1);
+      const { token } = await newUser();
+      await call(postBatch, '/sync/activities', { token, body });
+      expect((await call(postBatch, '/sync/activities', { token, body })).status).toBe(429);
+      setLimit(0);
+      expect((await call(postBatch, '/sync/activities', { token, body })).status).toBe(200);
+    }));
+});
+
 describe('tokens per user', () => {
   it(`are at most ${MAX_LIVE_TOKENS} live ones, even asked for all at once; a revoked one makes room`, async () => {
     const { user } = await newUser();
