@@ -1,9 +1,7 @@
 import path from 'node:path';
 import type { NextConfig } from 'next';
-import { everyAnswerHeaders, outsideMainApiHeaders } from './lib/http/site-headers';
+import { siteHeaderRules } from './lib/http/site-headers';
 import { publicPages } from './lib/web/public-pages';
-
-const rules = (headers: Record<string, string>) => Object.entries(headers).map(([key, value]) => ({ key, value }));
 
 const nextConfig: NextConfig = {
   // .next/standalone: the server with only the files it needs (completed by scripts/bundle.mjs).
@@ -28,9 +26,8 @@ const nextConfig: NextConfig = {
   },
   async headers() {
     return [
-      // What every answer carries (lib/http/site-headers.ts).
-      { source: '/:path*', headers: rules(everyAnswerHeaders) },
-      { source: '/((?!main/api/).*)', headers: rules(outsideMainApiHeaders) },
+      // What every answer carries, and pages or data and images each (lib/http/site-headers.ts).
+      ...siteHeaderRules(),
       // The public pages Next caches: a shared cache (CDN) may keep them a minute; a browser asks
       // every time (the server answers from its cache). Next's own header would add
       // stale-while-revalidate, which browsers apply too: a prefetched page could be an hour old.

@@ -1,12 +1,18 @@
 import { parseQuery } from '../http/query';
 import { isUuid } from '../ids';
-import { badgeQuerySchema } from './schemas';
+import { badgeQuerySchema, badgeStyles } from './schemas';
 
 // Badge URLs as embeds ask for them are answered from Next's cache: proxy.ts rewrites a GET of
 // /main/api/v1/public/{site}/svg|shields/{userUUID} to the cached route (app/cached-badge), the
 // query's `badge` and `style` made path segments (`first` and `own` when absent; an unknown style
 // is ignored, as the public route ignores it). Any other request (another method, a badge id that
-// is no UUID) stays on the public route, answered per request.
+// is no UUID) stays on the public route, answered per request. The cached route answers only the
+// paths made here (cachedBadgeOf): ids in lower case, as the change feed names them in the cache's
+// tags, and known formats and styles, so that what Next keeps is one entry per badge and style.
+// proxy.ts refuses the route to requests from outside (CACHED_BADGE_ROOT).
+
+/** Where the cached route lives; only proxy.ts's rewrites reach it. */
+export const CACHED_BADGE_ROOT = '/cached-badge';
 
 export const FIRST_BADGE = 'first';
 export const OWN_STYLE = 'own';
@@ -22,5 +28,23 @@ export function cachedBadgePath(method: string, url: URL): string | null {
   const { badge, style } = parseQuery(badgeQuerySchema, url.searchParams);
   if (badge !== undefined && !isUuid(badge)) return null;
   const drawn = format === 'svg' && style ? style : OWN_STYLE;
-  return `/cached-badge/${format}/${owner.toLowerCase()}/${badge?.toLowerCase() ?? FIRST_BADGE}/${drawn}`;
+  return `${CACHED_BADGE_ROOT}/${format}/${owner.toLowerCase()}/${badge?.toLowerCase() ?? FIRST_BADGE}/${drawn}`;
+}
+
+const isCanonicalUuid = (value: string) => isUuid(value) && value === value.toLowerCase();
+
+/** The cached route's path segments, as its route file gets them. */
+export interface CachedBadgeParams {
+  format: string;
+  userUUID: string;
+  badge: string;
+  style: string;
+}
+
+/** The badge a cached route's path names when cachedBadgePath made it, else null (a path of no badge URL). */
+export function cachedBadgeOf({ format, userUUID, badge, style }: CachedBadgeParams): { format: 'svg' | 'shields'; owner: string; badge?: string; style?: string } | null {
+  if (format !== 'svg' && format !== 'shields') return null;
+  if (!isCanonicalUuid(userUUID) || (badge !== FIRST_BADGE && !isCanonicalUuid(badge))) return null;
+  if (style !== OWN_STYLE && !(format === 'svg' && (badgeStyles as readonly string[]).includes(style))) return null;
+  return { format, owner: userUUID, badge: badge === FIRST_BADGE ? undefined : badge, style: style === OWN_STYLE ? undefined : style };
 }

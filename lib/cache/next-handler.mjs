@@ -45,10 +45,12 @@ function due(entry, now) {
 /**
  * Only what a GET renders is kept: a page or route answer is 200 or 404. Next also stores what
  * another method got from a cached route (its 405) and would serve it to every GET after; a
- * failure (the database away) is answered, never kept.
+ * failure (the database away) is answered, never kept; nor is a route's answer that says
+ * `no-store` (a problem+json, such as the cached badge route's 404 to a path of no badge URL).
  */
 function cacheable(data) {
   if (data.kind !== 'APP_PAGE' && data.kind !== 'APP_ROUTE') return true;
+  if (data.kind === 'APP_ROUTE' && /\bno-store\b/i.test(String(data.headers?.['cache-control'] ?? ''))) return false;
   return data.status === undefined || data.status === 200 || data.status === 404;
 }
 

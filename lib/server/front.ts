@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import { UNSUPPORTED_METHOD_HEADER } from '../http/methods';
 import { problemBody } from '../http/problem';
 import { matchesEtag } from '../http/public';
+import { dataHeaders, everyAnswerHeaders } from '../http/site-headers';
 import { isPublicPage, renderedInBrowser, withoutRuntime } from '../web/public-pages';
 import { directAnswer, type DirectRoute } from './direct';
 
@@ -16,6 +17,8 @@ import { directAnswer, type DirectRoute } from './direct';
 //   and 300 s); an upload of a data dump (gigabytes) may take longer as long as it never stalls
 //   that long;
 // - a path whose percent-encoding is malformed: 404 (Next would fail rendering its 400 page);
+// - a target in absolute form (`GET http://host/path`), which only a proxy takes: 400 (Next would
+//   redirect to the host it names);
 // - OPTIONS of a page (or of a route outside the API): 204 with Allow, where Next would fail
 //   with a 500 on the routes it caches;
 // - methods Next cannot carry (TRACE, CONNECT, WebDAV's...): a 405 problem, never a 500. Under
@@ -66,6 +69,12 @@ function wellEncoded(url: string | undefined): boolean {
   }
 }
 
+/** Whether the request names its target as a server takes it: a path, or `*` for OPTIONS (RFC 9112 3.2). */
+function originForm(req: http.IncomingMessage): boolean {
+  const target = req.url ?? '/';
+  return target.startsWith('/') || (target === '*' && req.method === 'OPTIONS');
+}
+
 /**
  * The request's path with dot segments resolved, as Next routes it, or null when it is none (the
  * target is read as a path even when it starts with `//`, which a URL parser would take for a host).
@@ -79,8 +88,11 @@ export function routedPath(target: string | undefined): string | null {
   }
 }
 
+/** The site's headers of a problem+json answer (lib/http/site-headers.ts), and no-store. */
+const problemHeaders = { ...everyAnswerHeaders, ...dataHeaders, 'content-type': 'application/problem+json', 'cache-control': 'no-store' };
+
 function answer(res: http.ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...headers, 'content-type': 'application/problem+json', 'cache-control': 'no-store' });
+  res.writeHead(status, { ...headers, ...problemHeaders });
   res.end(body);
 }
 
@@ -282,7 +294,7 @@ function limitRequestTime(req: http.IncomingMessage, res: http.ServerResponse, l
     }
     res.setHeader('connection', 'close');
     const detail = upload ? 'The upload stalled: nothing of it arrived for too long.' : 'The request did not arrive whole in time.';
-    res.writeHead(408, { 'content-type': 'application/problem+json', 'cache-control': 'no-store' });
+    res.writeHead(408, problemHeaders);
     res.end(JSON.stringify(problemBody('request_timeout', detail)), () => req.socket.destroy());
   };
   let timer = setTimeout(check, limitMs).unref();
@@ -333,6 +345,10 @@ export function frontServer(handle: Handler, options: FrontOptions): http.Server
     (req, res) => {
       setForwarded(req, options.trustProxy);
       if (overHttps(req, options)) res.setHeader('strict-transport-security', hsts);
+      if (!originForm(req)) {
+        answer(res, 400, JSON.stringify(problemBody('invalid_target', 'The request target is a full URL (absolute form), which only a proxy takes: send the path alone.')));
+        return;
+      }
       if (!wellEncoded(req.url)) {
         answer(res, 404, JSON.stringify(problemBody('not_found', 'No such page: the path is not valid percent-encoded UTF-8.')));
         return;

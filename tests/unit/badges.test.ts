@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDuration } from '../../lib/badges/format';
 import { notFoundFace, renderSvg, styleOf } from '../../lib/badges/render';
 import { badgeStyles } from '../../lib/badges/schemas';
+import { cachedBadgeOf, cachedBadgePath } from '../../lib/badges/urls';
 
 describe('badge durations', () => {
   it.each([
@@ -62,5 +63,46 @@ describe('badge SVG', () => {
     expect(styleOf('plastic', 'flat')).toBe('plastic');
     expect(styleOf('neon', 'social')).toBe('social');
     expect(styleOf(null, 'bogus')).toBe('flat');
+  });
+});
+
+describe('the cached badge route', () => {
+  const owner = '4A37A771-ACF4-473A-8795-8622C5EF53E0';
+  const badge = '79E4A471-FED3-40D7-A004-E2590D3AD097';
+  const paramsOf = (path: string) => {
+    const [, , format, userUUID, b, style] = path.split('/');
+    return { format, userUUID, badge: b, style };
+  };
+
+  it('answers every path the proxy makes of a badge URL, with its ids in lower case', () => {
+    const urls = [
+      `svg/${owner}`,
+      `svg/${owner}?badge=${badge}&style=for-the-badge`,
+      `svg/${owner}?style=nonsense`,
+      `shields/${owner}?badge=${badge}&style=flat`,
+    ];
+    for (const url of urls) {
+      const path = cachedBadgePath('GET', new URL(`http://x/main/api/v1/public/github/${url}`))!;
+      const named = cachedBadgeOf(paramsOf(path));
+      expect(named, path).not.toBeNull();
+      expect(named!.owner).toBe(owner.toLowerCase());
+      expect(named!.badge).toBe(url.includes('badge=') ? badge.toLowerCase() : undefined);
+    }
+  });
+
+  it('answers no other path: ids in upper case, unknown formats and styles', () => {
+    const lower = owner.toLowerCase();
+    for (const params of [
+      { format: 'svg', userUUID: owner, badge: 'first', style: 'own' },
+      { format: 'svg', userUUID: lower, badge: badge, style: 'own' },
+      { format: 'png', userUUID: lower, badge: 'first', style: 'own' },
+      { format: 'svg', userUUID: lower, badge: 'first', style: 'zzz' },
+      { format: 'svg', userUUID: lower, badge: 'first', style: 'own.rsc' },
+      { format: 'shields', userUUID: lower, badge: 'first', style: 'flat' },
+      { format: 'svg', userUUID: 'not-a-uuid', badge: 'first', style: 'own' },
+      { format: 'svg', userUUID: lower, badge: 'second', style: 'own' },
+    ]) {
+      expect(cachedBadgeOf(params), JSON.stringify(params)).toBeNull();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CacheClock, lastMidnight } from '../../lib/cache/clock';
+import { CacheClock, installCacheClock, lastMidnight } from '../../lib/cache/clock';
 import { COMMUNITY_TAG, dayTag, handleTag, LEADERBOARD_TAG } from '../../lib/cache/tags';
 import { resetConfig } from '../../lib/config';
 import { embeddedChanges, unheardChanges } from '../../lib/db/changes';
@@ -77,5 +77,24 @@ describe('CacheClock', () => {
     // Rendered before Tokyo's midnight (15:00 UTC): stale after it, not before.
     expect(clock.changedSince([dayTag('Asia/Tokyo')], at('2026-11-23T14:59:00Z'), at('2026-11-23T14:59:30Z'))).toBe(false);
     expect(clock.changedSince([dayTag('Asia/Tokyo')], at('2026-11-23T14:59:00Z'), at('2026-11-23T15:00:01Z'))).toBe(true);
+  });
+});
+
+describe("Next's cache handler", () => {
+  it('keeps a route\'s 200 and 404, never an answer that says no-store', async () => {
+    installCacheClock(embeddedChanges());
+    // Plain JavaScript that Next loads itself (lib/cache/next-handler.mjs).
+    const { default: Handler } = await import('../../lib/cache/next-handler.mjs');
+    const handler = new Handler();
+    const route = (status: number, cacheControl: string) => ({ kind: 'APP_ROUTE', status, body: Buffer.from('x'), headers: { 'cache-control': cacheControl } });
+    const kept = async (key: string, data: object) => {
+      await handler.get(key);
+      await handler.set(key, data, { cacheControl: { revalidate: 60 } });
+      return (await handler.get(key)) !== null;
+    };
+    expect(await kept('/badge-200', route(200, 'public, max-age=60'))).toBe(true);
+    expect(await kept('/badge-404', route(404, 'public, max-age=60'))).toBe(true);
+    expect(await kept('/badge-problem', route(404, 'no-store'))).toBe(false);
+    expect(await kept('/badge-405', route(405, 'public'))).toBe(false);
   });
 });

@@ -87,6 +87,21 @@ describe('the HTTP front', () => {
     expect(seen).toEqual([]);
   });
 
+  it('answers a target in absolute form 400 without asking Next: only a proxy takes one', async () => {
+    const { port, seen } = await start();
+    for (const target of ['http://evil.example/main/api/v1/health', 'https://evil.example/', 'HTTP://x/pricing', '*']) {
+      const res = await raw(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect([target, res.text.slice(0, 12)]).toEqual([target, 'HTTP/1.1 400']);
+      expect(res.text).toContain('"code":"invalid_target"');
+      expect(res.text.toLowerCase()).not.toContain('location:');
+      expect(res.text).toContain("Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    }
+    // `OPTIONS *` asks about the server as a whole: still the page methods.
+    const star = await raw(port, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(star.text).toMatch(/^HTTP\/1\.1 204/);
+    expect(seen).toEqual([]);
+  });
+
   it('reads a target starting with // as a path, never as a host: answered, and the server stays up', async () => {
     const { port, seen } = await start();
     for (const target of ['//', '///', '//[', '//:99999', '//x%20y']) {

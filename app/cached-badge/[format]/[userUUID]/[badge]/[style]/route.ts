@@ -2,19 +2,20 @@
 // comes here (proxy.ts, lib/badges/urls.ts), `first` and `own` standing for an absent badge and
 // style. Kept until the owner's data, badges or date change (tagged in lib/badges/public.ts,
 // lib/cache/tags.ts). GET only: Next caches no route that takes other methods, and no other
-// method is sent here.
+// method is sent here. Only proxy.ts's rewrites reach it (a request from outside gets its 404).
 import { badgeShields, badgeSvg } from '@/lib/badges/public';
-import { FIRST_BADGE, OWN_STYLE } from '@/lib/badges/urls';
+import { cachedBadgeOf, type CachedBadgeParams } from '@/lib/badges/urls';
+import { ApiError, problemResponse } from '@/lib/http/problem';
 import { publicRoute } from '@/lib/http/public';
 import { tagRender } from '@/lib/web/pages';
 
-type Params = { format: string; userUUID: string; badge: string; style: string };
-
 export const revalidate = 60;
-export const generateStaticParams = (): Params[] => [];
+export const generateStaticParams = (): CachedBadgeParams[] => [];
 
-export const GET = publicRoute(async (_request: Request, ctx: { params: Promise<Params> }) => {
-  const { format, userUUID, badge, style } = await ctx.params;
-  const query = { badge: badge === FIRST_BADGE ? undefined : badge, style: style === OWN_STYLE ? undefined : style };
-  return (format === 'shields' ? badgeShields : badgeSvg)(null, userUUID, query, (tags) => tagRender(...tags));
+export const GET = publicRoute(async (_request: Request, ctx: { params: Promise<CachedBadgeParams> }) => {
+  const named = cachedBadgeOf(await ctx.params);
+  // A path proxy.ts never makes: a 404 that says no-store, which the page cache does not keep.
+  if (!named) return problemResponse(new ApiError('not_found', 'No such badge URL.'));
+  const { format, owner, ...query } = named;
+  return (format === 'shields' ? badgeShields : badgeSvg)(null, owner, query, (tags) => tagRender(...tags));
 });
