@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { passwordUser, postForm } from '../helpers/forms';
 
 // What a careless client or an attacker sends to the real server: always a clear 4xx, never a
 // 500; the headers that keep pages from being framed or sniffed; absolute URLs at the site's
@@ -21,11 +22,26 @@ function request(method: string, url: string, headers: Record<string, string> = 
   });
 }
 
-async function newUser() {
+/** A request whose target goes out as written: no dot segment resolved, any form of target. */
+function rawTarget(method: string, target: string, headers: Record<string, string> = {}) {
+  const { hostname, port } = new URL(base);
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const req = http.request({ host: hostname, port, method, path: target, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function newUser(scopes?: string[]) {
   const res = await fetch(`${api}/admin/users`, {
     method: 'POST',
     headers: { authorization: `Bearer ${inject('adminToken')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ handle: `h${Math.random().toString(36).slice(2, 10)}` }),
+    body: JSON.stringify({ handle: `h${Math.random().toString(36).slice(2, 10)}`, ...(scopes && { token: { scopes } }) }),
   });
   return (await res.json()) as { user: { id: string }; token: string };
 }
@@ -92,6 +108,30 @@ describe('malformed requests', () => {
     expect((await request('GET', `${api}/health`)).status).toBe(200);
   });
 
+  it('a target in absolute form (only for proxies) is a 400 problem, never a redirect to the host it names', async () => {
+    for (const target of ['http://evil.example/main/api/v1/health', 'http://evil.example/pricing', 'https://evil.example/']) {
+      const res = await rawTarget('GET', target);
+      expect([target, res.status, res.headers.location]).toEqual([target, 400, undefined]);
+      expect(JSON.parse(res.body)).toMatchObject({ status: 400, code: 'invalid_target' });
+    }
+  });
+
+  it('a body nested a megabyte deep is refused at once (400 naming the rule), and the server stays quick', async () => {
+    const { token } = await newUser();
+    const deep = `${'['.repeat(512 * 1024)}${']'.repeat(512 * 1024)}`;
+    const key = `Basic ${Buffer.from(token).toString('base64')}`;
+    for (const [path, authorization] of [
+      [`${api}/sync/activities`, `Bearer ${token}`],
+      [`${base}/api/wakatime/v1/users/current/heartbeats.bulk`, key],
+    ]) {
+      const started = performance.now();
+      const res = await request('POST', path, { authorization, 'content-type': 'application/json' }, deep);
+      expect([path, res.status]).toEqual([path, 400]);
+      expect(res.body).toMatch(/nests arrays and objects more than 64 levels deep/);
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+  });
+
   it('a session cookie that is not one is no session: 401, not 500', async () => {
     for (const cookie of ['authjs.session-token=%E0%A4%A', 'authjs.session-token=garbage', '__Secure-authjs.session-token=%']) {
       const res = await request('GET', `${api}/me`, { cookie });
@@ -128,12 +168,132 @@ describe('security headers', () => {
   it('badges and charts stay embeddable anywhere', async () => {
     const { user } = await newUser();
     const badge = await request('GET', `${api}/public/github/svg/${user.id}`);
-    expect(badge.headers['content-security-policy']).toBeUndefined();
     expect(badge.headers['x-frame-options']).toBeUndefined();
     expect(badge.headers['x-content-type-options']).toBe('nosniff');
     const chart = await request('GET', `${api}/get/public/time`);
     expect(chart.headers['access-control-allow-origin']).toBe('*');
     expect(chart.headers['x-frame-options']).toBeUndefined();
+  });
+
+  it('images and data load nothing and run nothing, even opened on their own; pages keep their own policy', async () => {
+    const { user, token } = await newUser();
+    const key = Buffer.from(token).toString('base64');
+    const answers = {
+      badge: await request('GET', `${api}/public/github/svg/${user.id}`),
+      'badge in another style': await request('GET', `${api}/public/github/svg/${user.id}?style=plastic`),
+      shields: await request('GET', `${api}/public/github/shields/${user.id}`),
+      health: await request('GET', `${api}/health`),
+      problem: await request('GET', `${api}/no/such/route`),
+      heartbeats: await request('POST', `${base}/api/wakatime/v1/users/current/heartbeats.bulk`, { authorization: `Basic ${key}`, 'content-type': 'application/json' }, '[]'),
+      'status bar': await request('GET', `${base}/api/wakatime/v1/users/current/statusbar/today`, { authorization: `Basic ${key}` }),
+      session: await request('GET', `${base}/auth/session`),
+      csrf: await request('GET', `${base}/auth/csrf`),
+      icon: await request('GET', `${base}/icon.svg`),
+      'badge preview': await request('GET', `${base}/dashboard/badge-preview`),
+      sitemap: await request('GET', `${base}/sitemap.xml`),
+      'a path that is no path': await request('GET', `${base}/u/%E0%A4%A`),
+    };
+    for (const [what, res] of Object.entries(answers)) {
+      expect([what, res.headers['content-security-policy']]).toEqual([what, "default-src 'none'; style-src 'unsafe-inline'; sandbox"]);
+      expect([what, res.headers['x-content-type-options']]).toEqual([what, 'nosniff']);
+    }
+    for (const path of ['/pricing', '/signin', '/u/nobody-at-all', '/auth/signout']) {
+      expect([path, (await request('GET', `${base}${path}`)).headers['content-security-policy']]).toEqual([path, expect.stringContaining("frame-ancestors 'none'")]);
+    }
+  });
+});
+
+describe('the cached badge route', () => {
+  it('answers only the proxy: from outside it is a 404, however the path is written', async () => {
+    const { user, token } = await newUser(['badges']);
+    const made = await request('POST', `${api}/badges`, { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, JSON.stringify({ metric: 'total', range: '7d' }));
+    expect(made.status).toBe(201);
+    const owner = user.id;
+    const upper = owner.toUpperCase();
+    expect((await request('GET', `${api}/public/github/svg/${owner}`)).status).toBe(200);
+    for (const target of [
+      `/cached-badge/svg/${owner}/first/own`,
+      `/cached-badge/shields/${owner}/first/own`,
+      `/cached-badge/svg/${upper}/first/own`,
+      `/cached-badge/svg/${owner}/first/zzz`,
+      `/cached-badge/svg/${owner}/first/own.rsc`,
+      `/cached-badge/svg/${owner}/first/own/`,
+      `/./cached-badge/svg/${owner}/first/own`,
+      `/x/../cached-badge/svg/${owner}/first/own`,
+      `/main/api/../../cached-badge/svg/${owner}/first/own`,
+      `//cached-badge/svg/${owner}/first/own`,
+      `/cached-badge`,
+    ]) {
+      for (const headers of [{}, { rsc: '1' }] as Record<string, string>[]) {
+        const res = await rawTarget('GET', target, headers);
+        // A 404, or Next's redirect of `//` or a trailing slash to a path that is one.
+        expect([target, headers, res.status >= 300 && res.status < 500, res.headers['content-type']?.startsWith('image/svg') ?? false]).toEqual([target, headers, true, false]);
+      }
+    }
+  });
+
+  it('a badge asked with its owner\'s id in upper case is gone as soon as it is deleted', async () => {
+    const { user, token } = await newUser(['badges']);
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const made = JSON.parse((await request('POST', `${api}/badges`, auth, JSON.stringify({ metric: 'total', range: '7d' }))).body);
+    const url = `${api}/public/github/svg/${user.id.toUpperCase()}?badge=${made.id.toUpperCase()}`;
+    expect((await request('GET', url)).status).toBe(200);
+    expect((await request('GET', url)).status).toBe(200);
+    expect((await request('DELETE', `${api}/badges/${made.id}`, auth)).status).toBe(204);
+    expect((await request('GET', url)).status).toBe(404);
+  });
+});
+
+describe('where signing in sends the browser', () => {
+  // As a link can carry them: raw in the query (`%09` is a tab once decoded) or encoded twice.
+  const hostile = [
+    '/%09/evil.example/x',
+    '/%0a/evil.example/x',
+    '/%0d%0aLocation:%20//evil.example',
+    '//evil.example/x',
+    '/%5Cevil.example',
+    '/%5C/evil.example',
+    '/%2509/evil.example',
+    '/.//evil.example/x',
+    'https://evil.example/x',
+    'javascript:alert(1)',
+  ];
+  let user: Awaited<ReturnType<typeof passwordUser>>;
+  beforeAll(async () => {
+    user = await passwordUser(base);
+  });
+
+  it('a signed-in visitor of the sign-in page goes to a path of the site, or the dashboard', async () => {
+    for (const callbackUrl of hostile) {
+      const res = await request('GET', `${base}/signin?callbackUrl=${callbackUrl}`, { cookie: user.cookie });
+      expect([callbackUrl, res.status, res.headers.location]).toEqual([callbackUrl, 307, '/dashboard']);
+    }
+    const res = await request('GET', `${base}/signin?callbackUrl=${encodeURIComponent('/u/someone?x=1')}`, { cookie: user.cookie });
+    expect([res.status, res.headers.location]).toEqual([307, '/u/someone?x=1']);
+  });
+
+  it('a password sign-in from such a link lands on a path of the site, or the dashboard', async () => {
+    for (const callbackUrl of ['/%09/evil.example/x', '/%0a/evil.example/x', '//evil.example/x', 'https://evil.example/x']) {
+      const res = await postForm(base, `/signin?callbackUrl=${callbackUrl}`, { email: user.email, password: user.password });
+      expect([callbackUrl, res.status, res.location]).toEqual([callbackUrl, 303, '/dashboard']);
+    }
+    const res = await postForm(base, `/signin?callbackUrl=${encodeURIComponent('/u/someone')}`, { email: user.email, password: user.password });
+    expect([res.status, res.location]).toEqual([303, '/u/someone']);
+  });
+
+  it("Auth.js's own routes return to the site only, and never fail on the address", async () => {
+    const csrf = await request('GET', `${base}/auth/csrf`);
+    const { csrfToken } = JSON.parse(csrf.body);
+    const cookie = (csrf.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+    for (const callbackUrl of ['/\n/evil.example', '/\t/evil.example', '//evil.example/x', 'https://evil.example/', '/\\evil.example']) {
+      const form = new URLSearchParams({ csrfToken, callbackUrl }).toString();
+      const res = await request('POST', `${base}/auth/signout`, { cookie, 'content-type': 'application/x-www-form-urlencoded' }, form);
+      expect([callbackUrl, res.status, new URL(res.headers.location ?? '', 'http://nowhere').href]).toEqual([callbackUrl, 302, `${base}/`]);
+      const asked = await request('GET', `${base}/auth/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+      expect([callbackUrl, asked.status < 500, asked.headers.location ?? '']).toEqual([callbackUrl, true, expect.not.stringContaining('evil')]);
+    }
+    // A relative address is the path it resolves to (Auth.js would fail on it).
+    for (const callbackUrl of ['90d', 'dashboard?x=1']) expect([callbackUrl, (await request('GET', `${base}/auth/session?callbackUrl=${callbackUrl}`)).status]).toEqual([callbackUrl, 200]);
   });
 });
 
