@@ -91,6 +91,13 @@ export const configSchema = z.object({
       path: ['DATABASE_MIGRATION_URL'],
       message: 'is required with DATABASE_POOLER=transaction: the direct (unpooled) URL migrations run on, under a lock such a pooler does not keep',
     });
+  // An upload between the two could never find room: every one would be refused with 503.
+  if (cfg.IMPORT_MAX_BYTES > cfg.IMPORT_SPOOL_MAX_BYTES)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['IMPORT_MAX_BYTES'],
+      message: `must be at most IMPORT_SPOOL_MAX_BYTES (${cfg.IMPORT_SPOOL_MAX_BYTES}), the room all uploads waiting share: a larger upload could never be taken`,
+    });
   // A function's disk does not outlive it, and instances share nothing: the embedded database
   // cannot work there. Refused at build (migrations run in it) and in every function.
   if (cfg.VERCEL && !cfg.DATABASE_URL)

@@ -15,6 +15,13 @@ describe('configuration', () => {
     expect(() => parseConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres/);
   });
 
+  it('refuses an upload limit larger than the room all uploads share', () => {
+    expect(() => parseConfig({ IMPORT_MAX_BYTES: '2000', IMPORT_SPOOL_MAX_BYTES: '1000' })).toThrow(/IMPORT_MAX_BYTES: must be at most IMPORT_SPOOL_MAX_BYTES \(1000\)/);
+    // The default limit (4 GiB) against a smaller room.
+    expect(() => parseConfig({ IMPORT_SPOOL_MAX_BYTES: '1000000' })).toThrow(/IMPORT_MAX_BYTES: must be at most IMPORT_SPOOL_MAX_BYTES/);
+    expect(parseConfig({ IMPORT_MAX_BYTES: '1000', IMPORT_SPOOL_MAX_BYTES: '1000' }).IMPORT_MAX_BYTES).toBe(1000);
+  });
+
   it('takes the pool size from the database URL', () => {
     const url = 'postgres://app@db1:5432,db2:5432/codetally?sslmode=require&max=25';
     expect(parseConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
