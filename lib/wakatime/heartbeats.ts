@@ -176,8 +176,8 @@ export interface CheckContext {
   userAgent: string | null;
   /** Digests already made, by type, then entity (a dump names the same files again and again). */
   digests: Map<string, Map<string, number>>;
-  /** The characters of the entities `digests` holds (see DIGESTS_MAX_CHARS). */
-  digestChars?: number;
+  /** What the entries of `digests` cost (see DIGESTS_MAX_COST). */
+  digestCost?: number;
   /** User-Agents already read (a request's heartbeats share one or two). */
   origins: Map<string | null, Origin>;
   /** The text rules, remembering the strings that passed them (none when absent). */
@@ -195,10 +195,13 @@ function originOf(ctx: CheckContext, userAgent: string | null): Origin {
 }
 
 /**
- * The most characters of entities one context remembers digests of: an import's context lasts the
- * whole dump, whose entities (up to 4 KiB each) could otherwise fill hundreds of megabytes.
+ * The most entity digests one context remembers, counted as each entity's characters plus
+ * DIGEST_ENTRY_COST (what a map entry, its number and a short string's header take): an import's
+ * context lasts the whole dump, whose entities (up to 4 KiB each, or millions of short ones) could
+ * otherwise fill hundreds of megabytes.
  */
-const DIGESTS_MAX_CHARS = 4_000_000;
+const DIGESTS_MAX_COST = 4_000_000;
+const DIGEST_ENTRY_COST = 64;
 
 /** The digest of a heartbeat's entity, remembered in `ctx`. */
 function digestOf(ctx: CheckContext, type: string, entity: string): number {
@@ -206,10 +209,11 @@ function digestOf(ctx: CheckContext, type: string, entity: string): number {
   if (!ofType) ctx.digests.set(type, (ofType = new Map()));
   let digest = ofType.get(entity);
   if (digest === undefined) {
-    ctx.digestChars = (ctx.digestChars ?? 0) + entity.length;
-    if (ctx.digestChars > DIGESTS_MAX_CHARS) {
+    const cost = entity.length + DIGEST_ENTRY_COST;
+    ctx.digestCost = (ctx.digestCost ?? 0) + cost;
+    if (ctx.digestCost > DIGESTS_MAX_COST) {
       for (const remembered of ctx.digests.values()) remembered.clear();
-      ctx.digestChars = entity.length;
+      ctx.digestCost = cost;
     }
     ofType.set(entity, (digest = entityDigest(ctx.key, type, entity)));
   }

@@ -179,4 +179,14 @@ describe('the digests an import remembers', () => {
     const fresh = checkHeartbeat({ entity: long(0), type: 'url', time: 1_700_000_000 }, { ...ctx, digests: new Map() });
     expect(again).toEqual(fresh);
   });
+
+  it('hold a few megabytes however many short ones a dump has: each entry costs more than its characters', () => {
+    const ctx: CheckContext = { key: 'k', userAgent: null, earliest: 0, latest: Infinity, tooOld: '', digests: new Map(), origins: new Map() };
+    for (let i = 0; i < 100_000; i++) checkHeartbeat({ entity: `f${i}`, type: 'file', time: 1_700_000_000 + i }, ctx);
+    const entries = [...ctx.digests.values()].reduce((sum, m) => sum + m.size, 0);
+    const chars = [...ctx.digests.values()].reduce((sum, m) => sum + [...m.keys()].reduce((s, e) => s + e.length, 0), 0);
+    expect(entries).toBeGreaterThan(0);
+    // Each entry is charged its characters and 64 (a map entry, its number, a string's header).
+    expect(chars + 64 * entries).toBeLessThanOrEqual(4_000_000);
+  });
 });
