@@ -50,6 +50,8 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COLON = 0x3a;
 const COMMA = 0x2c;
+/** The first byte of `null`. */
+const NULL = 0x6e;
 
 /** Where the string that opens at `start` ends (its closing quote), or -1 when not within `buf`. */
 function stringEnd(buf: Buffer, start: number): number {
@@ -68,14 +70,33 @@ function roleOfKey(role: Role, key: string): Role {
   return Role.Skip;
 }
 
+/** JSON's whitespace. */
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** Whether `b` starts with a UTF-8 byte order mark (some editors save one): not part of the document. */
+const byteOrderMark = (b: Uint8Array) => b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+
 /** What a value starting with byte `c` is, in words. */
 function kindOf(c: number): string {
   if (c === OPEN_OBJECT) return 'an object';
   if (c === OPEN_ARRAY) return 'an array';
   if (c === QUOTE) return 'a string';
   if (c === 0x74 || c === 0x66) return 'true or false';
-  if (c === 0x6e) return 'null';
+  if (c === NULL) return 'null';
   return (c >= 0x30 && c <= 0x39) || c === 0x2d ? 'a number' : 'not JSON';
+}
+
+/**
+ * Whether a document starting with `head` may be a data dump (an object or an array): null when
+ * it may, why not when it cannot, undefined when `head` holds nothing but a byte order mark and
+ * whitespace (the upload's first bytes are judged so, before the whole document is read).
+ */
+export function dumpStartProblem(head: Uint8Array): string | null | undefined {
+  let i = byteOrderMark(head) ? 3 : 0;
+  while (i < head.length && isSpace(head[i])) i++;
+  if (i === head.length) return undefined;
+  const c = head[i];
+  return c === OPEN_OBJECT || c === OPEN_ARRAY ? null : `${NOT_A_DUMP}: the document is ${kindOf(c)}, where a data dump is a JSON object with "days"`;
 }
 
 /**
@@ -125,8 +146,7 @@ export class DumpReader {
     } else {
       this.base += this.buf.length;
       this.buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      // A UTF-8 byte order mark (some editors save one) is not part of the document.
-      this.pos = this.base === 0 && this.buf[0] === 0xef && this.buf[1] === 0xbb && this.buf[2] === 0xbf ? 3 : 0;
+      this.pos = this.base === 0 && byteOrderMark(this.buf) ? 3 : 0;
     }
     const out: unknown[] = [];
     this.scan(out);
@@ -208,25 +228,27 @@ export class DumpReader {
    * known (the string is then read whole), or -1.
    */
   private structural(c: number, i: number, end: number): void {
-    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) return;
+    if (isSpace(c)) return;
     if (this.skipDepth > 0) return this.skip(c, i, end);
     const top = this.stack.at(-1);
     if (this.finished) this.fail('unexpected data after the end of the dump');
     if (!top) {
       this.started = true;
+      const problem = dumpStartProblem(this.buf.subarray(i, i + 1));
+      if (problem) this.fail(problem);
       if (c === OPEN_OBJECT) this.stack.push({ object: true, role: Role.Root, expectKey: true, valueRole: Role.Skip });
-      else if (c === OPEN_ARRAY) {
+      else {
         // A bare array of heartbeats: nothing more to look for.
         this.hasDays = true;
         this.stack.push({ object: false, role: Role.Heartbeats, expectKey: false, valueRole: Role.Skip });
-      } else this.fail(`${NOT_A_DUMP}: the document is ${kindOf(c)}, where a data dump is a JSON object with "days"`);
+      }
       return;
     }
     if (top.object && top.expectKey) {
       if (c === QUOTE) {
         top.expectKey = false;
         if (end >= 0) {
-          if (end - i > MAX_KEY_BYTES) this.keyTooLong(i);
+          if (end - i - 1 > MAX_KEY_BYTES) this.keyTooLong(i);
           this.keyRead(i, end + 1);
           return;
         }
@@ -257,7 +279,10 @@ export class DumpReader {
       this.captureDepth = 1;
       return;
     }
-    if (role === Role.Days) {
+    if ((role === Role.Days || role === Role.Heartbeats) && c === NULL) {
+      // `"days": null`, `"heartbeats": null`: none (its bytes are stepped over as a skipped value's).
+      if (role === Role.Days) this.hasDays = true;
+    } else if (role === Role.Days) {
       if (c !== OPEN_ARRAY) this.fail(`${NOT_A_DUMP}: "days" is ${kindOf(c)}, where a data dump has an array of days`);
       this.hasDays = true;
       this.stack.push({ object: false, role, expectKey: false, valueRole: Role.Skip });
@@ -293,7 +318,12 @@ export class DumpReader {
   private keyRead(start: number, end: number): void {
     this.keyStart = -1;
     const top = this.stack.at(-1)!;
-    const key = JSON.parse(this.buf.toString('utf8', start, end)) as string;
+    let key: string;
+    try {
+      key = JSON.parse(this.buf.toString('utf8', start, end)) as string;
+    } catch (err) {
+      this.fail(`a key is not a valid JSON string: ${(err as Error).message}`, this.base + start);
+    }
     top.valueRole = roleOfKey(top.role, key);
   }
 

@@ -11,7 +11,7 @@ import { bodyChunks, isJsonMediaType } from '../http/body';
 import { isUuid } from '../ids';
 import { ApiError } from '../http/problem';
 import { CreditedNames, DayHeartbeats } from './day-heartbeats';
-import { DumpError, DumpReader } from './dump';
+import { DumpError, DumpReader, dumpStartProblem } from './dump';
 import { removeSpool, reserve, spoolDir, spooledBytes, spooledIds, spoolFile } from './spool';
 import {
   announce,
@@ -140,12 +140,9 @@ function uploadCheck(id: string, limit: number, room: number): (chunk: Uint8Arra
     if (size > limit) throw tooLarge(limit);
     if (!reserve(id, chunk.length, room)) throw spoolFull(room);
     if (looked) return;
-    const first = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1').replace(/^\xef\xbb\xbf/, '').trimStart()[0];
-    if (first === undefined) return;
-    looked = true;
-    if (first !== '{' && first !== '[') {
-      throw notADump('Not a WakaTime data dump: one is a JSON object with "days" (wakatime.com: Settings, Export, heartbeats).');
-    }
+    const problem = dumpStartProblem(chunk);
+    looked = problem !== undefined;
+    if (problem) throw notADump(problem);
   };
 }
 

@@ -236,7 +236,8 @@ describe('importing a WakaTime data dump', () => {
         setTimeout(() => body.end('2024-01-01,3\n'), 20);
         const refused = await send(u.token, body);
         expect(refused.status).toBe(422);
-        expect((await refused.json()).errors[0]).toMatchObject({ code: 'not_a_dump' });
+        // In the reader's words, as when a document turns out not to be a dump once read.
+        expect((await refused.json()).errors[0]).toMatchObject({ code: 'not_a_dump', message: 'Not a WakaTime data dump: the document is not JSON, where a data dump is a JSON object with "days"' });
         await new Promise((resolve) => setTimeout(resolve, 40));
       }
     } finally {

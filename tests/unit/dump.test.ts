@@ -2,7 +2,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DumpError, DumpReader } from '../../lib/wakatime/dump';
+import { DumpError, DumpReader, MAX_KEY_BYTES } from '../../lib/wakatime/dump';
 import { checkHeartbeat, type CheckContext } from '../../lib/wakatime/heartbeats';
 
 // The reader of WakaTime data dumps holds the chunk it reads and the heartbeat it cuts out, never
@@ -48,7 +48,7 @@ function stream(head: string, fill: string, chunks: number, tail: string, maxGro
 }
 
 /** Reads a whole document in chunks of `size` bytes. */
-function read(doc: string, size = 7): unknown[] {
+function read(doc: string | Buffer, size = 7): unknown[] {
   const reader = new DumpReader();
   const bytes = Buffer.from(doc);
   const out: unknown[] = [];
@@ -57,7 +57,7 @@ function read(doc: string, size = 7): unknown[] {
   return out;
 }
 
-const errorOf = (doc: string, size?: number) => {
+const errorOf = (doc: string | Buffer, size?: number) => {
   try {
     read(doc, size);
   } catch (err) {
@@ -91,6 +91,27 @@ describe('the data dump reader', () => {
     // What WakaTime itself nests is well within the bound.
     const deep = { days: [{ heartbeats: [{ entity: 'a', time: 1, x: [[[[{ y: [[{}]] }]]]] }] }], user: { a: { b: { c: [[[[{}]]]] } } } };
     expect(read(JSON.stringify(deep))).toHaveLength(1);
+  });
+
+  it('takes a key of up to MAX_KEY_BYTES bytes and refuses a longer one, wherever the chunks split it', () => {
+    for (const [head, tail] of [['{"', '":1,"days":[]}'], ['{"days":[{"', '":1,"heartbeats":[]}]}']]) {
+      for (const [length, expected] of [[MAX_KEY_BYTES, null], [MAX_KEY_BYTES + 1, expect.stringMatching(/key longer than 256 bytes.*\(at byte \d+\)/)]] as const) {
+        const doc = Buffer.from(`${head}${'k'.repeat(length)}${tail}`);
+        for (let split = 1; split < doc.length; split++) {
+          const reader = new DumpReader();
+          let error: string | null = null;
+          try {
+            reader.push(doc.subarray(0, split));
+            reader.push(doc.subarray(split));
+            reader.end();
+          } catch (err) {
+            if (!(err instanceof DumpError)) throw err;
+            error = err.message;
+          }
+          expect([head, length, split, error]).toEqual([head, length, split, expected]);
+        }
+      }
+    }
   });
 
   it('refuses a key longer than a dump has instead of buffering it', () => {
@@ -129,28 +150,44 @@ describe('the data dump reader', () => {
     expect(errorOf('{"user":[1}, "days":[]}')).toMatch(/does not match/);
     expect(errorOf('{"days":[{"heartbeats":[{"time":}]}]}')).toMatch(/not valid JSON.*at byte 24/);
     expect(errorOf('')).toMatch(/empty/);
+    // Keys that are not JSON strings: a bad escape, a raw control character.
+    expect(errorOf('{"d\\qys":[]}')).toMatch(/^a key is not a valid JSON string: .*\(at byte 1\)$/);
+    expect(errorOf(Buffer.from('{"days":[{"heart\u0001beats":[]}]}'))).toMatch(/^a key is not a valid JSON string: .*\(at byte 10\)$/);
+  });
+
+  it('takes "days": null and "heartbeats": null as none, and refuses any other value there', () => {
+    expect(read('{"user":{},"days":null}')).toEqual([]);
+    expect(read('{"days":[{"date":"2024-01-01","heartbeats":null},{"date":"2024-01-02","heartbeats":[{"time":1}]}]}', 3)).toEqual([{ time: 1 }]);
+    for (const value of ['{}', '"x"', '1', 'true', 'false']) {
+      expect(errorOf(`{"days":${value}}`)).toMatch(/^Not a WakaTime data dump: "days" is /);
+      expect(errorOf(`{"days":[{"heartbeats":${value}}]}`)).toMatch(/^Not a WakaTime data dump: "heartbeats" of a day is /);
+    }
   });
 
   it('never throws anything but a DumpError, and reads every dump JSON.stringify writes', () => {
     const value = fc.letrec((tie) => ({
       any: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 2 }), fc.array(tie('any'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('days', 'heartbeats', 'x', 'date'), tie('any'), { maxKeys: 3 })),
     })).any;
+    /** Reads `doc`: it may fail, but only with a DumpError. */
+    const readsOrRefuses = (doc: Buffer, size: number) => {
+      try {
+        read(doc, size);
+      } catch (err) {
+        expect(err).toBeInstanceOf(DumpError);
+      }
+    };
     fc.assert(
-      fc.property(value, fc.integer({ min: 1, max: 16 }), (v, size) => {
-        const doc = JSON.stringify(v) ?? '';
-        try {
-          read(doc, size);
-        } catch (err) {
-          expect(err).toBeInstanceOf(DumpError);
-        }
-        // Cut anywhere, or with a byte changed, it still fails only with a DumpError.
-        try {
-          read(doc.slice(0, doc.length >> 1), size);
-        } catch (err) {
-          expect(err).toBeInstanceOf(DumpError);
-        }
+      fc.property(value, fc.integer({ min: 1, max: 16 }), fc.nat(), fc.constantFrom(0x5c, 0x22, 0x01), (v, size, at, byte) => {
+        const doc = Buffer.from(JSON.stringify(v) ?? '');
+        readsOrRefuses(doc, size);
+        // Cut anywhere, or with a byte changed (a backslash, a quote, a control character), it
+        // still fails only with a DumpError.
+        readsOrRefuses(doc.subarray(0, at % (doc.length + 1)), size);
+        const changed = Buffer.from(doc);
+        if (changed.length > 0) changed[at % changed.length] = byte;
+        readsOrRefuses(changed, size);
       }),
-      { numRuns: 300 },
+      { numRuns: 1000 },
     );
     const heartbeats = fc.array(fc.record({ entity: fc.string(), time: fc.double({ noNaN: true, noDefaultInfinity: true }), deps: fc.jsonValue({ maxDepth: 3 }) }), { maxLength: 4 });
     fc.assert(
