@@ -2,39 +2,16 @@ import { GAP_MS, type Deltas, type Heartbeat } from './heartbeats';
 
 // The heartbeats of one UTC day an import holds until it can credit the day (lib/wakatime/imports.ts),
 // kept in columns: the time and the entity's digest as numbers, and what the time is credited to
-// as one object shared by every heartbeat that names the same things. About 20 bytes a heartbeat
-// where a heartbeat object took about 180, so a busy day (130 000 heartbeats) holds a few
-// megabytes, and the largest day taken (MAX_DAY_HEARTBEATS, naming at most MAX_DAY_NAMES
-// different things) a dozen.
+// as one object shared by every heartbeat of the day that names the same things. About 20 bytes a
+// heartbeat where a heartbeat object took about 180, so a busy day (130 000 heartbeats) holds a
+// few megabytes, and the largest day taken (MAX_DAY_HEARTBEATS, naming at most MAX_DAY_NAMES
+// different combinations) a dozen.
 
 /** What a heartbeat's time is credited to (Deltas.add). */
 type Credited = Pick<Heartbeat, 'type' | 'language' | 'project' | 'editor' | 'os' | 'app'>;
 
-/**
- * The one object for each thing heartbeats are credited to, within an import. Forgotten when it
- * holds `limit` of them (the objects already handed out stay valid), so it stays small whatever
- * names a dump holds.
- */
-export class CreditedNames {
-  private readonly known = new Map<string, Credited>();
-  /** The last one handed out: a dump's heartbeats come in runs that name the same things. */
-  private last: Credited | null = null;
-
-  constructor(private readonly limit = 10_000) {}
-
-  of(h: Heartbeat): Credited {
-    const last = this.last;
-    if (last && last.type === h.type && last.language === h.language && last.project === h.project && last.editor === h.editor && last.os === h.os && last.app === h.app) return last;
-    const key = `${h.type}\u0000${h.language}\u0000${h.project}\u0000${h.editor}\u0000${h.os}\u0000${h.app}`;
-    let found = this.known.get(key);
-    if (!found) {
-      if (this.known.size >= this.limit) this.known.clear();
-      found = { type: h.type, language: h.language, project: h.project, editor: h.editor, os: h.os, app: h.app };
-      this.known.set(key, found);
-    }
-    return (this.last = found);
-  }
-}
+const sameCredited = (a: Credited, h: Heartbeat) =>
+  a.type === h.type && a.language === h.language && a.project === h.project && a.editor === h.editor && a.os === h.os && a.app === h.app;
 
 export class DayHeartbeats {
   private at = new Float64Array(256);
@@ -46,24 +23,30 @@ export class DayHeartbeats {
   earliest = Infinity;
   /** Whether each heartbeat came later than all before it (as WakaTime writes a day): nothing to sort. */
   private inOrder = true;
-  /** The different things the day's heartbeats are credited to. */
-  private readonly names = new Set<Credited>();
+  /** The one object for each combination the day's heartbeats are credited to. */
+  private readonly names = new Map<string, Credited>();
 
-  add(h: Heartbeat, credited: Credited): void {
+  add(h: Heartbeat): void {
     if (this.size === this.at.length) {
       this.at = grown(this.at);
       this.digest = grown(this.digest);
     }
     this.at[this.size] = h.at;
     this.digest[this.size] = h.digest;
-    if (credited !== this.credited.at(-1)) this.names.add(credited);
+    // A dump's heartbeats come in runs that name the same things: most are the last one's.
+    let credited = this.credited.at(-1);
+    if (!credited || !sameCredited(credited, h)) {
+      const key = `${h.type}\u0000${h.language}\u0000${h.project}\u0000${h.editor}\u0000${h.os}\u0000${h.app}`;
+      credited = this.names.get(key);
+      if (!credited) this.names.set(key, (credited = { type: h.type, language: h.language, project: h.project, editor: h.editor, os: h.os, app: h.app }));
+    }
     this.credited.push(credited);
     if (this.size > 0 && h.at <= this.at[this.size - 1]) this.inOrder = false;
     this.size++;
     if (h.at < this.earliest) this.earliest = h.at;
   }
 
-  /** How many different things (language, project, editor, application) the day names. */
+  /** How many different combinations (type, language, project, editor, operating system, application) the day names. */
   get named(): number {
     return this.names.size;
   }

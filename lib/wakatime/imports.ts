@@ -10,7 +10,7 @@ import { importedDays, imports, users } from '../db/schema';
 import { bodyChunks, isJsonMediaType } from '../http/body';
 import { isUuid } from '../ids';
 import { ApiError } from '../http/problem';
-import { CreditedNames, DayHeartbeats } from './day-heartbeats';
+import { DayHeartbeats } from './day-heartbeats';
 import { DumpError, DumpReader, dumpStartProblem } from './dump';
 import { removeSpool, reserve, spoolDir, spooledBytes, spooledIds, spoolFile } from './spool';
 import {
@@ -44,12 +44,17 @@ import {
 // within two days. An import stopped part way (a restart) starts over from its file: every day is
 // counted once however often it is read, and one stopped MAX_ATTEMPTS times is given up.
 // What an import holds is bounded whatever its file holds: the reader's (lib/wakatime/dump.ts),
-// at most three days of heartbeats (MAX_DAY_HEARTBEATS and MAX_DAY_NAMES each,
-// lib/wakatime/day-heartbeats.ts), credits up to DAYS_PER_WRITE days or CREDITS_PER_WRITE; uploads
-// waiting take at most IMPORT_MAX_BYTES each and IMPORT_SPOOL_MAX_BYTES together (lib/wakatime/spool.ts).
+// at most three days of heartbeats (MAX_DAY_HEARTBEATS and MAX_DAY_NAMES each, below; a day is
+// held in columns, lib/wakatime/day-heartbeats.ts), credits of up to DAYS_PER_WRITE days waiting
+// to be written; uploads waiting take at most IMPORT_MAX_BYTES each and IMPORT_SPOOL_MAX_BYTES
+// together (lib/wakatime/spool.ts).
 
 const DAY_MS = 86_400_000;
-/** Days whose credits are written in one transaction, and at most so many credits in it. */
+/**
+ * Days whose credits are written in one transaction, and at most so many of their credits in it,
+ * unless one day alone holds more (a day credits at most 25 hours of each combination it names),
+ * besides what earlier imports credited to those days, taken back.
+ */
 const DAYS_PER_WRITE = 64;
 const CREDITS_PER_WRITE = 20_000;
 /**
@@ -57,7 +62,7 @@ const CREDITS_PER_WRITE = 20_000;
  * holds a few tens of thousands): a day is held whole until it is credited, at most three at once.
  */
 export const MAX_DAY_HEARTBEATS = 500_000;
-/** The most different things (language, project, editor, application) one UTC day may name. */
+/** The most different combinations of type, language, project, editor, operating system and application one UTC day may name. */
 export const MAX_DAY_NAMES = 2_000;
 /** How many times reading an import may begin: a stop in the middle of the last gives it up. */
 export const MAX_ATTEMPTS = 3;
@@ -420,7 +425,6 @@ const fuller = (next: Day, stored: Day) => next.heartbeats > stored.heartbeats |
 class DayImporter {
   /** Heartbeats before the cutoff, by UTC day, not yet credited (at most three days). */
   private readonly days = new Map<number, DayHeartbeats>();
-  private readonly names = new CreditedNames();
   /** Days credited and waiting to be written, and how many credits they hold. */
   private ready: Day[] = [];
   private readyCredits = 0;
@@ -469,10 +473,10 @@ class DayImporter {
         `The dump holds more than ${MAX_DAY_HEARTBEATS} heartbeats on ${dateOf(day)} (UTC), more than a day of editing sends: it is not imported.`,
       );
     }
-    found.add(h, this.names.of(h));
+    found.add(h);
     if (found.named > MAX_DAY_NAMES) {
       throw new ImportError(
-        `The dump names more than ${MAX_DAY_NAMES} different languages, projects, editors and applications on ${dateOf(day)} (UTC), more than a day of editing does: it is not imported.`,
+        `The dump names more than ${MAX_DAY_NAMES} different combinations of type, language, project, editor, operating system and application on ${dateOf(day)} (UTC), more than a day of editing does: it is not imported.`,
       );
     }
     // A day is complete once the dump has gone two days past it (and its successor day is known).
@@ -505,9 +509,11 @@ class DayImporter {
       // Whether this dump goes on past the day (so it knew what followed the day's last heartbeat).
       const continues = this.latestSeen >= (day + 1) * DAY_MS;
       const credits = deltas.credits();
+      const count = credits.ide.length + credits.desktop.length;
+      if (this.readyCredits + count > CREDITS_PER_WRITE) await this.writeDays();
       this.ready.push({ day, credits, heartbeats, continues });
-      this.readyCredits += credits.ide.length + credits.desktop.length;
-      if (this.ready.length >= DAYS_PER_WRITE || this.readyCredits >= CREDITS_PER_WRITE) await this.writeDays();
+      this.readyCredits += count;
+      if (this.ready.length >= DAYS_PER_WRITE) await this.writeDays();
     }
   }
 

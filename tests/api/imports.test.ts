@@ -190,8 +190,19 @@ describe('importing a WakaTime data dump', () => {
     // Each heartbeat of a project of its own.
     const named = Array.from({ length: MAX_DAY_NAMES + 1 }, (_, i) => `{"entity":"a.go","type":"file","time":${midnight + i},"project":"${'p'.repeat(200)}${i}"}`);
     const names = await importDump(u.token, `{"days":[{"date":"${day}","heartbeats":[${named.join(',')}]}]}`);
-    expect(names).toMatchObject({ status: 'failed', error: expect.stringContaining(`more than ${MAX_DAY_NAMES} different languages, projects, editors and applications on ${day}`) });
+    expect(names).toMatchObject({ status: 'failed', error: expect.stringContaining(`more than ${MAX_DAY_NAMES} different combinations of type, language, project, editor, operating system and application on ${day}`) });
     expect(await storedTotals(u.user.id)).toEqual(new Map());
+  }, 120_000);
+
+  it('counts the combinations a day names once each, however many the days before it named', async () => {
+    const u = await importer();
+    const midnight = Math.floor(nowSeconds() / DAY) * DAY - 60 * DAY;
+    // Nine days naming 1 000 projects each, then a day naming 1 500, each of them twice.
+    const beats: Beat[] = [];
+    for (let d = 0; d < 9; d++) for (let i = 0; i < 1000; i++) beats.push(beat(midnight + (d - 10) * DAY + i * 60, 'a.go', 'Go', `p${d}-${i}`));
+    for (let r = 0; r < 2; r++) for (let i = 0; i < 1500; i++) beats.push(beat(midnight + r * 40_000 + i * 20, 'a.go', 'Go', `q${i}`));
+    expect(await importDump(u.token, dumpOf(beats))).toMatchObject({ status: 'done', error: null, heartbeats_read: beats.length });
+    expect(await storedTotals(u.user.id)).toEqual(referenceTotals(beats, offsetMs));
   }, 120_000);
 
   it('says what is wrong: not JSON, not a dump, cut short, out of order, not mine', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CreditedNames, DayHeartbeats } from '../../lib/wakatime/day-heartbeats';
+import { DayHeartbeats } from '../../lib/wakatime/day-heartbeats';
 import { Deltas, DistinctHeartbeats, GAP_MS, type Heartbeat } from '../../lib/wakatime/heartbeats';
 
 // A day held in columns credits exactly what the day's heartbeat objects credit: told apart as
@@ -33,7 +33,7 @@ const heartbeat = fc.record({
 });
 
 describe('a day of heartbeats held in columns', () => {
-  it('credits what the heartbeat objects credit, repeats and ties included', () => {
+  it('credits what the heartbeat objects credit, repeats and ties included, and counts the combinations it names', () => {
     fc.assert(
       fc.property(fc.array(heartbeat, { maxLength: 60 }), fc.option(fc.integer({ min: 0, max: 20 * 60_000 })), fc.constantFrom('UTC', 'Asia/Kathmandu', 'Europe/Berlin'), (beats, after, zone) => {
         const firstNext = after === null ? Infinity : Date.UTC(2024, 2, 31) + 41 * 7 * 60_000 + after;
@@ -41,12 +41,12 @@ describe('a day of heartbeats held in columns', () => {
         const inOrder = [...new Map(beats.map((h) => [h.at, h])).values()].sort((a, b) => a.at - b.at);
         for (const list of [beats, inOrder]) {
           const day = new DayHeartbeats();
-          const names = new CreditedNames(3);
-          for (const h of list) day.add(h, names.of(h));
+          for (const h of list) day.add(h);
           const deltas = new Deltas();
           const distinct = day.credit(firstNext, zone, deltas);
           expect({ credits: deltas.credits(), distinct }).toEqual(referenceCredits(list, firstNext, zone));
           expect(day.size).toBe(list.length);
+          expect(day.named).toBe(new Set(list.map((h) => [h.type, h.language, h.project, h.editor, h.os, h.app].join('\u0000'))).size);
           expect(day.earliest).toBe(list.reduce((min, h) => Math.min(min, h.at), Infinity));
         }
       }),
