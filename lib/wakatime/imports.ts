@@ -12,7 +12,7 @@ import { isUuid } from '../ids';
 import { ApiError } from '../http/problem';
 import { DayHeartbeats } from './day-heartbeats';
 import { DumpError, DumpReader, dumpStartProblem } from './dump';
-import { removeSpool, reserve, spoolDir, spooledBytes, spooledIds, spoolFile } from './spool';
+import { fits, removeSpool, reserve, spoolDir, spooledIds, spoolFile } from './spool';
 import {
   announce,
   checkHeartbeat,
@@ -200,7 +200,7 @@ export async function receiveImport(db: Db, userId: string, request: Request): P
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   if (!request.body) throw notADump('The body is empty: send the dump.');
-  if (spooledBytes() + (Number.isFinite(declared) ? declared : 0) > room) throw spoolFull(room);
+  if (!fits(Number.isFinite(declared) ? declared : 0, room)) throw spoolFull(room);
   const id = randomUUID();
   const file = spoolFile(id);
   await takeTurn(db, id, userId);
