@@ -6,6 +6,7 @@ import { closeDb } from '../lib/db/client';
 import { dataDirHolder, inUse } from '../lib/db/embedded-lock';
 import { frontServer, serverActionIds, stopServing } from '../lib/server/front';
 import { authSecretProblem } from '../lib/auth/secret';
+import { stopImports } from '../lib/wakatime/imports';
 import { heartbeatPosts } from '../lib/wakatime/routes';
 import { enterAppRoot, loadConfigOrExit } from './env';
 
@@ -39,10 +40,15 @@ const server = frontServer(app.getRequestHandler(), {
 await new Promise<void>((resolve) => server.listen(cfg.PORT, resolve));
 console.log(`[codetally] serving on http://localhost:${cfg.PORT}`);
 
-/** Stop taking connections, let requests in flight finish (up to a bound), close the database. */
+/**
+ * Stop taking connections, let requests in flight finish (up to a bound), put the imports being
+ * read back in the queue (their start not counted: a deploy is not a file that kills the server),
+ * close the database.
+ */
 async function stop(signal: string): Promise<void> {
   console.log(`[codetally] ${signal}: finishing requests in flight, then stopping`);
   await stopServing(server, STOP_GRACE_MS);
+  await stopImports(STOP_GRACE_MS);
   await closeDb().catch((err) => console.error('[codetally] closing the database failed:', (err as Error).message));
   process.exit(0);
 }

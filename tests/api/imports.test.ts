@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { imports } from '@/lib/db/schema';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,11 +11,12 @@ import { GET as getImport } from '@/app/main/api/v1/me/imports/[id]/route';
 import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
 import { issueToken } from '@/lib/accounts/tokens';
 import { getDb, rows } from '@/lib/db/client';
-import { importsSettled, MAX_DAY_HEARTBEATS, MAX_DAY_NAMES, resumeImports } from '@/lib/wakatime/imports';
+import { importsSettled, MAX_DAY_HEARTBEATS, MAX_DAY_NAMES, resumeImports, stopImports } from '@/lib/wakatime/imports';
 import { config, resetConfig } from '@/lib/config';
 import { newUser, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 import { referenceTotals, storedTotals, type Beat } from '../helpers/heartbeats';
+import { until } from '../helpers/until';
 
 // Imports of WakaTime data dumps (POST /me/imports), read in the background, against the
 // reference of the heartbeat stream in order.
@@ -92,15 +93,20 @@ async function importDump(token: string, dump: string) {
   return (await status(token, accepted.id)).json();
 }
 
-/** Waits until `check` holds. */
-async function until(check: () => Promise<boolean>, what: string) {
-  for (const t0 = Date.now(); !(await check()); await new Promise((r) => setTimeout(r, 20))) {
-    if (Date.now() - t0 > 60_000) throw new Error(`still not ${what}`);
-  }
-}
-
 const spool = () => path.join(config().DATA_DIR, 'imports');
 const spooled = () => (fs.existsSync(spool()) ? fs.readdirSync(spool()) : []);
+const spoolFile = (id: string) => path.join(spool(), `${id}.json`);
+/** Puts an import's file in the spool, as an upload or a stop left it. */
+const place = (id: string, body: string) => {
+  fs.mkdirSync(spool(), { recursive: true });
+  fs.writeFileSync(spoolFile(id), body);
+};
+
+/** An import's row as the database holds it. */
+async function stored(id: string) {
+  const [row] = await (await getDb()).select({ status: imports.status, attempts: imports.attempts, error: imports.error }).from(imports).where(eq(imports.id, id));
+  return row;
+}
 
 const beat = (time: number, entity = 'a.go', language = 'Go', project = 'api'): Beat => ({ entity, time, language, project, category: 'coding' });
 
@@ -288,7 +294,7 @@ describe('importing a WakaTime data dump', () => {
     const smallRes = await send(small.token, dumpOf([beat(start, 'c.py', 'Python'), beat(start + 60, 'c.py', 'Python')]));
     expect(smallRes.status).toBe(202);
     const smallId = (await smallRes.json()).id;
-    await until(async () => (await (await status(small.token, smallId)).json()).done, 'read');
+    await until(async () => (await status(small.token, smallId)).json(), (s) => s.done, 'read');
     expect(await (await status(small.token, smallId)).json()).toMatchObject({ status: 'done', heartbeats_read: 2 });
     // The big one is still being read, and ends as it would have alone.
     expect(await (await status(big.token, bigId)).json()).toMatchObject({ done: false });
@@ -330,7 +336,7 @@ describe('importing a WakaTime data dump', () => {
         },
       });
       const uploading = send(u.token, slow);
-      await until(async () => spooled().some((f) => fs.statSync(path.join(spool(), f)).size === 2500), 'spooled');
+      await until(async () => spooled().some((f) => fs.statSync(path.join(spool(), f)).size === 2500), Boolean, 'spooled');
       // ...so v's 2600 bytes would pass the 5000 the server keeps for uploads waiting.
       const full = await send(v.token, sized(2600));
       expect(full.status).toBe(503);
@@ -354,23 +360,19 @@ describe('importing a WakaTime data dump', () => {
     const db = await getDb();
     const t = nowSeconds() - 30 * DAY;
     const beats = [beat(t), beat(t + 300)];
-    const place = (id: string) => {
-      fs.mkdirSync(spool(), { recursive: true });
-      fs.writeFileSync(path.join(spool(), `${id}.json`), dumpOf(beats));
-    };
-    // As stops left them: one whose reading began three times, one twice...
+    // As crashes left them: one whose reading began three times, one twice...
     const a = await importer();
     const [thrice] = await db.insert(imports).values({ userId: a.user.id, status: 'running', bytes: 100, attempts: 3 }).returning();
-    place(thrice.id);
+    place(thrice.id, dumpOf(beats));
     const b = await importer();
     const [twice] = await db.insert(imports).values({ userId: b.user.id, status: 'running', bytes: 100, attempts: 2 }).returning();
-    place(twice.id);
+    place(twice.id, dumpOf(beats));
     // ...one that failed (its end recorded, its file not yet removed), and a file no import owns.
     const c = await importer();
     const [failed] = await db.insert(imports).values({ userId: c.user.id, status: 'failed', bytes: 100, attempts: 1, error: 'The dump is not in date order.' }).returning();
-    place(failed.id);
+    place(failed.id, dumpOf(beats));
     const orphan = randomUUID();
-    place(orphan);
+    place(orphan, dumpOf(beats));
     await resumeImports(db);
     await importsSettled();
     expect(await (await status(a.token, thrice.id)).json()).toMatchObject({ status: 'failed', done: true, error: expect.stringMatching(/stopped while reading this import, 3 times: it is not read again/) });
@@ -385,7 +387,105 @@ describe('importing a WakaTime data dump', () => {
     // A later start reads none of them again.
     await resumeImports(db);
     await importsSettled();
-    expect(await (await status(a.token, thrice.id)).json()).toMatchObject({ status: 'failed' });
+    for (const [id, attempts] of [[thrice.id, 3], [twice.id, 3], [failed.id, 1]] as const) {
+      expect([id, (await stored(id)).attempts]).toEqual([id, attempts]);
+      expect(fs.existsSync(spoolFile(id))).toBe(false);
+    }
+  });
+
+  it('reads an import the server died in alone, so that a file that kills it again counts no other import\'s start', async () => {
+    const db = await getDb();
+    const t = nowSeconds() - 200 * DAY;
+    const dump = dumpOf(Array.from({ length: 20_000 }, (_, i) => beat(t + i * 60)));
+    // Three imports the server died in while reading them (with others: each start counted once).
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const [row] = await db.insert(imports).values({ userId: (await importer()).user.id, status: 'running', bytes: dump.length, attempts: 1 }).returning();
+      place(row.id, dump);
+      ids.push(row.id);
+    }
+    await resumeImports(db);
+    // Never two of them begun and not ended at once.
+    const reading = () => db.select({ id: imports.id }).from(imports).where(and(inArray(imports.id, ids), eq(imports.status, 'running'), eq(imports.attempts, 2)));
+    let most = 0;
+    for (let settled = false; !settled; ) {
+      settled = await Promise.race([importsSettled().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 10))]);
+      most = Math.max(most, (await reading()).length);
+    }
+    expect(most).toBe(1);
+    for (const id of ids) expect([id, await stored(id)]).toEqual([id, { status: 'done', attempts: 2, error: null }]);
+  }, 120_000);
+
+  it('puts an import being read back in the queue when the server stops, its start not counted, and reads it at the next start', async () => {
+    const db = await getDb();
+    const u = await importer();
+    const start = nowSeconds() - 300 * DAY;
+    const beats = Array.from({ length: 60_000 }, (_, i) => beat(start + i * 60, i % 2 ? 'a.go' : 'b.rs', i % 2 ? 'Go' : 'Rust'));
+    const res = await send(u.token, dumpOf(beats));
+    expect(res.status).toBe(202);
+    const { id } = await res.json();
+    await until(() => stored(id), (row) => row.status === 'running', 'read');
+    // What scripts/serve.ts does at SIGTERM before it closes the database.
+    await stopImports(10_000);
+    expect(await stored(id)).toEqual({ status: 'queued', attempts: 0, error: null });
+    expect(fs.existsSync(spoolFile(id))).toBe(true);
+    // The next start reads it whole.
+    await resumeImports(db);
+    await importsSettled();
+    expect(await (await status(u.token, id)).json()).toMatchObject({ status: 'done', heartbeats_read: beats.length });
+    expect((await stored(id)).attempts).toBe(1);
+    expect(await storedTotals(u.user.id)).toEqual(referenceTotals(beats, offsetMs));
+    expect(fs.existsSync(spoolFile(id))).toBe(false);
+  }, 120_000);
+
+  it('leaves an import given up while it is being read as it was given up', async () => {
+    const db = await getDb();
+    const u = await importer();
+    const start = nowSeconds() - 300 * DAY;
+    const res = await send(u.token, dumpOf(Array.from({ length: 60_000 }, (_, i) => beat(start + i * 60))));
+    const { id } = await res.json();
+    await until(() => stored(id), (row) => row.status === 'running', 'read');
+    // A day later (as if its server were gone), the user's next upload gives it up, while it is still read here.
+    await db.update(imports).set({ createdAt: new Date(Date.now() - 25 * 3_600_000) }).where(eq(imports.id, id));
+    const next = await send(u.token, dumpOf([beat(start), beat(start + 60)]));
+    expect(next.status).toBe(202);
+    await importsSettled();
+    expect(await stored(id)).toMatchObject({ status: 'failed', error: expect.stringMatching(/stopped for good/) });
+    expect(fs.existsSync(spoolFile(id))).toBe(false);
+    expect(await (await status(u.token, (await next.json()).id)).json()).toMatchObject({ status: 'done', heartbeats_read: 2 });
+  }, 120_000);
+
+  it('ends an upload a crash cut short, removing its file: at the next start on the embedded database, on PostgreSQL once its file is unchanged for twice HTTP_REQUEST_TIMEOUT_SECONDS', async () => {
+    process.env.HTTP_REQUEST_TIMEOUT_SECONDS = '1';
+    resetConfig();
+    try {
+      const db = await getDb();
+      const a = await importer();
+      const b = await importer();
+      // Uploads a crash cut short: one a minute ago, one just now.
+      const [old] = await db.insert(imports).values({ userId: a.user.id, status: 'receiving', bytes: 0 }).returning();
+      place(old.id, '{"days":[');
+      fs.utimesSync(spoolFile(old.id), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+      const [recent] = await db.insert(imports).values({ userId: b.user.id, status: 'receiving', bytes: 0 }).returning();
+      place(recent.id, '{"days":[');
+      await resumeImports(db);
+      const cutShort = { status: 'failed', error: expect.stringMatching(/^The upload stopped before it was whole/) };
+      expect(await stored(old.id)).toMatchObject(cutShort);
+      expect(fs.existsSync(spoolFile(old.id))).toBe(false);
+      if (process.env.TEST_DB !== 'pglite') {
+        // Another process may still be receiving it (were DATA_DIR shared): looked at again later.
+        expect(await stored(recent.id)).toMatchObject({ status: 'receiving' });
+        expect(fs.existsSync(spoolFile(recent.id))).toBe(true);
+      }
+      expect(await until(() => stored(recent.id), (row) => row.status !== 'receiving', 'ended')).toMatchObject(cutShort);
+      expect(fs.existsSync(spoolFile(recent.id))).toBe(false);
+      // Its user may import at once.
+      const t = nowSeconds() - 50 * DAY;
+      expect(await importDump(b.token, dumpOf([beat(t), beat(t + 60)]))).toMatchObject({ status: 'done' });
+    } finally {
+      delete process.env.HTTP_REQUEST_TIMEOUT_SECONDS;
+      resetConfig();
+    }
   });
 
   it('starts over after a restart from the file it kept; with the embedded database, one whose file is lost fails', async () => {

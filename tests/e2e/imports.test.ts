@@ -4,10 +4,12 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDb, rows } from '../../lib/db/client';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { until } from '../helpers/until';
 
-// Imports of WakaTime data dumps on a server of its own, which the test kills (SIGKILL, as a
-// crash or the kernel's out-of-memory killer would) while it reads: a file that brought the
-// server down must not bring it down at every start after.
+// Imports of WakaTime data dumps on a server of its own, which the test stops (SIGTERM, as a
+// deploy does) and kills (SIGKILL, as a crash or the kernel's out-of-memory killer would) while
+// it reads: a stop puts the import back in the queue, and a file that brought the server down
+// must not bring it down at every start after.
 
 const adminToken = 'imports-test-admin-token-0123456789';
 
@@ -19,27 +21,19 @@ interface ImportStatus {
   error: string | null;
 }
 
-async function until<T>(get: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-  for (const t0 = Date.now(); ; await new Promise((r) => setTimeout(r, 25))) {
-    const value = await get();
-    if (ok(value)) return value;
-    if (Date.now() - t0 > 60_000) throw new Error(`still not ${what}: ${JSON.stringify(value)}`);
-  }
-}
-
-/** How many times the import's reading began, read from the database of the stopped server. */
-async function attempts(dataDir: string, id: string): Promise<number> {
+/** The import's status and how many times its reading began, read from the database of the stopped server. */
+async function stored(dataDir: string, id: string): Promise<{ status: string; attempts: number }> {
   const handle = await openDb({ dataDir });
   try {
-    const [row] = await rows<{ attempts: number }>(handle.db, sql`SELECT attempts FROM imports WHERE id = ${id}::uuid`);
-    return row.attempts;
+    const [row] = await rows<{ status: string; attempts: number }>(handle.db, sql`SELECT status, attempts FROM imports WHERE id = ${id}::uuid`);
+    return row;
   } finally {
     await handle.close();
   }
 }
 
 describe('an import the server dies in', () => {
-  it('starts over at the next start, and after the third death ends failed, its file removed; a hostile file is refused at once', async () => {
+  it('starts over at the next start, a stop not counted, and after the third death ends failed, its file removed; a hostile file is refused at once', async () => {
     const env = { ADMIN_TOKEN: adminToken };
     let server: TestServer & { port: number } = await startTestServer(env);
     const { dataDir, port } = server;
@@ -67,14 +61,18 @@ describe('an import the server dies in', () => {
       const accepted = await upload(`{"days":[{"heartbeats":[${beats.join(',')}]}]}`);
       expect(accepted.status).toBe(202);
       const { id } = (await accepted.json()) as { id: string };
-      let seen = -1;
+      // Stopped (a deploy) once its reading has saved progress: back in the queue, its start not counted.
+      let seen = (await until(() => status(id), (s) => s.heartbeats_read > 0, 'read')).heartbeats_read;
+      await server.stop();
+      expect(await stored(dataDir, id)).toEqual({ status: 'queued', attempts: 0 });
+      server = await startTestServer(env, { dataDir, port });
       for (let death = 1; death <= 3; death++) {
         // Killed once this start's reading has saved its progress (a count it had not saved before).
-        const reading = await until(() => status(id), (s) => s.heartbeats_read > 0 && s.heartbeats_read !== seen, 'read again');
-        expect(reading).toMatchObject({ status: 'running', done: false });
+        const reading = await until(() => status(id), (s) => s.status === 'running' && s.heartbeats_read > 0 && s.heartbeats_read !== seen, 'read again');
+        expect(reading).toMatchObject({ done: false });
         seen = reading.heartbeats_read;
         await server.kill();
-        expect(await attempts(dataDir, id)).toBe(death);
+        expect(await stored(dataDir, id)).toEqual({ status: 'running', attempts: death });
         server = await startTestServer(env, { dataDir, port });
       }
       const ended = await until(() => status(id), (s) => s.done, 'ended');
