@@ -287,7 +287,7 @@ describe('importing a WakaTime data dump', () => {
     const big = await importer();
     const small = await importer();
     const start = nowSeconds() - 300 * DAY;
-    const beats = Array.from({ length: 60_000 }, (_, i) => beat(start + i * 60, i % 2 ? 'a.go' : 'b.rs', i % 2 ? 'Go' : 'Rust'));
+    const beats = Array.from({ length: 120_000 }, (_, i) => beat(start + i * 60, i % 2 ? 'a.go' : 'b.rs', i % 2 ? 'Go' : 'Rust'));
     const bigRes = await send(big.token, dumpOf(beats));
     expect(bigRes.status).toBe(202);
     const bigId = (await bigRes.json()).id;

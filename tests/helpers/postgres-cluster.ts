@@ -177,7 +177,11 @@ export async function startPgBouncer(upstream: { host: string; port: number }, o
       'pool_mode = transaction',
       'max_client_conn = 1000',
       `default_pool_size = ${options.poolSize ?? 20}`,
-      'max_db_connections = 0',
+      // Every test file has a database of its own, so a pool of its own: idle server connections
+      // are closed soon, and all pools together stay well under the server's max_connections
+      // (past it clients wait in the pooler's queue, which is what a pooler is for).
+      'server_idle_timeout = 2',
+      'max_user_connections = 40',
       'server_check_delay = 1',
       'log_connections = 0',
       'log_disconnections = 0',
