@@ -1,4 +1,5 @@
 import { ApiError } from './problem';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../json-syntax';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -18,13 +19,6 @@ const tooLarge = () =>
  * bulk of heartbeats).
  */
 export const MAX_JSON_DEPTH = 64;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
 
 /**
  * Whether the JSON text in `bytes` opens more than `max` arrays and objects inside each other

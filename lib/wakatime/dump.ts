@@ -7,6 +7,8 @@
 // depth counter (and a bit per level) for a skipped value, a key up to MAX_KEY_BYTES, a heartbeat
 // up to MAX_HEARTBEAT_BYTES; strings, numbers and whitespace are stepped over, never gathered.
 
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../json-syntax';
+
 /** Why a dump cannot be read, with where (bytes from its start). */
 export class DumpError extends Error {}
 
@@ -42,14 +44,6 @@ interface Frame {
   valueRole: Role;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COLON = 0x3a;
-const COMMA = 0x2c;
 /** The first byte of `null`. */
 const NULL = 0x6e;
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
-import { getDb, openDb, rows } from '@/lib/db/client';
+import { getDb, openDb, rows, type DbHandle } from '@/lib/db/client';
 import { withinDeadline } from '@/lib/db/deadline';
 import { errorCode } from '@/lib/db/errors';
 import { sessionSettings, sessionSettingsProblem } from '@/lib/db/settings';
@@ -150,41 +150,31 @@ describe.skipIf(process.env.TEST_DB === 'pglite')('every wait on the database ha
     }
   });
 
-  it('a statement waiting for a connection gives up at its deadline and never runs later', async () => {
+  /**
+   * `attempt` (making a table) under a deadline of 300 ms on a pool of one connection taken for
+   * 1.5 s: it must be refused at the deadline, and the table never made, even once the pool is free.
+   */
+  async function behindABusyPool(table: string, attempt: (db: DbHandle['db']) => Promise<unknown>): Promise<void> {
     const one = await openDb({ databaseUrl: process.env.DATABASE_URL!, dataDir: '' }, 1);
     try {
       const busy = rows(one.db, sql`SELECT pg_sleep(1.5)`);
       await new Promise((r) => setTimeout(r, 200)); // the connection is taken
       const started = Date.now();
-      const queued = await withinDeadline(300, () => rows(one.db, sql`CREATE TABLE never_made (x int)`)).catch((err) => err);
-      expect(errorCode(queued)).toBe('DEADLINE_EXCEEDED');
+      const late = await withinDeadline(300, () => attempt(one.db)).catch((err) => err);
+      expect(errorCode(late)).toBe('DEADLINE_EXCEEDED');
       expect(Date.now() - started).toBeLessThan(1_000);
       await busy;
-      await new Promise((r) => setTimeout(r, 200));
-      const [{ made }] = await rows<{ made: boolean }>(one.db, sql`SELECT to_regclass('never_made') IS NOT NULL AS made`);
-      expect(made).toBe(false);
-    } finally {
-      await one.close();
-    }
-  });
-
-  it('a transaction past its deadline is abandoned: its caller answered, nothing of it kept', async () => {
-    const one = await openDb({ databaseUrl: process.env.DATABASE_URL!, dataDir: '' }, 1);
-    try {
-      const busy = rows(one.db, sql`SELECT pg_sleep(1.5)`);
-      await new Promise((r) => setTimeout(r, 200)); // the connection is taken
-      const late = await withinDeadline(300, () =>
-        one.db.transaction(async (tx) => {
-          await tx.execute(sql`CREATE TABLE never_made_either (x int)`);
-        }),
-      ).catch((err) => err);
-      expect(errorCode(late)).toBe('DEADLINE_EXCEEDED');
-      await busy;
       await new Promise((r) => setTimeout(r, 300));
-      const [{ made }] = await rows<{ made: boolean }>(one.db, sql`SELECT to_regclass('never_made_either') IS NOT NULL AS made`);
+      const [{ made }] = await rows<{ made: boolean }>(one.db, sql`SELECT to_regclass(${table}) IS NOT NULL AS made`);
       expect(made).toBe(false);
     } finally {
       await one.close();
     }
-  });
+  }
+
+  it('a statement waiting for a connection gives up at its deadline and never runs later', () =>
+    behindABusyPool('never_made', (db) => rows(db, sql`CREATE TABLE never_made (x int)`)));
+
+  it('a transaction past its deadline is abandoned: its caller answered, nothing of it kept', () =>
+    behindABusyPool('never_made_either', (db) => db.transaction((tx) => tx.execute(sql`CREATE TABLE never_made_either (x int)`))));
 });

@@ -36,10 +36,10 @@ function expectedSeconds(events: { time: number; language: string }[]): Record<s
   return out;
 }
 
-/** `npm run admin -- ...args` as the README writes it (the compiled program it runs), against the test server's embedded database. */
+/** `npm run admin -- ...args` as the README writes it (the compiled program it runs), against the test server's database. */
 async function admin(...args: string[]): Promise<{ token: string }> {
   const { stdout } = await promisify(execFile)(process.execPath, [programPath('admin'), ...args], {
-    env: { ...process.env, DATA_DIR: inject('serverDataDir'), DATABASE_URL: '' },
+    env: { ...process.env, DATA_DIR: inject('serverDataDir'), DATABASE_URL: inject('serverDatabaseUrl'), DATABASE_POOLER: '', DATABASE_MIGRATION_URL: '' },
   });
   return JSON.parse(stdout) as { token: string };
 }

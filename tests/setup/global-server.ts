@@ -13,6 +13,8 @@ declare module 'vitest' {
     adminToken: string;
     /** The embedded database's folder of the server; '' when it runs on PostgreSQL. */
     serverDataDir: string;
+    /** The direct URL of the servers' PostgreSQL database (for the admin CLI); '' on the embedded one. */
+    serverDatabaseUrl: string;
   }
 }
 
@@ -34,6 +36,7 @@ export default async function setup(project: TestProject) {
     const server = await startTestServer(env);
     project.provide('baseUrl', server.baseUrl);
     project.provide('serverDataDir', server.dataDir);
+    project.provide('serverDatabaseUrl', '');
     return async () => {
       await server.stop();
       server.remove();
@@ -60,6 +63,7 @@ export default async function setup(project: TestProject) {
   const front = await roundRobin(servers.map((s) => Number(new URL(s.baseUrl).port)));
   project.provide('baseUrl', `http://127.0.0.1:${front.port}`);
   project.provide('serverDataDir', '');
+  project.provide('serverDatabaseUrl', direct.toString());
   return async () => {
     await front.close();
     for (const server of servers) {

@@ -1,0 +1,11 @@
+// The bytes of JSON's structure, for the readers that step through JSON text byte by byte without
+// parsing it (lib/http/body.ts counts nesting, lib/wakatime/dump.ts cuts heartbeats out of a dump).
+
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const OPEN_OBJECT = 0x7b;
+export const CLOSE_OBJECT = 0x7d;
+export const OPEN_ARRAY = 0x5b;
+export const CLOSE_ARRAY = 0x5d;
+export const COLON = 0x3a;
+export const COMMA = 0x2c;
