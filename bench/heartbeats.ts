@@ -149,9 +149,9 @@ async function conversionInProcess(databaseUrl: string, next: Source): Promise<{
       const items = JSON.parse(body) as unknown[];
       const t1 = cpu();
       const { valid, results } = await readHeartbeats(handle.db, items, userAgent);
-      // As the bytes sent (the statement's parameter is encoded as it is sent).
+      // As the bytes sent (the statement's parameter and the answer are encoded as they are sent).
       Buffer.from(statementBatch(valid).beats);
-      bulkAnswer(results);
+      Buffer.from(JSON.stringify(bulkAnswer(results)));
       const t2 = cpu();
       if (i >= 200) {
         withParse.push(t2 - t0);

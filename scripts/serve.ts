@@ -7,7 +7,6 @@ import { dataDirHolder, inUse } from '../lib/db/embedded-lock';
 import { frontServer, serverActionIds, stopServing } from '../lib/server/front';
 import { authSecretProblem } from '../lib/auth/secret';
 import { stopImports } from '../lib/wakatime/imports';
-import { heartbeatPosts } from '../lib/wakatime/routes';
 import { enterAppRoot, loadConfigOrExit } from './env';
 
 const STOP_GRACE_MS = 10_000;
@@ -34,8 +33,6 @@ const server = frontServer(app.getRequestHandler(), {
   trustProxy: cfg.TRUST_PROXY,
   siteUrl: cfg.SITE_URL,
   requestTimeoutMs: cfg.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
-  // Every WakaTime plugin's heartbeats, answered without Next's per-request work (decision 0017).
-  direct: heartbeatPosts,
 });
 await new Promise<void>((resolve) => server.listen(cfg.PORT, resolve));
 console.log(`[codetally] serving on http://localhost:${cfg.PORT}`);

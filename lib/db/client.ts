@@ -151,9 +151,12 @@ export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
 // parameters: on PostgreSQL they run as prepared statements, planned once per connection.
 const dialect = new PgDialect();
 
+/** The text and values of the statements `compiled` made, which need no rendering again. */
+const rendered = new WeakMap<SQL, { sql: string; params: unknown[] }>();
+
 /** Runs a statement on postgres.js as a prepared statement (for the benchmark's raw ceiling too). */
 export async function runPrepared<T>(client: postgres.Sql, query: SQL): Promise<T[]> {
-  const { sql: text, params } = dialect.sqlToQuery(query);
+  const { sql: text, params } = rendered.get(query) ?? dialect.sqlToQuery(query);
   try {
     return (await client.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as T[];
   } catch (err) {
@@ -169,20 +172,24 @@ export async function runPrepared<T>(client: postgres.Sql, query: SQL): Promise<
  * statement takes, such as which CTEs it holds.
  */
 export function compiled<V extends Record<string, unknown>, K = null>(build: (key: K) => SQL): (values: V, key?: K) => SQL {
-  const variants = new Map<string, { text: string[]; params: unknown[] }>();
+  const variants = new Map<string, { sql: string; text: string[]; params: unknown[] }>();
   return (values, key = null as K) => {
     const id = JSON.stringify(key);
     let variant = variants.get(id);
     if (!variant) {
       const query = dialect.sqlToQuery(build(key));
-      variant = { text: query.sql.split(/\$\d+/), params: query.params };
+      variant = { sql: query.sql, text: query.sql.split(/\$\d+/), params: query.params };
       if (variant.text.length !== variant.params.length + 1) throw new Error('a compiled statement must hold no $ but its parameters');
       variants.set(id, variant);
     }
     const { text, params } = variant;
+    const filled = fillPlaceholders(params, values);
     const chunks: SQL[] = [sql.raw(text[0])];
-    fillPlaceholders(params, values).forEach((value, i) => chunks.push(sql`${value}`, sql.raw(text[i + 1])));
-    return sql.join(chunks);
+    filled.forEach((value, i) => chunks.push(sql`${value}`, sql.raw(text[i + 1])));
+    const statement = sql.join(chunks);
+    // On the PostgreSQL pool (runPrepared) it runs as this text and these values as they are.
+    rendered.set(statement, { sql: variant.sql, params: filled });
+    return statement;
   };
 }
 

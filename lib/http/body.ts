@@ -110,12 +110,7 @@ export const jsonContentType = 'application/json; charset=utf-8';
 type JsonInit = { status?: number; headers?: HeadersInit };
 
 export function json(body: unknown, init: JsonInit = {}): Response {
-  return jsonResponse(JSON.stringify(body), init);
-}
-
-/** A response of JSON already written, as text or as its UTF-8 bytes. */
-export function jsonResponse(body: string | Uint8Array<ArrayBuffer>, init: JsonInit = {}): Response {
   const headers = new Headers(init.headers);
   headers.set('content-type', jsonContentType);
-  return new Response(body, { status: init.status ?? 200, headers });
+  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
 }

@@ -1,5 +1,5 @@
 // Headers the site's answers carry whoever answers them: Next (next.config.ts `headers()`) or the
-// front server's own routes and refusals (lib/server/front.ts, lib/server/direct.ts). Pages may be
+// front server's own refusals (lib/server/front.ts). Pages may be
 // framed by no one and load nothing from elsewhere. Scripts and styles allow 'unsafe-inline':
 // Next's server-rendered pages carry their data in inline scripts, and a per-request nonce would
 // make every page dynamic. The answers that are data or images (JSON, SVG, XML, text), never a
@@ -57,15 +57,6 @@ export const pageHeaders: Record<string, string> = {
 export const dataHeaders: Record<string, string> = {
   'Content-Security-Policy': dataContentSecurityPolicy,
 };
-
-export function isDataPath(path: string): boolean {
-  return dataPaths.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
-}
-
-/** What an answer on this path carries. */
-export function siteHeaders(path: string): Record<string, string> {
-  return { ...everyAnswerHeaders, ...(isDataPath(path) ? dataHeaders : pageHeaders) };
-}
 
 /**
  * The same rules as next.config.ts `headers()` takes them (path-to-regexp sources): every answer,

@@ -8,7 +8,6 @@ import { problemBody } from '../http/problem';
 import { matchesEtag } from '../http/public';
 import { dataHeaders, everyAnswerHeaders } from '../http/site-headers';
 import { isPublicPage, renderedInBrowser, withoutRuntime } from '../web/public-pages';
-import { directAnswer, type DirectRoute } from './direct';
 
 // The HTTP server in front of Next's request handler (scripts/serve.ts). It does what Next
 // cannot from inside a route:
@@ -32,8 +31,6 @@ import { directAnswer, type DirectRoute } from './direct';
 //   would answer 500;
 // - 304 to a conditional GET of an answer Next serves from its cache (it keeps the ETag but does
 //   not compare it);
-// - the hot write routes answered here with their own handlers, without Next (./direct.ts,
-//   decision 0017);
 // - the public pages without Next's client runtime (lib/web/public-pages.ts, decision 0016), and
 //   their 404s with the not-found page rendered on the server, which Next leaves to the browser
 //   when a page calls notFound();
@@ -138,8 +135,6 @@ export interface FrontOptions {
   siteUrl?: string;
   /** The longest a client may take to send a whole request (HTTP_REQUEST_TIMEOUT_SECONDS). */
   requestTimeoutMs: number;
-  /** Routes answered here, without Next (./direct.ts). */
-  direct?: readonly DirectRoute[];
 }
 
 /** Next's own 405 (an image route asked with another method) says nothing of what is allowed: say it. */
@@ -383,11 +378,6 @@ export function frontServer(handle: Handler, options: FrontOptions): http.Server
         req.method = 'OPTIONS';
       } else {
         answer(res, 405, refusal(method), { allow: pageMethods });
-        return;
-      }
-      const direct = api && options.direct ? directAnswer(options.direct, method, path) : null;
-      if (direct) {
-        tracked(direct(req, res));
         return;
       }
       // Only a POST to one of Next's image routes gets a 405 of Next's own (the hot paths never do).

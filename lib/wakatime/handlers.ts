@@ -1,4 +1,4 @@
-import { json, jsonResponse, readJsonBody } from '../http/body';
+import { json, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
 import type { WakaContext } from './door';
 import { answerStatus, bulkAnswer, heartbeatAnswer, MAX_HEARTBEATS, readHeartbeats, storeHeartbeats } from './heartbeats';
@@ -25,8 +25,8 @@ export function heartbeatHandler(shape: 'one' | 'bulk') {
     const items = shape === 'bulk' ? bulkItems(value) : [value];
     const { valid, results } = await readHeartbeats(db, items, request.headers.get('user-agent'));
     await storeHeartbeats(db, user, valid, admission);
-    if (shape === 'one') return jsonResponse(heartbeatAnswer(results[0]), { status: answerStatus(results[0]) });
-    return jsonResponse(bulkAnswer(results), { status: 201 });
+    if (shape === 'one') return json(heartbeatAnswer(results[0]), { status: answerStatus(results[0]) });
+    return json(bulkAnswer(results), { status: 201 });
   };
 }
 

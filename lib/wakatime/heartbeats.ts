@@ -11,7 +11,6 @@ import type { DesktopRow, IdeRow } from '../ingest/buckets';
 import { admitCtes, admittedColumns, desktopWrites, ideWrites, writeRows } from '../ingest/store';
 import type { Admission, Admit, AdmitResult } from '../auth/write-door';
 import type { WriteLimits } from '../http/rate-limit';
-import { JsonBytes, RememberedBytes } from '../json-bytes';
 import { localDateHour } from '../local-time';
 import { checkedText, nameProblem, textProblem, textRule, type TextProblem } from '../text';
 import { parseUserAgent, type Origin } from './user-agent';
@@ -339,58 +338,19 @@ export async function readHeartbeats(db: Db, items: readonly unknown[], userAgen
   return { valid: valid.list, results };
 }
 
-/** ASCII text as bytes, for the constant pieces of the texts below (copied whole, not char by char). */
-const asciiBytes = (text: string) => Buffer.from(text, 'latin1');
-
 /** The HTTP status of a heartbeat's answer. */
 export const answerStatus = (result: ItemResult): 201 | 400 => (typeof result === 'string' ? 400 : 201);
 
-/** What closes a bulk's entry after its answer: its status. */
-const statusEnds = { 201: asciiBytes(',201]'), 400: asciiBytes(',400]') };
-
-/** A heartbeat's answer up to its time in milliseconds (its id's start). */
-const answerStart = asciiBytes('{"data":{"id":"');
-
-/**
- * A heartbeat's answer between its time in milliseconds and its time in seconds: the rest of
- * its id (heartbeatKey's text) and its type. Entities repeat, so these are remembered.
- */
-const answerMiddles = new RememberedBytes<[Heartbeat['type'], number]>((out, [type, digest]) => {
-  out.ascii(`-${type}-${digestHex(digest)}","type":"${type}","time":`);
-});
-
-/** The end of a heartbeat's answer, after its time: its category, language and project. */
-const answerEnds = new RememberedBytes<[string, string, string]>((out, [category, language, project]) => {
-  out.ascii(',"category":').string(category).ascii(',"language":').string(language).ascii(',"project":').json(project || null).ascii('}}');
-});
-
 /** A heartbeat's answer: WakaTime's `{"data": ...}` without the entity, or `{"error": ...}`. */
-function writeAnswer(out: JsonBytes, result: ItemResult): void {
-  if (typeof result === 'string') {
-    out.ascii('{"error":').string(result).ascii('}');
-    return;
-  }
-  const { at } = result;
-  out.raw(answerStart).number(at).raw(answerMiddles.get([result.type, result.digest])).seconds(at);
-  out.raw(answerEnds.get([result.category, result.language, result.project]));
+export function heartbeatAnswer(result: ItemResult): { data: Record<string, unknown> } | { error: string } {
+  if (typeof result === 'string') return { error: result };
+  const { at, type, category, language, project } = result;
+  return { data: { id: heartbeatKey(result), type, time: at / 1000, category, language, project: project || null } };
 }
 
-/** A heartbeat's answer as JSON bytes (lib/json-bytes.ts). */
-export function heartbeatAnswer(result: ItemResult): Buffer<ArrayBuffer> {
-  const out = new JsonBytes();
-  writeAnswer(out, result);
-  return out.bytes();
-}
-
-/** A bulk's answer as JSON bytes: `{"responses": [[answer, status], ...]}`, one per heartbeat, in order. */
-export function bulkAnswer(results: readonly ItemResult[]): Buffer<ArrayBuffer> {
-  const out = new JsonBytes(64 + results.length * 192).ascii('{"responses":[');
-  for (let i = 0; i < results.length; i++) {
-    out.ascii(i === 0 ? '[' : ',[');
-    writeAnswer(out, results[i]);
-    out.raw(statusEnds[answerStatus(results[i])]);
-  }
-  return out.ascii(']}').bytes();
+/** A bulk's answer: `{"responses": [[answer, status], ...]}`, one per heartbeat, in order. */
+export function bulkAnswer(results: readonly ItemResult[]): { responses: [ReturnType<typeof heartbeatAnswer>, 201 | 400][] } {
+  return { responses: results.map((r) => [heartbeatAnswer(r), answerStatus(r)]) };
 }
 
 interface Piece {
@@ -591,33 +551,15 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
     SELECT (SELECT ok FROM turn) AS ok, (SELECT count(*) FROM credits)::int AS changed, ${limits ? admittedColumns : sql`NULL AS "timeZone"`}`;
 });
 
-/** A batch row's text after its time: its type and digest (remembered, as entities repeat). */
-const batchMiddles = new RememberedBytes<[Heartbeat['type'], number]>((out, [type, digest]) => {
-  out.ascii(`,"${type}","${digestHex(digest)}"`);
-});
-
-/** The end of a batch row: its names. */
-const batchEnds = new RememberedBytes<[string, string, string, string, string, string]>((out, names) => {
-  for (const name of names) out.ascii(',').string(name);
-  out.ascii(']');
-});
-
 /**
- * A batch as the statement receives it: one JSON parameter, times as milliseconds after the
- * earliest and digests in hexadecimal (small integers and remembered strings), written as bytes
- * (lib/json-bytes.ts) and given as text (tests/unit/fast-path.test.ts compares it with
- * JSON.stringify).
+ * A batch as the statement receives it: one JSON parameter, a row per heartbeat, times as
+ * milliseconds after the earliest and digests in hexadecimal (small numbers and short strings).
  */
 export function statementBatch(batch: readonly Heartbeat[]): { beats: string; earliest: number } {
   let earliest = Infinity;
   for (const b of batch) if (b.at < earliest) earliest = b.at;
-  const out = new JsonBytes(64 + batch.length * 96).ascii('[');
-  for (let i = 0; i < batch.length; i++) {
-    const { at, type, digest, category, language, project, editor, os, app } = batch[i];
-    out.ascii(i === 0 ? '[' : ',[').number(at - earliest).raw(batchMiddles.get([type, digest]));
-    out.raw(batchEnds.get([category, language, project, editor, os, app]));
-  }
-  return { beats: out.ascii(']').text(), earliest };
+  const rows = batch.map((b) => [b.at - earliest, b.type, digestHex(b.digest), b.category, b.language, b.project, b.editor, b.os, b.app]);
+  return { beats: JSON.stringify(rows), earliest };
 }
 
 /**

@@ -54,8 +54,7 @@ describe('wakatime-cli against the server', () => {
 
     const bar = await fetch(`${waka}/users/current/statusbar/today?api_key=${key}`, { headers: { 'user-agent': userAgent } });
     expect(bar.status).toBe(200);
-    // The heartbeats are answered by the front server itself, the status bar by Next: the same
-    // headers of the site on both.
+    // A write and a read of the WakaTime routes carry the same headers of the site.
     const siteHeaders = (res: Response) =>
       Object.fromEntries(['x-content-type-options', 'referrer-policy', 'content-security-policy', 'x-frame-options'].map((h) => [h, res.headers.get(h)]));
     expect(siteHeaders(again)).toEqual(siteHeaders(bar));

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../../lib/ingest/fast-path';
 import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
 import { CONTENT_FIELDS } from '../../lib/activity';
-import { JsonBytes, RememberedBytes } from '../../lib/json-bytes';
-import { answerStatus, bulkAnswer, heartbeatAnswer, DistinctHeartbeats, heartbeatKey, heartbeatSchema, quickHeartbeat, statementBatch, TextChecks, type Heartbeat, type ItemResult } from '../../lib/wakatime/heartbeats';
+import { DistinctHeartbeats, heartbeatKey, heartbeatSchema, quickHeartbeat, TextChecks, type Heartbeat } from '../../lib/wakatime/heartbeats';
 
 // The fast guards must never accept what the schema refuses, nor give another row than the
 // schema's output gives; and they must accept ordinary buckets, or they would be pointless.
@@ -182,77 +181,3 @@ describe('distinct heartbeats', () => {
   });
 });
 
-describe('the texts written without JSON.stringify', () => {
-  it('writes numbers and seconds as JSON.stringify does', () => {
-    const number = fc.oneof(fc.maxSafeNat(), fc.integer(), fc.double(), fc.constantFrom(0, -0, 9, 10, 99_999_999, 100_000_000, 1e8 + 1, 2 ** 53 - 1, 2 ** 53, 1e21, 0.1));
-    fc.assert(
-      fc.property(number, (n) => {
-        expect(new JsonBytes().number(n).text()).toBe(JSON.stringify(n));
-        expect(new JsonBytes(1).seconds(n).ascii(',').text()).toBe(`${JSON.stringify(n / 1000)},`);
-      }),
-      { numRuns: 5000 },
-    );
-  });
-
-  it('remembers bytes under their keys, and past its limit forgets them all and makes them again', () => {
-    let made = 0;
-    const remembered = new RememberedBytes<[string, number]>((out, [name, n]) => {
-      made++;
-      out.string(name).ascii(',').number(n);
-    }, 3);
-    const text = (keys: [string, number]) => Buffer.from(remembered.get(keys)).toString();
-    expect(text(['a', 1])).toBe('"a",1');
-    expect(text(['a', 2])).toBe('"a",2');
-    expect(text(['a', 1])).toBe('"a",1');
-    expect(made).toBe(2);
-    fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'é"'), fc.integer({ min: 0, max: 4 })), { maxLength: 12 }), (keys) => {
-        for (const k of keys) expect(text(k)).toBe(`${JSON.stringify(k[0])},${k[1]}`);
-      }),
-    );
-    expect(made).toBeGreaterThan(15); // 15 distinct keys, at most 3 held at once
-  });
-
-  // Names with what JSON escapes (quotes, backslashes, controls, lone surrogates) and what it does not.
-  const name = fc.oneof(fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom('', 'coding', 'TypeScript', 'a"b', 'c\\d', 'e\nf', '\ud800', 'é中', '</script>'));
-  const heartbeat: fc.Arbitrary<Heartbeat> = fc.record({
-    // Whole milliseconds, as checkHeartbeat makes them, some on whole seconds or tenths.
-    at: fc.oneof(fc.integer({ min: 0, max: 2 ** 42 }), fc.integer({ min: 1_700_000_000, max: 1_900_000_000 }).chain((s) => fc.constantFrom(0, 1, 10, 100, 120, 999).map((ms) => s * 1000 + ms))),
-    type: fc.constantFrom('file', 'app', 'domain'),
-    digest: fc.integer({ min: 0, max: 2 ** 52 - 1 }),
-    category: name,
-    language: name,
-    project: name,
-    editor: name,
-    os: name,
-    app: name,
-  });
-  const result: fc.Arbitrary<ItemResult> = fc.oneof(heartbeat, fc.string({ maxLength: 20 }));
-  /** An answer as objects, for JSON.stringify. */
-  const answerObject = (r: ItemResult) =>
-    typeof r === 'string' ? { error: r } : { data: { id: heartbeatKey(r), type: r.type, time: r.at / 1000, category: r.category, language: r.language, project: r.project || null } };
-
-  it('answers a bulk with the text JSON.stringify writes of its answers, one per heartbeat with its status', () => {
-    fc.assert(
-      fc.property(fc.array(result, { maxLength: 8 }), (results) => {
-        expect(bulkAnswer(results).toString()).toBe(JSON.stringify({ responses: results.map((r) => [answerObject(r), typeof r === 'string' ? 400 : 201]) }));
-        for (const r of results) {
-          expect(heartbeatAnswer(r).toString()).toBe(JSON.stringify(answerObject(r)));
-          expect(answerStatus(r)).toBe(typeof r === 'string' ? 400 : 201);
-        }
-      }),
-      { numRuns: 2000 },
-    );
-  });
-
-  it('gives the statement the text JSON.stringify writes of its batch', () => {
-    fc.assert(
-      fc.property(fc.array(heartbeat, { minLength: 1, maxLength: 8 }), (batch) => {
-        const earliest = Math.min(...batch.map((b) => b.at));
-        const rows = batch.map((b) => [b.at - earliest, b.type, b.digest.toString(16), b.category, b.language, b.project, b.editor, b.os, b.app]);
-        expect(statementBatch(batch)).toEqual({ beats: JSON.stringify(rows), earliest });
-      }),
-      { numRuns: 2000 },
-    );
-  });
-});

@@ -1,6 +1,5 @@
 // POST /api/wakatime/v1/heartbeats — one heartbeat, at the path older clients (an api_url naming
 // the heartbeats URL itself) send to; the same as users/current/heartbeats
-// (on a Node host the front server answers the POST itself, with the same handler: lib/server/direct.ts)
 import { heartbeatRoutes } from '@/lib/wakatime/routes';
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,4 @@
 // POST /api/wakatime/v1/users/current/heartbeats.bulk — up to 1000 heartbeats, one answer each
-// (on a Node host the front server answers the POST itself, with the same handler: lib/server/direct.ts)
 import { heartbeatRoutes } from '@/lib/wakatime/routes';
 
 export const dynamic = 'force-dynamic';
