@@ -4,10 +4,10 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1
-# The install applies the postgres.js guard (scripts/patch-postgres.cjs, a postinstall step) and
-# builds the reference client (client/, an npm workspace).
+# The install applies the dependencies' patches (patches/, by patch-package: a postinstall step)
+# and builds the reference client (client/, an npm workspace).
 COPY package.json package-lock.json ./
-COPY scripts/patch-postgres.cjs scripts/
+COPY patches patches/
 COPY client client/
 RUN npm ci --no-audit --no-fund
 COPY . .

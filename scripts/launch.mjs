@@ -4,7 +4,6 @@
 // rebuilds. The other programs compile themselves alone when missing (seconds, no Next build).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -12,10 +11,15 @@ const [name, ...args] = process.argv.slice(2);
 const program = path.join(root, '.next', 'codetally', `${name}.mjs`);
 const built = fs.existsSync(path.join(root, '.next', 'BUILD_ID'));
 
-const { missingGuard } = createRequire(import.meta.url)('./patch-postgres.cjs');
-const unguarded = missingGuard();
-if (unguarded) {
-  console.error(`[codetally] ${unguarded}`);
+// The dependencies' patches (patches/, applied by patch-package when npm installs; each changed
+// file carries a "codetally:" comment) must be in place: without them one dropped database
+// connection ends the process, and failed statements log users' values. An install with scripts
+// disabled skips them.
+const patches = path.join(root, 'patches');
+const patched = fs.readdirSync(patches).flatMap((patch) => [...fs.readFileSync(path.join(patches, patch), 'utf8').matchAll(/^\+\+\+ b\/(\S+)$/gm)].map((m) => m[1]));
+const unpatched = patched.filter((file) => !fs.existsSync(path.join(root, file)) || !fs.readFileSync(path.join(root, file), 'utf8').includes('codetally:'));
+if (unpatched.length > 0) {
+  console.error(`[codetally] dependencies are installed without their patches (${unpatched.join(', ')}): run "npm install" with install scripts enabled (patch-package applies patches/).`);
   process.exit(1);
 }
 

@@ -8,7 +8,7 @@ import { config, poolSizeOf } from '../config';
 import { boundedClient } from './deadline';
 import { embeddedChanges, postgresChanges, unheardChanges, type UserChanges } from './changes';
 import { lockDataDir } from './embedded-lock';
-import { guardQueryErrors, queryFailed } from './errors';
+import { embeddedClient, queryFailed } from './errors';
 import * as schema from './schema';
 import { registerServices, servicesOf } from './services';
 
@@ -39,7 +39,8 @@ export interface DbTarget {
  * The pool holds `poolSize` connections unless the URL says otherwise (`?max=N`). Its statements
  * and transactions end by their deadlines (lib/db/deadline.ts), and its sessions carry the
  * settings of the service's role (lib/db/settings.ts). `migrations`: one connection whatever the
- * URL says (migrations hold a session lock), no deadlines, and none of the role's limits.
+ * URL says (migrations hold a session lock), no deadlines, and none of the role's limits. Either
+ * database's failed statements are QueryFailed (lib/db/errors.ts).
  */
 export async function openDb(target: DbTarget, poolSize = 10, options: { migrations?: boolean } = {}): Promise<DbHandle> {
   if (target.databaseUrl) {
@@ -54,9 +55,8 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { migrati
       onnotice: () => {},
       connection: { application_name: 'codetally' },
     });
-    const client = options.migrations ? pool : boundedClient(pool);
+    const client = boundedClient(pool, { deadlines: !options.migrations });
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
-    guardQueryErrors(db);
     if (options.migrations) {
       await db.execute(
         sql`SELECT set_config('statement_timeout', '0', false), set_config('lock_timeout', '0', false), set_config('idle_in_transaction_session_timeout', '0', false)`,
@@ -77,8 +77,7 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { migrati
     release();
     throw err;
   });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  guardQueryErrors(db);
+  const db = drizzlePglite(embeddedClient(client), { schema }) as unknown as Db;
   return withServices({
     db,
     kind: 'pglite',

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type postgres from 'postgres';
+import { inTransaction, queryFailed } from './errors';
 
 // Every wait on PostgreSQL has a bound kept by the service itself, not only by PostgreSQL: a
 // crashed, restarting, frozen or unreachable database, or a pooler queueing the request, cannot
@@ -76,11 +77,12 @@ export function detached<T>(work: () => T): T {
 type Pending = postgres.PendingQuery<postgres.Row[]>;
 
 /**
- * One statement under its deadline. postgres.js starts a query when it is first awaited (after the
- * caller's modifiers such as `.values()`), so the deadline starts then too, and covers the wait for
- * a connection. The query's own chainable methods keep returning this wrapper.
+ * One statement under its deadline (unless `deadline` is false), failing with a QueryFailed.
+ * postgres.js starts a query when it is first awaited (after the caller's modifiers such as
+ * `.values()`), so the deadline starts then too, and covers the wait for a connection. The
+ * query's own chainable methods keep returning this wrapper.
  */
-function bounded(query: Pending): Pending {
+function bounded(query: Pending, text: string, deadline: boolean): Pending {
   let raced: Promise<unknown> | undefined;
   const run = () =>
     (raced ??= (() => {
@@ -92,8 +94,13 @@ function bounded(query: Pending): Pending {
           throw err;
         },
       );
-      return race(done, left(STATEMENT_BOUND_MS), 'a statement', () => {
-        if (!settled) void Promise.resolve(query.cancel()).catch(() => {});
+      const limited = deadline
+        ? race(done, left(STATEMENT_BOUND_MS), 'a statement', () => {
+            if (!settled) void Promise.resolve(query.cancel()).catch(() => {});
+          })
+        : done;
+      return limited.catch((err: unknown) => {
+        throw queryFailed(err, text);
       });
     })());
   const wrapper: Pending = new Proxy(query, {
@@ -115,24 +122,43 @@ function bounded(query: Pending): Pending {
 type TransactionCallback = (sql: postgres.TransactionSql) => unknown;
 
 /**
- * A postgres.js client whose statements (`unsafe`, which drizzle and runPrepared use) and
- * transactions (`begin`) end by their deadline. A transaction that outlives it is abandoned: its
- * caller gets DeadlineExceeded, and if PostgreSQL only now gives it a connection, it rolls back
- * before its first statement.
+ * A postgres.js client whose statements (`unsafe`, which drizzle and runPrepared use) fail with a
+ * QueryFailed (lib/db/errors.ts), as do its transactions' own statements (`begin`, and `savepoint`
+ * for drizzle's nested transactions), whose clients are of the same kind. Its statements and
+ * transactions end by their deadline, unless `deadlines` is false (migrations). A transaction
+ * that outlives it is abandoned: its caller gets DeadlineExceeded, and if PostgreSQL only now
+ * gives it a connection, it rolls back before its first statement.
  */
-export function boundedClient<T extends postgres.Sql | postgres.TransactionSql>(client: T): T {
+export function boundedClient<T extends postgres.Sql | postgres.TransactionSql>(client: T, options: { deadlines?: boolean } = {}): T {
+  const deadlines = options.deadlines ?? true;
   return new Proxy(client, {
     get(target, prop) {
-      if (prop === 'unsafe') return (...args: Parameters<T['unsafe']>) => bounded((target.unsafe as (...a: unknown[]) => Pending)(...args));
+      if (prop === 'unsafe') {
+        return (...args: Parameters<T['unsafe']>) => bounded((target.unsafe as (...a: unknown[]) => Pending)(...args), args[0], deadlines);
+      }
       if (prop === 'begin' && 'begin' in target) {
         return (first: string | TransactionCallback, second?: TransactionCallback) => {
-          const [options, callback] = typeof first === 'string' ? [first, second!] : ['', first];
+          const [mode, callback] = typeof first === 'string' ? [first, second!] : ['', first];
           let abandoned = false;
-          const work = (target as postgres.Sql).begin(options, (sql) => {
-            if (abandoned) throw new DeadlineExceeded('a transaction');
-            return callback(boundedClient(sql));
-          });
-          return race(work, left(BACKGROUND_TRANSACTION_MS), 'a transaction', () => (abandoned = true));
+          const work = inTransaction(
+            (run: TransactionCallback) => (target as postgres.Sql).begin(mode, run),
+            (sql: postgres.TransactionSql) => {
+              if (abandoned) throw new DeadlineExceeded('a transaction');
+              return callback(boundedClient(sql, options));
+            },
+            'BEGIN … COMMIT',
+          );
+          return deadlines ? race(work, left(BACKGROUND_TRANSACTION_MS), 'a transaction', () => (abandoned = true)) : work;
+        };
+      }
+      if (prop === 'savepoint' && 'savepoint' in target) {
+        return (first: string | TransactionCallback, second?: TransactionCallback) => {
+          const [name, callback] = typeof first === 'string' ? [first, second!] : [undefined, first];
+          return inTransaction(
+            (run: TransactionCallback) => (name === undefined ? target.savepoint(run) : target.savepoint(name, run)),
+            (sql: postgres.TransactionSql) => callback(boundedClient(sql, options)),
+            'SAVEPOINT … RELEASE',
+          );
         };
       }
       return Reflect.get(target, prop, target);

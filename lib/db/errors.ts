@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 
 // What a failed statement may tell the rest of the service: which statement, and the database's
 // code for what went wrong. Never its parameters, nor the database's message, which often quotes
-// them ("invalid input syntax for type uuid: ..."): users' data stays out of the logs.
+// them ("invalid input syntax for type uuid: ..."): users' data stays out of the logs. Drivers'
+// errors become QueryFailed where they leave the driver (the PostgreSQL pool's in
+// lib/db/deadline.ts, the embedded database's here), before drizzle wraps them in its
+// DrizzleQueryError, which names the statement (patches/drizzle-orm+0.45.4.patch keeps the
+// parameters out of it).
 
 /** A statement that failed: its name and SQLSTATE (or the driver's code), nothing of its data. */
 export class QueryFailed extends Error {
@@ -25,6 +30,18 @@ export function errorCode(err: unknown): string | undefined {
     e = e.cause as typeof e;
   }
   return undefined;
+}
+
+/**
+ * One line for a log: the QueryFailed among `err` and its causes (which statement, which code),
+ * else `err`'s message. By name: Next's bundles hold several copies of this module.
+ */
+export function failureLine(err: unknown): string {
+  for (let e = err as { name?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (e.name === 'QueryFailed' && typeof e.message === 'string') return e.message;
+    e = e.cause as typeof e;
+  }
+  return (err as Error)?.message ?? String(err);
 }
 
 /** `#<8 hex> "<first words>"`: enough to find the statement in the code, nothing from a request. */
@@ -86,34 +103,51 @@ export function isUniqueViolation(err: unknown): boolean {
   return hasCode(err, (code) => code === '23505');
 }
 
-interface PreparedQuery {
-  queryWithCache(text: string, params: unknown[], run: () => Promise<unknown>): Promise<unknown>;
+/**
+ * Runs `work` in a driver's transaction or savepoint (`open` starts it and hands `work` its
+ * client). What `work` throws comes back as it is (its statements' errors are QueryFailed
+ * already); a failure of the transaction's own statements (BEGIN, COMMIT, ROLLBACK, SAVEPOINT)
+ * comes back as a QueryFailed named `text`.
+ */
+export async function inTransaction<C, R>(open: (work: (client: C) => Promise<R>) => Promise<R>, work: (client: C) => R | Promise<R>, text: string): Promise<R> {
+  let thrown: { error: unknown } | undefined;
+  try {
+    return await open(async (client) => {
+      try {
+        return await work(client);
+      } catch (error) {
+        thrown = { error };
+        throw error;
+      }
+    });
+  } catch (err) {
+    throw thrown && thrown.error === err ? err : queryFailed(err, text);
+  }
 }
-interface Session {
-  prepareQuery(...args: unknown[]): PreparedQuery;
-}
-const guarded = new WeakSet<object>();
 
 /**
- * Makes every statement of this drizzle database (and of its transactions, which use sessions of
- * the same class) fail with a QueryFailed. drizzle's own error puts the statement's parameters in
- * its message, and whoever logs it (our error mapper, Auth.js, Next rendering a page) would write
- * users' data to the log. Every statement passes through the session's prepareQuery and then
- * the prepared query's queryWithCache, so the conversion is made once, there.
+ * The embedded database's client, whose statements fail with a QueryFailed (PGlite's errors carry
+ * the statement's parameters and the database's message), as drizzle's PGlite session uses it:
+ * `query`, `exec`, and `transaction`, whose client is of the same kind.
  */
-export function guardQueryErrors(db: object): void {
-  const proto = Object.getPrototypeOf((db as { session: Session }).session) as Session;
-  if (guarded.has(proto)) return;
-  guarded.add(proto);
-  const prepare = proto.prepareQuery;
-  proto.prepareQuery = function (this: Session, ...args: unknown[]) {
-    const prepared = prepare.apply(this, args);
-    const run = prepared.queryWithCache;
-    prepared.queryWithCache = function (this: PreparedQuery, text, params, query) {
-      return run.call(this, text, params, query).catch((err: unknown) => {
-        throw queryFailed(err, text);
-      });
-    };
-    return prepared;
-  };
+export function embeddedClient<T extends PGlite | Transaction>(client: T): T {
+  return new Proxy(client, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (typeof value !== 'function') return value;
+      // PGlite's methods reach its private state through `this`: always the client itself.
+      const method = (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args);
+      if (prop === 'query' || prop === 'exec') {
+        return (text: string, ...rest: unknown[]) =>
+          (method(text, ...rest) as Promise<unknown>).catch((err: unknown) => {
+            throw queryFailed(err, text);
+          });
+      }
+      if (prop === 'transaction') {
+        return (callback: (tx: Transaction) => Promise<unknown>) =>
+          inTransaction((work: (tx: Transaction) => Promise<unknown>) => method(work) as Promise<unknown>, (tx) => callback(embeddedClient(tx)), 'BEGIN … COMMIT');
+      }
+      return method;
+    },
+  });
 }

@@ -1,6 +1,6 @@
 // One error type for every answer that is not 2xx, and one mapper to RFC 9457 problem+json.
 import { z } from 'zod';
-import { isDatabaseUnavailable, isTransientConflict } from '../db/errors';
+import { failureLine, isDatabaseUnavailable, isTransientConflict } from '../db/errors';
 import { errorCatalog, errorCodes, type ErrorCode } from './errors';
 
 /** One problem of one field: `code` is zod's issue code or one of the catalog's field codes. */
@@ -84,7 +84,7 @@ export function problemResponse(err: ApiError): Response {
 export function errorResponse(err: unknown): Response {
   if (err instanceof ApiError) return problemResponse(err);
   if (isDatabaseUnavailable(err)) {
-    console.error('[codetally] database unavailable:', (err as Error)?.message ?? String(err));
+    console.error('[codetally] database unavailable:', failureLine(err));
     return problemResponse(
       new ApiError('unavailable', 'The database is not answering; nothing was written. Retry later.', {
         headers: { 'retry-after': '5' },
@@ -92,7 +92,7 @@ export function errorResponse(err: unknown): Response {
     );
   }
   if (isTransientConflict(err)) {
-    console.warn('[codetally] statement rolled back by a conflict:', (err as Error)?.message ?? String(err));
+    console.warn('[codetally] statement rolled back by a conflict:', failureLine(err));
     return problemResponse(
       new ApiError('unavailable', 'A conflicting operation held the data; nothing was written. Retry.', {
         headers: { 'retry-after': '1' },

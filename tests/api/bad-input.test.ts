@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { inspect } from 'node:util';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { POST as createUserRoute } from '@/app/main/api/v1/admin/users/route';
 import { POST as postSingleDesktop } from '@/app/main/api/v1/activities/desktop/route';
@@ -9,7 +10,8 @@ import { POST as postBadge } from '@/app/main/api/v1/badges/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { POST as postDesktop } from '@/app/main/api/v1/sync/activities/desktop/route';
 import { getDb, rows } from '@/lib/db/client';
-import { QueryFailed } from '@/lib/db/errors';
+import { errorCode, isUniqueViolation } from '@/lib/db/errors';
+import { users } from '@/lib/db/schema';
 import { errorResponse } from '@/lib/http/problem';
 import { ownApps } from '@/lib/stats/own';
 import { call, newUser, storedDesktop, storedIde, tokenWithScopes } from '../helpers/api';
@@ -174,19 +176,25 @@ describe('names people read', () => {
   });
 });
 
+// A failed statement names itself and its SQLSTATE wherever it is printed (its message,
+// console.error's rendering with every cause, JSON), never a value it carried: neither its
+// parameters nor the database's message or detail, which quote them.
 describe('failed statements in the log', () => {
+  /** Everything a log line or an error tracker could print of `err`. */
+  const printed = (err: unknown) => [(err as Error).message, String(err), inspect(err, { depth: 10 }), JSON.stringify(err)].join('\n');
+
   it('name the statement and its SQLSTATE, never a parameter', async () => {
     const db = await getDb();
     const secret = 'alice-private-2026';
     const failure = await rows(db, sql`SELECT ${secret}::uuid AS id`).catch((err) => err);
-    expect(failure).toBeInstanceOf(QueryFailed);
-    expect(failure.code).toBe('22P02');
-    expect(failure.message).toMatch(/statement #[0-9a-f]{8} "SELECT \$1::uuid AS id" failed \(22P02\)/);
+    expect(errorCode(failure)).toBe('22P02');
+    expect(printed(failure)).toMatch(/statement #[0-9a-f]{8} "SELECT \$1::uuid AS id" failed \(22P02\)/);
+    expect(printed(failure)).not.toContain(secret);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const res = errorResponse(failure);
       expect(res.status).toBe(500);
-      const text = logged.mock.calls.flat().map((a) => (a instanceof Error ? `${a.message} ${a.stack} ${JSON.stringify(a)}` : String(a))).join(' ');
+      const text = logged.mock.calls.flat().map((a) => inspect(a, { depth: 10 })).join(' ');
       expect(text).toContain('22P02');
       expect(text).not.toContain(secret);
     } finally {
@@ -194,10 +202,39 @@ describe('failed statements in the log', () => {
     }
   });
 
-  it('inside a transaction too', async () => {
+  it('a value the database quotes back stays out: a malformed uuid, a taken unique value', async () => {
     const db = await getDb();
-    const failure = await db.transaction((tx) => rows(tx, sql`SELECT ${'bob-secret'}::int`)).catch((err) => err);
-    expect(failure).toBeInstanceOf(QueryFailed);
-    expect(failure.message).not.toContain('bob-secret');
+    const malformed = await db.select().from(users).where(eq(users.id, 'not-a-uuid-secret-value')).catch((err) => err);
+    expect(errorCode(malformed)).toBe('22P02');
+    expect(printed(malformed)).not.toContain('not-a-uuid-secret-value');
+
+    const { user } = await newUser({ handle: 'taken-handle-secret-7q' });
+    const taken = await db.insert(users).values({ handle: user.handle, displayName: 'Second' }).catch((err) => err);
+    expect(isUniqueViolation(taken)).toBe(true);
+    expect(printed(taken)).toContain('23505');
+    expect(printed(taken)).not.toContain('taken-handle-secret-7q');
+  });
+
+  it('inside a transaction and a nested one, and from the transaction\'s own COMMIT', async () => {
+    const db = await getDb();
+    const inside = await db.transaction((tx) => rows(tx, sql`SELECT ${'bob-secret'}::int`)).catch((err) => err);
+    expect(errorCode(inside)).toBe('22P02');
+    expect(printed(inside)).not.toContain('bob-secret');
+
+    const nested = await db
+      .transaction((tx) => tx.transaction((inner) => inner.select().from(users).where(eq(users.id, 'nested-secret-value'))))
+      .catch((err) => err);
+    expect(errorCode(nested)).toBe('22P02');
+    expect(printed(nested)).not.toContain('nested-secret-value');
+
+    // A deferred unique constraint refuses the rows only at COMMIT, which the driver runs itself.
+    const atCommit = await db
+      .transaction(async (tx) => {
+        await tx.execute(sql`CREATE TEMP TABLE deferred_probe (v text UNIQUE DEFERRABLE INITIALLY DEFERRED) ON COMMIT DROP`);
+        await tx.execute(sql`INSERT INTO deferred_probe VALUES (${'commit-secret-value'}), (${'commit-secret-value'})`);
+      })
+      .catch((err) => err);
+    expect(isUniqueViolation(atCommit)).toBe(true);
+    expect(printed(atCommit)).not.toContain('commit-secret-value');
   });
 });

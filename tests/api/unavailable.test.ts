@@ -1,13 +1,14 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import postgres from 'postgres';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { getDb, openDb, rows, type DbHandle } from '@/lib/db/client';
 import { withinDeadline } from '@/lib/db/deadline';
-import { errorCode } from '@/lib/db/errors';
+import { errorCode, isDatabaseUnavailable } from '@/lib/db/errors';
 import { sessionSettings, sessionSettingsProblem } from '@/lib/db/settings';
 import { errorResponse } from '@/lib/http/problem';
 import { call, newUser, storedIde } from '../helpers/api';
+import { until } from '../helpers/until';
 
 // The database goes away in the middle of a write: a real PostgreSQL backend is terminated
 // while the request's transaction waits on a lock, as in a failover or a restart.
@@ -54,6 +55,33 @@ describe.skipIf(process.env.TEST_DB === 'pglite')('database going away mid-reque
       await control.end();
     }
   });
+
+  // Once a transaction's connection dies, postgres.js 3.4.9 writes its ROLLBACK from a timer to a
+  // socket that is gone: a TypeError no caller can catch, which ends the process (without
+  // patches/postgres+3.4.9.patch).
+  it('a transaction whose connection dies mid-statement fails as unavailable, and the process lives', async () => {
+    const uncaught: unknown[] = [];
+    const note = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', note);
+    const control = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { application_name: 'test-control' } });
+    try {
+      let pid: number | undefined;
+      const failure = (await getDb())
+        .transaction(async (tx) => {
+          [{ pid }] = await rows<{ pid: number }>(tx, sql`SELECT pg_backend_pid() AS pid`);
+          await rows(tx, sql`SELECT pg_sleep(10)`);
+        })
+        .catch((err: unknown) => err);
+      await until(async () => pid, (found) => found !== undefined, 'in the transaction');
+      await control`SELECT pg_terminate_backend(${pid!})`;
+      expect(isDatabaseUnavailable(await failure)).toBe(true);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', note);
+      await control.end();
+    }
+  });
 });
 
 const setting = (name: string) => sessionSettings.find((s) => s.name === name)!.value;
@@ -90,10 +118,17 @@ describe.skipIf(process.env.TEST_DB === 'pglite')('a locked or slow database', (
 
   it('a statement running past the statement timeout is cancelled: a 503, not a hung request', async () => {
     const failure = await rows(await getDb(), sql`SELECT pg_sleep(${setting('statement_timeout') / 1000 + 5})`).catch((err) => err);
-    expect(failure.code).toBe('57014');
-    const res = errorResponse(failure);
-    expect(res.status).toBe(503);
-    expect(res.headers.get('retry-after')).toBeTruthy();
+    expect(errorCode(failure)).toBe('57014');
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const res = errorResponse(failure);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBeTruthy();
+      // The log line names the statement and why it failed.
+      expect(logged.mock.calls.flat().join(' ')).toMatch(/statement #[0-9a-f]{8} "SELECT pg_sleep\(\$1\)" failed \(57014\)/);
+    } finally {
+      logged.mockRestore();
+    }
   }, 30_000);
 });
 
@@ -134,10 +169,13 @@ describe.skipIf(process.env.TEST_DB === 'pglite')('the service\'s sessions on Po
 // The service's own bound on every statement, for what PostgreSQL cannot answer itself (a frozen
 // server, a pooler's queue, a connection that is never free).
 describe.skipIf(process.env.TEST_DB === 'pglite')('every wait on the database has a bound of the service\'s own', () => {
-  it('a statement past its deadline is cancelled on the server and its caller answered at the deadline', async () => {
+  it.each([
+    ['a statement', (db: DbHandle['db'], probe: SQL) => rows(db, probe)],
+    ['a statement in a nested transaction', (db: DbHandle['db'], probe: SQL) => db.transaction((tx) => tx.transaction((inner) => rows(inner, probe)))],
+  ])('%s past its deadline is cancelled on the server and its caller answered at the deadline', async (_, run) => {
     const db = await getDb();
     const started = Date.now();
-    const failure = await withinDeadline(400, () => rows(db, sql`SELECT pg_sleep(10), 'deadline-probe'`)).catch((err) => err);
+    const failure = await withinDeadline(400, () => run(db, sql`SELECT pg_sleep(10), 'deadline-probe'`)).catch((err) => err);
     expect(errorCode(failure)).toBe('DEADLINE_EXCEEDED');
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(errorResponse(failure).status).toBe(503);
