@@ -17,7 +17,9 @@ import autocannon from 'autocannon';
 import { createUser } from '../lib/accounts/users';
 import { openDb, rows } from '../lib/db/client';
 import { issueToken } from '../lib/accounts/tokens';
-import { bulkAnswer, readHeartbeats, statementBatch } from '../lib/wakatime/heartbeats';
+import { bulkAnswer } from '../lib/wakatime/heartbeat-answers';
+import { readHeartbeats } from '../lib/wakatime/heartbeat-check';
+import { statementBatch } from '../lib/wakatime/heartbeat-store';
 import { writeDump } from './dump';
 import { cpuMeter, diskFlushProbe, freshDatabase, localPostgres, machine, median, percentile, startServer, writeResults, type Pids } from './common';
 

@@ -12,7 +12,7 @@ import { chartQueries, hitmapChartSchema, leaderboardSchema, languageChartSchema
 import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ideBucketSchema } from './ingest/schemas';
 import { errorCatalog, type ErrorCode } from './http/errors';
 import { problemSchema } from './http/problem';
-import { heartbeatSchema } from './wakatime/heartbeats';
+import { heartbeatSchema } from './wakatime/heartbeat-input';
 import { importListSchema, importSchema, wakatimeDumpSchema } from './wakatime/imports';
 import { statsRanges } from './wakatime/reads';
 import {

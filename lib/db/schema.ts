@@ -43,7 +43,7 @@ export const users = pgTable(
     /** Every sign-in session carries the value it was made with; bumping it ends them all. */
     sessionVersion: integer('session_version').notNull().default(0),
     /**
-     * The earliest heartbeat stored through the heartbeat path (lib/wakatime/heartbeats.ts), epoch
+     * The earliest heartbeat stored through the heartbeat path (lib/wakatime/heartbeat-store.ts), epoch
      * ms: from it on that path has counted every heartbeat, so an import leaves older-than-14-days
      * heartbeats at or after it alone (lib/wakatime/imports.ts).
      */
@@ -101,7 +101,7 @@ export const ideActivity = pgTable(
 );
 
 /**
- * Heartbeats of the WakaTime-compatible API (lib/wakatime/heartbeats.ts), kept for 14 days: what
+ * Heartbeats of the WakaTime-compatible API (lib/wakatime/heartbeat-store.ts), kept for 14 days: what
  * recomputing the hours a late heartbeat changes needs, and nothing more. No entity (a keyed
  * digest tells duplicates apart; for `type: app` the entity is the application's name and is kept
  * as `app`), no branch, dependencies, line or cursor numbers. Each row keeps what it is credited

@@ -1,4 +1,5 @@
-import { GAP_MS, type Deltas, type Heartbeat } from './heartbeats';
+import type { Deltas } from './credits';
+import { GAP_MS, type Heartbeat } from './heartbeat';
 
 // The heartbeats of one UTC day an import holds until it can credit the day (lib/wakatime/imports.ts),
 // kept in columns: the time and the entity's digest as numbers, and what the time is credited to

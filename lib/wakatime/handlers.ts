@@ -1,7 +1,10 @@
 import { json, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
 import type { WakaContext } from './door';
-import { answerStatus, bulkAnswer, heartbeatAnswer, MAX_HEARTBEATS, readHeartbeats, storeHeartbeats } from './heartbeats';
+import { MAX_HEARTBEATS } from './heartbeat';
+import { answerStatus, bulkAnswer, heartbeatAnswer } from './heartbeat-answers';
+import { readHeartbeats } from './heartbeat-check';
+import { storeHeartbeats } from './heartbeat-store';
 import { allTimeSinceToday, currentUser, projects, stats, summaries } from './reads';
 import { statusBarToday } from './summaries';
 

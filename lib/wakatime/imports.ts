@@ -13,21 +13,12 @@ import { ApiError } from '../http/problem';
 import { DayHeartbeats } from './day-heartbeats';
 import { DumpError, DumpReader, dumpStartProblem } from './dump';
 import { fits, removeSpool, reserve, spoolDir, spooledIds, spoolFile } from './spool';
-import {
-  announce,
-  checkHeartbeat,
-  Deltas,
-  digestKey,
-  DistinctHeartbeats,
-  heartbeatSchema,
-  LATE_LIMIT_MS,
-  liveTimes,
-  MAX_HEARTBEATS,
-  storeHeartbeats,
-  type CheckContext,
-  type Credits,
-  type Heartbeat,
-} from './heartbeats';
+import { announce, Deltas, type Credits } from './credits';
+import { DistinctHeartbeats } from './distinct-heartbeats';
+import { LATE_LIMIT_MS, MAX_HEARTBEATS, type Heartbeat } from './heartbeat';
+import { checkHeartbeat, digestKey, liveTimes, type CheckContext } from './heartbeat-check';
+import { heartbeatSchema } from './heartbeat-input';
+import { storeHeartbeats } from './heartbeat-store';
 
 // Imports of WakaTime data dumps (POST /me/imports). The upload is written to a file as it
 // arrives (a dump can be gigabytes), then read back in the background one heartbeat at a time

@@ -6,7 +6,8 @@ import { localDateHour } from '../local-time';
 import { eachDay } from '../dates';
 import { projectTotals } from '../stats/own';
 import { dayTotals, dimensionTotals, type Per } from '../stats/queries';
-import { GAP_MS, hoursOf } from './heartbeats';
+import { hoursOf } from './credits';
+import { GAP_MS } from './heartbeat';
 
 // The owner's figures in WakaTime's shapes: the status bar, summaries, stats (lib/wakatime/reads.ts).
 

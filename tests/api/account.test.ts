@@ -10,7 +10,7 @@ import { POST as postDesktop } from '@/app/main/api/v1/sync/activities/desktop/r
 import { POST as postHeartbeats } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
 import { POST as postImport } from '@/app/main/api/v1/me/imports/route';
 import { issueToken } from '@/lib/accounts/tokens';
-import { storeHeartbeats } from '@/lib/wakatime/heartbeats';
+import { storeHeartbeats } from '@/lib/wakatime/heartbeat-store';
 import { importsSettled } from '@/lib/wakatime/imports';
 import { signUp } from '@/lib/accounts/sign-in';
 import { runAuthAction } from '@/lib/auth/authjs';

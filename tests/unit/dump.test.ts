@@ -3,7 +3,7 @@ import vm from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DumpError, DumpReader, MAX_KEY_BYTES } from '../../lib/wakatime/dump';
-import { checkHeartbeat, type CheckContext } from '../../lib/wakatime/heartbeats';
+import { checkHeartbeat, type CheckContext } from '../../lib/wakatime/heartbeat-check';
 
 // The reader of WakaTime data dumps holds the chunk it reads and the heartbeat it cuts out, never
 // more: hostile documents (deep nesting, endless keys, strings, numbers or whitespace) are refused

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../../lib/ingest/fast-path';
 import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
 import { CONTENT_FIELDS } from '../../lib/activity';
-import { DistinctHeartbeats, heartbeatKey, heartbeatSchema, quickHeartbeat, TextChecks, type Heartbeat } from '../../lib/wakatime/heartbeats';
+import { DistinctHeartbeats } from '../../lib/wakatime/distinct-heartbeats';
+import { heartbeatKey, type Heartbeat } from '../../lib/wakatime/heartbeat';
+import { heartbeatSchema, quickHeartbeat, TextChecks } from '../../lib/wakatime/heartbeat-input';
 
 // The fast guards must never accept what the schema refuses, nor give another row than the
 // schema's output gives; and they must accept ordinary buckets, or they would be pointless.

@@ -1,0 +1,155 @@
+import { createHmac } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { CONTENT_FIELDS } from '../activity';
+import { rows, type Db } from '../db/client';
+import { serverSecrets } from '../db/schema';
+import { keptFor } from '../db/services';
+import { nameProblem, textRule } from '../text';
+import { DistinctHeartbeats } from './distinct-heartbeats';
+import { AHEAD_LIMIT_MS, LATE_LIMIT_MS, type Heartbeat, type ItemResult } from './heartbeat';
+import { heartbeatSchema, quickHeartbeat, TextChecks } from './heartbeat-input';
+import { parseUserAgent, type Origin } from './user-agent';
+
+// Checking heartbeats and reducing each to what is kept (lib/wakatime/heartbeat.ts): no content
+// field, a time within the accepted ones, the entity as a keyed digest, the editor and system read
+// from the User-Agent, and absent names given their defaults.
+
+/** The key of the entity digests (server_secrets), read once per database. */
+export function digestKey(db: Db): Promise<string> {
+  const read = async () => {
+    const [row] = await rows<{ value: string }>(db, sql`SELECT ${serverSecrets.value} AS value FROM ${serverSecrets} WHERE ${serverSecrets.name} = 'entity_digest'`);
+    if (!row) throw new Error('the entity digest key is missing: run the migrations');
+    return row.value;
+  };
+  return keptFor(db, 'entityDigestKey', read) ?? read();
+}
+
+/** 52 bits of an HMAC of the type and entity: tells duplicates apart without keeping the entity. */
+function entityDigest(key: string, type: string, entity: string): number {
+  return parseInt(createHmac('sha256', key).update(`${type}\u0000${entity}`).digest('hex').slice(0, 13), 16);
+}
+
+/** What is wrong with an application's name (the entity of an app heartbeat), if anything. */
+function appNameProblem(name: string): string | null {
+  if (name.length > 255) return 'must be at most 255 characters';
+  const problem = nameProblem(name);
+  return problem && textRule(problem);
+}
+
+/** What checking heartbeats needs: the digest key, the times a heartbeat may have, and the request's User-Agent. */
+export interface CheckContext {
+  key: string;
+  /** Epoch ms: the earliest and latest time accepted. */
+  earliest: number;
+  latest: number;
+  tooOld: string;
+  /** For heartbeats without a user_agent of their own. */
+  userAgent: string | null;
+  /** Digests already made, by type, then entity (a dump names the same files again and again). */
+  digests: Map<string, Map<string, number>>;
+  /** What the entries of `digests` cost (see DIGESTS_MAX_COST). */
+  digestCost?: number;
+  /** User-Agents already read (a request's heartbeats share one or two). */
+  origins: Map<string | null, Origin>;
+  /** The text rules, remembering the strings that passed them (none when absent). */
+  checks?: TextChecks;
+}
+
+/** The editor and system of a User-Agent, remembered in `ctx`. */
+function originOf(ctx: CheckContext, userAgent: string | null): Origin {
+  let origin = ctx.origins.get(userAgent);
+  if (!origin) {
+    origin = parseUserAgent(userAgent);
+    if (ctx.origins.size < 1000) ctx.origins.set(userAgent, origin);
+  }
+  return origin;
+}
+
+/**
+ * The most entity digests one context remembers, counted as each entity's characters plus
+ * DIGEST_ENTRY_COST (what a map entry, its number and a short string's header take): an import's
+ * context lasts the whole dump, whose entities (up to 4 KiB each, or millions of short ones) could
+ * otherwise fill hundreds of megabytes.
+ */
+const DIGESTS_MAX_COST = 4_000_000;
+const DIGEST_ENTRY_COST = 64;
+
+/** The digest of a heartbeat's entity, remembered in `ctx`. */
+function digestOf(ctx: CheckContext, type: string, entity: string): number {
+  let ofType = ctx.digests.get(type);
+  if (!ofType) ctx.digests.set(type, (ofType = new Map()));
+  let digest = ofType.get(entity);
+  if (digest === undefined) {
+    const cost = entity.length + DIGEST_ENTRY_COST;
+    ctx.digestCost = (ctx.digestCost ?? 0) + cost;
+    if (ctx.digestCost > DIGESTS_MAX_COST) {
+      for (const remembered of ctx.digests.values()) remembered.clear();
+      ctx.digestCost = cost;
+    }
+    ofType.set(entity, (digest = entityDigest(ctx.key, type, entity)));
+  }
+  return digest;
+}
+
+/** The times the heartbeat routes accept: the last 14 days, up to an hour ahead. */
+export function liveTimes(now = Date.now()): Pick<CheckContext, 'earliest' | 'latest' | 'tooOld'> {
+  return { earliest: now - LATE_LIMIT_MS, latest: now + AHEAD_LIMIT_MS, tooOld: 'time must be within the last 14 days and at most one hour ahead' };
+}
+
+/** The fields the schema names: none is a content field in any case (tests/unit/fast-path.test.ts). */
+const schemaFields: ReadonlySet<string> = new Set(Object.keys(heartbeatSchema.shape));
+
+/** The first field that would carry content (CONTENT_FIELDS, in any case), if any. */
+function contentField(item: object): string | undefined {
+  for (const field of Object.keys(item)) {
+    if (!schemaFields.has(field) && CONTENT_FIELDS.has(field.toLowerCase())) return field;
+  }
+  return undefined;
+}
+
+/** One heartbeat checked and reduced to what is kept, or what is wrong with it. */
+export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | string {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'a heartbeat must be a JSON object';
+  const content = contentField(item);
+  if (content !== undefined) return `${content}: file bodies, diffs and clipboard data are never accepted`;
+  let h = quickHeartbeat(item as Record<string, unknown>, ctx.checks);
+  if (!h) {
+    const parsed = heartbeatSchema.safeParse(item);
+    if (!parsed.success) return parsed.error.issues.map((i) => i.message).join('; ');
+    h = parsed.data;
+  }
+  const at = Math.round(h.time * 1000);
+  if (!(at >= ctx.earliest && at <= ctx.latest)) return ctx.tooOld;
+  // For `type: app` the entity is the application's name, kept as desktop time's app.
+  const appName = h.type === 'app' ? h.entity.trim() : '';
+  const appProblem = h.type === 'app' ? appNameProblem(appName) : null;
+  if (appProblem) return `entity of an app heartbeat is the application's name, which ${appProblem}`;
+  const origin = originOf(ctx, h.user_agent ?? ctx.userAgent);
+  return {
+    at,
+    type: h.type,
+    digest: digestOf(ctx, h.type, h.entity),
+    category: h.category || 'coding',
+    language: h.language || 'Other',
+    project: h.project ?? '',
+    editor: origin.editor,
+    os: origin.os || 'Unknown',
+    app: appName || (h.type === 'app' ? 'Unknown' : ''),
+  };
+}
+
+/**
+ * Validates heartbeats one by one. Returns the valid ones (duplicates within the request once)
+ * and an answer per item, in order. `userAgent` is the request's, for heartbeats without their own.
+ */
+export async function readHeartbeats(db: Db, items: readonly unknown[], userAgent: string | null, now = Date.now()): Promise<{ valid: Heartbeat[]; results: ItemResult[] }> {
+  const ctx: CheckContext = { key: await digestKey(db), userAgent, ...liveTimes(now), digests: new Map(), origins: new Map(), checks: new TextChecks() };
+  const valid = new DistinctHeartbeats();
+  const results: ItemResult[] = [];
+  for (const item of items) {
+    const heartbeat = checkHeartbeat(item, ctx);
+    if (typeof heartbeat !== 'string') valid.add(heartbeat);
+    results.push(heartbeat);
+  }
+  return { valid: valid.list, results };
+}

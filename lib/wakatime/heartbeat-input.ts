@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { checkedText, nameProblem, textProblem, type TextProblem } from '../text';
+import { heartbeatTypes } from './heartbeat';
+
+// A heartbeat as wakatime-cli sends it: the zod schema (which names what is wrong, and is the
+// schema of openapi.json) and the quick path that takes a plainly valid heartbeat without it.
+
+const name = (field: string, max: number) =>
+  checkedText(z.string({ error: `${field} must be a string` }).trim().max(max, { error: `${field} must be at most ${max} characters` }), field, nameProblem);
+
+/** One heartbeat as wakatime-cli sends it. Fields not named here are ignored; none is stored unless named. */
+export const heartbeatSchema = z
+  .object({
+    entity: checkedText(z.string({ error: 'entity must be a string' }).min(1, { error: 'entity must not be empty' }).max(4096), 'entity', textProblem),
+    type: z.enum(heartbeatTypes, { error: `type must be one of ${heartbeatTypes.join(', ')}` }).default('file'),
+    time: z.number({ error: 'time must be a number (epoch seconds)' }).finite(),
+    category: name('category', 64).nullish(),
+    project: name('project', 255).nullish(),
+    language: name('language', 64).nullish(),
+    user_agent: z.string().max(512).nullish(),
+    branch: z.unknown().optional(),
+    lines: z.unknown().optional(),
+    lineno: z.unknown().optional(),
+    cursorpos: z.unknown().optional(),
+    is_write: z.unknown().optional(),
+    dependencies: z.unknown().optional(),
+  })
+  .meta({
+    id: 'WakaTimeHeartbeat',
+    examples: [{ entity: '/home/ada/codetally/app/page.tsx', type: 'file', time: 1736933400.25, category: 'coding', project: 'codetally', language: 'TypeScript', is_write: true }],
+  });
+
+type HeartbeatInput = z.output<typeof heartbeatSchema>;
+
+const heartbeatTypeSet = new Set<unknown>(heartbeatTypes);
+const absent = (v: unknown): v is null | undefined => v === undefined || v === null;
+const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : (v as null | undefined));
+
+/**
+ * The text rules of lib/text.ts for the strings of heartbeats, remembering up to `limit` strings
+ * of each rule that passed it: a request's heartbeats name the same files, projects and languages
+ * again and again. A string is remembered only once its rule found nothing wrong with it.
+ */
+export class TextChecks {
+  private readonly texts = new Set<string>();
+  private readonly names = new Set<string>();
+
+  constructor(private readonly limit = 10_000) {}
+
+  /** Whether textProblem finds nothing wrong with `value`. */
+  text(value: string): boolean {
+    return this.passes(this.texts, textProblem, value);
+  }
+
+  /** Whether nameProblem finds nothing wrong with `value`. */
+  name(value: string): boolean {
+    return this.passes(this.names, nameProblem, value);
+  }
+
+  private passes(passed: Set<string>, rule: (value: string) => TextProblem | null, value: string): boolean {
+    if (passed.has(value)) return true;
+    if (rule(value) !== null) return false;
+    if (passed.size < this.limit) passed.add(value);
+    return true;
+  }
+}
+
+/** Text checks that remember nothing. */
+const unremembered = new TextChecks(0);
+
+/** A name field that is absent, or a string whose trimmed value the schema takes as it is. */
+const plainName = (v: unknown, max: number, checks: TextChecks) => absent(v) || (typeof v === 'string' && v.length <= max && checks.name(v));
+
+/**
+ * The schema's output for a heartbeat that is plainly valid, without the schema (a quarter of
+ * the checking time of an import); anything else, valid or not, is null and goes to the schema,
+ * which names what is wrong. tests/unit/fast-path.test.ts checks it never differs from the schema.
+ */
+export function quickHeartbeat(item: Record<string, unknown>, checks = unremembered): HeartbeatInput | null {
+  const { entity, type, time, category, project, language, user_agent: userAgent } = item;
+  if (typeof entity !== 'string' || entity.length === 0 || entity.length > 4096 || !checks.text(entity)) return null;
+  if (type !== undefined && !heartbeatTypeSet.has(type)) return null;
+  if (typeof time !== 'number' || !Number.isFinite(time)) return null;
+  if (!plainName(category, 64, checks) || !plainName(project, 255, checks) || !plainName(language, 64, checks)) return null;
+  if (!(absent(userAgent) || (typeof userAgent === 'string' && userAgent.length <= 512))) return null;
+  return {
+    entity,
+    type: (type ?? 'file') as HeartbeatInput['type'],
+    time,
+    category: trimmed(category),
+    project: trimmed(project),
+    language: trimmed(language),
+    user_agent: userAgent as string | null | undefined,
+  };
+}

@@ -1,0 +1,170 @@
+import { sql } from 'drizzle-orm';
+import { compiled, preparedRows, type Db } from '../db/client';
+import { col, cols, selected } from '../db/names';
+import { heartbeats, users } from '../db/schema';
+import { admitCtes, admittedColumns, desktopWrites, ideWrites } from '../ingest/store';
+import type { Admission, Admit, AdmitResult } from '../auth/write-door';
+import type { WriteLimits } from '../http/rate-limit';
+import { announce, QUARTER_MS } from './credits';
+import { digestHex, GAP_MS, type Heartbeat } from './heartbeat';
+import { purgeNowAndThen } from './heartbeat-purge';
+
+// Heartbeats to time, by WakaTime's rule: for each user, heartbeats ordered by time; the gap to
+// the next one counts when it is at most 15 minutes, credited to the earlier heartbeat's
+// language, project, editor and category, in the date-hours the gap covers in the user's
+// timezone. A heartbeat arriving late changes at most two credits: its own (up to its successor)
+// and its predecessor's (now up to it). Each heartbeat row keeps its current credit, so storing a
+// batch recomputes exactly those credits and sends the differences to the same buckets the seed's
+// routes write (lib/ingest/store.ts): any arrival order, batching or repetition ends at the totals
+// of the stream in order. Rows older than the 14 days a heartbeat may be late are deleted; their
+// credits can no longer change.
+
+/**
+ * The one statement that stores a batch of heartbeats. The user's row is its lock: `turn` updates
+ * it (moving the stats version and `heartbeats_since`), waiting for any other batch of the user,
+ * and finds whether one committed after this statement's snapshot was taken (the version moved
+ * since). If none did, the snapshot holds every heartbeat of the user and `ok`; otherwise the
+ * statement writes nothing and the caller runs it again. With `ok`: the new heartbeats (not
+ * stored yet) and the stored ones within 15 minutes of them, in order; each new heartbeat's
+ * credit and its predecessor's (the gap to the next, when at most 15 minutes) recomputed; the
+ * heartbeats stored with their credits and the changed ones updated; each change of credit cut
+ * into quarter hours, as local dates and hours of its zone, and sent to the buckets as time added
+ * or taken back by the write statement's CTEs (lib/ingest/store.ts). The insert has no ON
+ * CONFLICT: with `ok` no other batch of the user can commit, `fresh` holds none stored and the
+ * batch none twice (DistinctHeartbeats), so a conflict would mean credits computed wrongly: the
+ * statement fails whole instead (skipping rows cost a speculative insert, 50 bytes of WAL and a
+ * sixth of the database's time per heartbeat).
+ */
+const heartbeatStatement = compiled<{ user: string; zone: string; beats: string; earliest: number; token?: string }, WriteLimits | null>((limits) => {
+  const [h, u] = [heartbeats, users];
+  // With an admission (lib/auth/write-door.ts), the same statement checks the token and counts the request.
+  const admission = limits ? sql`${admitCtes({ tokenId: sql.placeholder('token'), timeZone: sql.placeholder('zone'), limits })},` : sql``;
+  const user = { id: sql.placeholder('user') };
+  const earliest = sql.placeholder('earliest');
+  const zone = sql`${sql.placeholder('zone')}::text`;
+  const mine = sql`${h.userId} = ${user.id}::uuid`;
+  const rowKey = sql`${h.at} = c.at AND ${h.type} = c.type AND ${h.entityDigest} = c.digest`;
+  const fields = sql`category, language, project, editor, os, app`;
+  return sql`
+    WITH ${admission}
+    snap AS (SELECT ${u.statsVersion} AS version FROM ${u} WHERE ${u.id} = ${user.id}::uuid),
+    turn AS (
+      UPDATE ${u} SET ${col(u.statsVersion)} = ${u.statsVersion} + 1,
+        ${col(u.heartbeatsSince)} = CASE WHEN ${u.statsVersion} = (SELECT version FROM snap)
+          THEN least(coalesce(${u.heartbeatsSince}, ${earliest}::bigint), ${earliest}::bigint) ELSE ${u.heartbeatsSince} END
+      WHERE ${u.id} = ${user.id}::uuid ${limits ? sql`AND EXISTS (SELECT 1 FROM admitted)` : sql``}
+      RETURNING ${u.statsVersion} = (SELECT version FROM snap) + 1 AS ok
+    ),
+    incoming AS MATERIALIZED (
+      SELECT ${earliest}::bigint + (e->>0)::bigint AS at, e->>1 AS type, ('x' || lpad(e->>2, 16, '0'))::bit(64)::bigint AS digest,
+             e->>3 AS category, e->>4 AS language,
+             e->>5 AS project, e->>6 AS editor, e->>7 AS os, e->>8 AS app
+      FROM jsonb_array_elements(${sql.placeholder('beats')}::text::jsonb) AS e
+      WHERE (SELECT ok FROM turn)
+    ),
+    -- Lookups by the whole key, within the batch's times (so that the primary key's range serves
+    -- them whatever the planner believes of the user's heartbeats).
+    fresh AS MATERIALIZED (
+      SELECT * FROM incoming c WHERE NOT EXISTS (
+        SELECT 1 FROM ${h} WHERE ${mine} AND ${h.at} BETWEEN (SELECT min(at) FROM incoming) AND (SELECT max(at) FROM incoming) AND ${rowKey}
+      )
+    ),
+    near AS (
+      SELECT false AS is_new, ${h.at} AS at, ${h.type} AS type, ${h.entityDigest} AS digest, ${selected(h.category, h.language, h.project, h.editor, h.os, h.app)},
+             ${h.creditedUntil} AS credited, ${h.zone} AS zone
+      FROM ${h} WHERE ${mine} AND ${h.at} BETWEEN (SELECT min(at) FROM fresh) - ${GAP_MS} AND (SELECT max(at) FROM fresh) + ${GAP_MS}
+      UNION ALL
+      SELECT true, at, type, digest, ${fields}, at, ${zone} FROM fresh
+    ),
+    affected AS MATERIALIZED (
+      SELECT *, CASE WHEN next_at - at <= ${GAP_MS} THEN next_at ELSE at END AS until
+      FROM (SELECT *, lead(at) OVER w AS next_at, lead(is_new) OVER w AS next_new FROM near WINDOW w AS (ORDER BY at, type, digest)) AS o
+      WHERE is_new OR next_new
+    ),
+    changed AS MATERIALIZED (SELECT * FROM affected WHERE until <> credited OR zone <> ${zone}),
+    stored AS (
+      INSERT INTO ${h} (${cols(h.userId, h.at, h.type, h.entityDigest, h.category, h.language, h.project, h.editor, h.os, h.app, h.creditedUntil, h.zone)})
+      SELECT ${user.id}::uuid, at, type, digest, ${fields}, until, ${zone} FROM affected WHERE is_new
+      ORDER BY at, type, digest
+    ),
+    recredited AS (
+      UPDATE ${h} SET ${col(h.creditedUntil)} = c.until, ${col(h.zone)} = ${zone}
+      FROM changed c
+      WHERE NOT c.is_new AND ${mine} AND ${h.at} BETWEEN (SELECT min(at) FROM changed) AND (SELECT max(at) FROM changed) AND ${rowKey}
+    ),
+    pieces AS (
+      SELECT type, language, project, editor, os, app, -1 AS sign, at AS s, credited AS e, zone FROM changed WHERE credited > at
+      UNION ALL
+      SELECT type, language, project, editor, os, app, 1, at, until, ${zone} FROM changed WHERE until > at
+    ),
+    -- Each change cut at quarter hours and summed per bucket and quarter; each quarter's local
+    -- date and hour read once (AT TIME ZONE costs more than the rest).
+    quarters AS (
+      SELECT p.type = 'app' AS desktop, CASE WHEN p.type = 'app' THEN p.os ELSE p.language END AS k1,
+             CASE WHEN p.type = 'app' THEN p.app ELSE p.project END AS k2, CASE WHEN p.type = 'app' THEN '' ELSE p.editor END AS k3,
+             p.zone, q, sum(p.sign * (least(p.e, q + ${QUARTER_MS}) - greatest(p.s, q))) AS millis
+      FROM pieces p CROSS JOIN LATERAL generate_series(p.s - p.s % ${QUARTER_MS}, p.e - 1, ${QUARTER_MS}) AS q
+      GROUP BY 1, 2, 3, 4, 5, 6
+    ),
+    locals AS (
+      SELECT zone, q, to_timestamp(q / 1000.0) AT TIME ZONE zone AS local FROM (SELECT DISTINCT zone, q FROM quarters) AS d
+    ),
+    credits AS MATERIALIZED (
+      SELECT desktop, local::date AS date, extract(hour FROM local)::smallint AS hour, k1, k2, k3, sum(millis)::bigint AS millis
+      FROM quarters JOIN locals USING (zone, q)
+      GROUP BY 1, 2, 3, 4, 5, 6
+      HAVING sum(millis) <> 0
+    ),
+    ${ideWrites(user.id, sql`SELECT date, hour, k1 AS language, k2 AS project, k3 AS editor, millis, 0::bigint AS lines FROM credits WHERE NOT desktop`, sql``, { signed: true, version: false })},
+    ${desktopWrites(user.id, sql`SELECT date, hour, k1 AS platform, k2 AS app, millis FROM credits WHERE desktop`, sql``, { signed: true })}
+    SELECT (SELECT ok FROM turn) AS ok, (SELECT count(*) FROM credits)::int AS changed, ${limits ? admittedColumns : sql`NULL AS "timeZone"`}`;
+});
+
+/**
+ * A batch as the statement receives it: one JSON parameter, a row per heartbeat, times as
+ * milliseconds after the earliest and digests in hexadecimal (small numbers and short strings).
+ */
+export function statementBatch(batch: readonly Heartbeat[]): { beats: string; earliest: number } {
+  let earliest = Infinity;
+  for (const b of batch) if (b.at < earliest) earliest = b.at;
+  const rows = batch.map((b) => [b.at - earliest, b.type, digestHex(b.digest), b.category, b.language, b.project, b.editor, b.os, b.app]);
+  return { beats: JSON.stringify(rows), earliest };
+}
+
+/**
+ * Stores heartbeats and brings every credit they change up to date, in one statement
+ * (heartbeatStatement): a heartbeat already stored counts once; any order, batching or
+ * repetition ends at the totals of the stream in order. `batch` holds each heartbeat once
+ * (DistinctHeartbeats' list). When another batch of the user committed while the statement
+ * started, it runs again in a transaction that first waits for the user's row, so that its
+ * snapshot comes after every other batch. With an admission, the statement also checks the token
+ * and counts the request (a revoked token or a request past the limit throws, having written
+ * nothing; a timezone changed since is taken and the batch stored in it).
+ */
+export async function storeHeartbeats(db: Db, user: { id: string; timezone: string }, batch: readonly Heartbeat[], admission?: Admission): Promise<void> {
+  if (batch.length === 0) return;
+  type Result = AdmitResult & { ok: boolean | null; changed: number };
+  const { beats, earliest } = statementBatch(batch);
+  const run = async (on: Db, zone: string, admit?: Admit): Promise<Result | undefined> => {
+    const statement = heartbeatStatement({ user: user.id, zone, beats, earliest, token: admit?.tokenId }, admit ? admit.limits : null);
+    return (await preparedRows<Result>(on, statement))[0];
+  };
+  let zone = user.timezone;
+  let result = await run(db, zone, admission?.admit);
+  while (admission && result && !admission.settled) {
+    const settled = admission.settle(result);
+    if (settled.outcome === 'admitted') break;
+    zone = settled.timeZone;
+    result = await run(db, zone, admission.admit);
+  }
+  if (result?.ok === false) {
+    result = await db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT 1 FROM ${users} WHERE ${users.id} = ${user.id}::uuid FOR UPDATE`);
+      return run(tx as unknown as Db, zone);
+    });
+  }
+  if (!result || result.ok === null) return; // the account is gone
+  if (!result.ok) throw new Error('a heartbeat batch found its user changed while holding the user\'s row');
+  purgeNowAndThen(db);
+  if (result.changed > 0) await announce(db, user.id);
+}
