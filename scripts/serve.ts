@@ -6,7 +6,7 @@ import { closeDb } from '../lib/db/client';
 import { dataDirHolder, inUse } from '../lib/db/embedded-lock';
 import { frontServer, serverActionIds, stopServing } from '../lib/server/front';
 import { authSecretProblem } from '../lib/auth/secret';
-import { stopImports } from '../lib/wakatime/imports';
+import { stopImports } from '../lib/wakatime/import-queue';
 import { enterAppRoot, loadConfigOrExit } from './env';
 
 const STOP_GRACE_MS = 10_000;

@@ -7,7 +7,7 @@ import { getDb } from '../db/client';
 import { servicesOf } from '../db/services';
 import { sessionSettingsProblem } from '../db/settings';
 import { DataDirInUse } from '../db/embedded-lock';
-import { resumeImports } from '../wakatime/imports';
+import { resumeImports } from '../wakatime/import-queue';
 
 function refuseToStart(message: string): never {
   console.error(`[codetally] ${message}`);

@@ -48,7 +48,7 @@ export function hoursOf(start: number, end: number, zone: string): Piece[] {
 /** What a heartbeat's credit goes to: desktop time for `type: app`, editor time otherwise. */
 type Credited = Pick<Heartbeat, 'language' | 'project' | 'editor' | 'os' | 'app'> & { type: string };
 
-/** Credits as stored (lib/wakatime/imports.ts): bucket keys with their millis. */
+/** Credits as stored (imported_days, lib/wakatime/day-importer.ts): bucket keys with their millis. */
 export interface Credits {
   ide: [date: string, hour: number, language: string, project: string, editor: string, millis: number][];
   desktop: [date: string, hour: number, platform: string, app: string, millis: number][];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // The answers of the WakaTime-compatible routes, in WakaTime's shapes: openapi.json lists them
-// (lib/openapi.ts). The routes build them in ./summaries.ts, ./reads.ts and ./heartbeat-answers.ts.
+// (lib/openapi/). The routes build them in ./summaries.ts, ./reads.ts and ./heartbeat-answers.ts.
 
 export const wakaErrorSchema = z
   .object({ error: z.string() })

@@ -11,7 +11,7 @@ import { POST as postHeartbeats } from '@/app/api/wakatime/v1/users/[user]/heart
 import { POST as postImport } from '@/app/main/api/v1/me/imports/route';
 import { issueToken } from '@/lib/accounts/tokens';
 import { storeHeartbeats } from '@/lib/wakatime/heartbeat-store';
-import { importsSettled } from '@/lib/wakatime/imports';
+import { importsSettled } from '@/lib/wakatime/import-queue';
 import { signUp } from '@/lib/accounts/sign-in';
 import { runAuthAction } from '@/lib/auth/authjs';
 import { getDb, rows } from '@/lib/db/client';

@@ -1,0 +1,119 @@
+import type { z } from 'zod';
+import { anyOf, statusBarScopes, type ScopeRule } from '../auth/tokens';
+import type { ErrorCode } from '../http/errors';
+import { heartbeatSchema } from '../wakatime/heartbeat-input';
+import { statsRanges } from '../wakatime/reads';
+import {
+  allTimeSchema,
+  bulkAnswerSchema,
+  heartbeatAnswerSchema,
+  projectsSchema,
+  statsSchema,
+  statusBarSchema,
+  summariesSchema,
+  wakaUserSchema,
+} from '../wakatime/schemas';
+import { ref } from './components';
+import { always, jsonBody, ok, problems, rateHeaders, type Operation } from './operations';
+
+// The operations of the WakaTime-compatible API in openapi.json (lib/wakatime/).
+
+const wakatimeServers = [{ url: '/api/wakatime/v1' }];
+const wakatimeUser = {
+  name: 'user',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: '`current`, or the key owner\'s own handle or id (another user: 403).',
+};
+/** Each way of sending a key, with each scope that opens the route (any one is enough). */
+const wakatimeKeys = (scope: ScopeRule) => ['wakatimeBasic', 'bearer', 'wakatimeQuery'].flatMap((scheme) => anyOf(scope).map((one) => ({ [scheme]: [one] })));
+
+/** An operation of the WakaTime-compatible API (its errors in WakaTime's shape). */
+function wakatimeOperation(
+  summary: string,
+  description: string,
+  scope: ScopeRule,
+  responses: Record<string, unknown>,
+  notes: Partial<Record<ErrorCode, string>> = {},
+  extra: { body?: Record<string, unknown>; parameters?: unknown[]; withUser?: boolean } = {},
+): Operation {
+  const errors = {
+    unauthorized: 'no key, or a key that is unknown, revoked or not a Codetally key.',
+    forbidden: `the key lacks the ${anyOf(scope).map((one) => `\`${one}\``).join(' or ')} scope${extra.withUser === false ? '' : ', or the path names another user'}.`,
+    ...notes,
+    ...always,
+  };
+  return {
+    summary,
+    description: `${description} The key goes as Basic authentication (the key as user name), a Bearer token, or \`?api_key=\`.`,
+    security: wakatimeKeys(scope),
+    parameters: [...(extra.withUser === false ? [] : [wakatimeUser]), ...(extra.parameters ?? [])],
+    ...(extra.body ? { requestBody: { required: true, content: { 'application/json': { schema: extra.body } } } } : {}),
+    responses: { ...responses, ...problems(errors, 'wakatime') },
+  };
+}
+
+const heartbeatRules =
+  'Time follows WakaTime\'s rule: the gap to the next heartbeat counts when at most 15 minutes, credited to the earlier one, in the hours it covers in the user\'s timezone; late (up to 14 days), repeated or reordered heartbeats count as if sent once and in order. Older than 14 days or more than an hour ahead: refused per item. The editor and OS come from `user_agent` or the User-Agent. Never kept: the entity (a keyed digest for 14 days tells repeats apart; for `type: app` the entity is the application\'s name, kept as desktop time), branch, dependencies, line and cursor numbers. Counts against the write rate limit.';
+
+function heartbeatPost(shape: 'one' | 'bulk', withUser: boolean): Operation {
+  const one = shape === 'one';
+  return wakatimeOperation(
+    one ? 'Send one heartbeat (WakaTime)' : 'Send up to 1000 heartbeats (WakaTime)',
+    `${one ? 'One heartbeat; 400 when it is refused.' : 'An array of up to 1000 heartbeats; each gets its own answer, in order.'} ${heartbeatRules}`,
+    'sync',
+    { '201': { description: 'Stored', headers: rateHeaders, content: { 'application/json': { schema: ref(one ? heartbeatAnswerSchema : bulkAnswerSchema) } } } },
+    {
+      ...jsonBody,
+      ...(one ? { invalid_payload: '' } : {}),
+      malformed_json: one ? 'not JSON.' : 'not JSON, or not an array.',
+      payload_too_large: one ? 'the body is over 1 MiB.' : 'over 1 MiB or more than 1000 heartbeats.',
+      rate_limited: 'over the write rate; honour `Retry-After`.',
+    },
+    { body: one ? ref(heartbeatSchema) : { type: 'array', maxItems: 1000, items: ref(heartbeatSchema) }, withUser },
+  );
+}
+
+const wakatimeRead = (summary: string, description: string, schema: z.ZodType, notes: Partial<Record<ErrorCode, string>> = {}, parameters: unknown[] = [], scope: ScopeRule = 'stats') =>
+  wakatimeOperation(summary, `${description} The key owner\'s own figures, private ones included; \`Cache-Control: private, no-store\`.`, scope, { '200': ok(schema) }, notes, {
+    parameters,
+  });
+
+const query = (name: string, description: string) => ({ name, in: 'query', required: false, schema: { type: 'string' }, description });
+
+/** The WakaTime-compatible routes, each under its own server (/api/wakatime/v1). */
+export function wakatimePaths(): Record<string, unknown> {
+  const at = (ops: Record<string, Operation>) => ({ servers: wakatimeServers, ...ops });
+  return {
+    '/users/{user}/heartbeats': at({ post: heartbeatPost('one', true) }),
+    '/users/{user}/heartbeats.bulk': at({ post: heartbeatPost('bulk', true) }),
+    '/heartbeats': at({ post: heartbeatPost('one', false) }),
+    '/heartbeats.bulk': at({ post: heartbeatPost('bulk', false) }),
+    '/users/{user}/statusbar/today': at({
+      get: wakatimeRead(
+        'Today, for the status bar (WakaTime)',
+        'The total, categories, languages, editors, projects and systems of today in the user\'s timezone. A key with `sync` reads it too: a plugin shows today\'s time with the key it sends with (the other reads need `stats`).',
+        statusBarSchema,
+        {},
+        [],
+        statusBarScopes,
+      ),
+    }),
+    '/users/{user}/summaries': at({
+      get: wakatimeRead('Figures per date (WakaTime)', 'One entry per date of the range (at most 366 days), with the cumulative total and the daily average.', summariesSchema, { invalid_query: 'bad dates, a span over 366 days, or an unknown range.' }, [
+        query('start', 'First date, YYYY-MM-DD.'),
+        query('end', 'Last date, YYYY-MM-DD.'),
+        query('range', 'Instead of start and end: Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month, Last Month.'),
+      ]),
+    }),
+    '/users/{user}/stats/{range}': at({
+      get: wakatimeRead('Figures of a range (WakaTime)', 'The range\'s figures together.', statsSchema, { not_found: 'an unknown range.' }, [
+        { name: 'range', in: 'path', required: true, schema: { type: 'string', enum: [...statsRanges] } },
+      ]),
+    }),
+    '/users/{user}/all_time_since_today': at({ get: wakatimeRead('Every second counted (WakaTime)', 'From the first date with data to today.', allTimeSchema) }),
+    '/users/{user}/projects': at({ get: wakatimeRead('Projects (WakaTime)', 'The most recently used first.', projectsSchema, { invalid_query: '`q` too long or not well-formed text.' }, [query('q', 'Keep projects whose name contains this (any case).')]) }),
+    '/users/{user}': at({ get: wakatimeRead('The key\'s owner (WakaTime)', 'The user the key belongs to.', wakaUserSchema, { not_found: 'the account no longer exists.' }) }),
+  };
+}

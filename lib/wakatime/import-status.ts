@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { imports } from '../db/schema';
+import { heartbeatSchema } from './heartbeat-input';
+
+// What an import is to its owner: its statuses, the answers of the import routes (and the dump's
+// shape, for openapi.json), made from an `imports` row.
+
+/** What a dump looks like (for openapi.json: the reader follows only `days` and their `heartbeats`). */
+export const wakatimeDumpSchema = z
+  .object({
+    user: z.unknown().optional(),
+    range: z.unknown().optional(),
+    days: z.array(z.object({ date: z.string(), heartbeats: z.array(heartbeatSchema) })),
+  })
+  .meta({ id: 'WakaTimeDump', description: 'A WakaTime data dump of heartbeats; a bare array of heartbeats is read too.' });
+
+export const importStatuses = ['receiving', 'queued', 'running', 'done', 'failed'] as const;
+/** The statuses of an import that has not ended, and of one that may be read. */
+export const unfinished = ['receiving', 'queued', 'running'];
+export const readable = ['queued', 'running'];
+
+export const importSchema = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(importStatuses).meta({ description: 'receiving: the upload is arriving; queued: received, waiting its turn; running; done; failed: `error` says why.' }),
+    bytes: z.number().int().meta({ description: 'The size of the uploaded dump.' }),
+    bytes_read: z.number().int(),
+    heartbeats_read: z.number().int().meta({ description: 'Heartbeats read from the dump so far, skipped ones included.' }),
+    heartbeats_skipped: z.number().int().meta({ description: 'Heartbeats left out: not valid under the heartbeat rules, or more than an hour ahead.' }),
+    done: z.boolean().meta({ description: 'True once the import has ended, done or failed.' }),
+    error: z.string().nullable(),
+    created_at: z.iso.datetime({ offset: true }),
+    finished_at: z.iso.datetime({ offset: true }).nullable(),
+  })
+  .meta({ id: 'Import' });
+
+export const importListSchema = z.object({ imports: z.array(importSchema) }).meta({ id: 'ImportList' });
+
+export type ImportStatus = z.infer<typeof importSchema>;
+
+type ImportRow = typeof imports.$inferSelect;
+
+export function present(row: ImportRow): ImportStatus {
+  return {
+    id: row.id,
+    status: row.status as ImportStatus['status'],
+    bytes: row.bytes,
+    bytes_read: row.bytesRead,
+    heartbeats_read: row.heartbeatsRead,
+    heartbeats_skipped: row.heartbeatsSkipped,
+    done: row.status === 'done' || row.status === 'failed',
+    error: row.error,
+    created_at: row.createdAt.toISOString(),
+    finished_at: row.finishedAt?.toISOString() ?? null,
+  };
+}
