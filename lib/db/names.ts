@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
-// Raw SQL names its tables and columns through the drizzle schema (lib/db/schema.ts): a table
-// as `${ideActivity}` (drizzle renders its quoted name), a column as `${col(ideActivity.millis)}`
+// Raw SQL names its tables and columns through the drizzle schema (lib/db/schema.ts): a table as
+// `${ideActivity}` (drizzle renders its quoted name), a column as `${col(ideActivity.millis)}`
 // and a column list as `${cols(...)}`. A field renamed or removed in the schema fails the type
 // check; a table or column renamed in SQL follows by itself.
 

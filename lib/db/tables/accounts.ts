@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+// Accounts: users, their tokens, their ways of signing in, and the service's own secrets.
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    handle: text('handle').notNull(),
+    displayName: text('display_name').notNull(),
+    timezone: text('timezone').notNull().default('UTC'),
+    profilePublic: boolean('profile_public').notNull().default(false),
+    shareLanguages: boolean('share_languages').notNull().default(false),
+    shareEditors: boolean('share_editors').notNull().default(false),
+    shareApps: boolean('share_apps').notNull().default(false),
+    leaderboard: boolean('leaderboard').notNull().default(false),
+    communityStats: boolean('community_stats').notNull().default(true),
+    /** Bumped by every write of the user's activity: per-user read caches key on it. */
+    statsVersion: bigint('stats_version', { mode: 'number' }).notNull().default(0),
+    /** Every sign-in session carries the value it was made with; bumping it ends them all. */
+    sessionVersion: integer('session_version').notNull().default(0),
+    /**
+     * The earliest heartbeat stored through the heartbeat path (lib/wakatime/heartbeat-store.ts), epoch
+     * ms: from it on that path has counted every heartbeat, so an import leaves older-than-14-days
+     * heartbeats at or after it alone (lib/wakatime/imports.ts).
+     */
+    heartbeatsSince: bigint('heartbeats_since', { mode: 'number' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_handle_lower_idx').on(sql`lower(${t.handle})`)],
+);
+
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The first characters of the token, safe to show in a token list. */
+    prefix: text('prefix').notNull(),
+    /** SHA-256 of the whole token, hex. The token itself is never stored. */
+    hash: text('hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_tokens_hash_idx').on(t.hash), index('api_tokens_user_idx').on(t.userId)],
+);
+
+/** Email + password sign-in (self-hosted installs). The hash is scrypt with its own salt. */
+export const passwordLogins = pgTable(
+  'password_logins',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('password_logins_email_lower_idx').on(sql`lower(${t.email})`)],
+);
+
+/** An account at an outside sign-in provider (GitHub, OpenID Connect) linked to a user. */
+export const authAccounts = pgTable(
+  'auth_accounts',
+  {
+    provider: text('provider').notNull(),
+    providerAccountId: text('provider_account_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerAccountId] }), index('auth_accounts_user_idx').on(t.userId)],
+);
+
+/** Secrets the service generates for itself once (the session key when AUTH_SECRET is unset). */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -1,0 +1,88 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+
+// The WakaTime-compatible API's own tables: heartbeats of the last 14 days and data dump imports.
+
+/**
+ * Heartbeats of the WakaTime-compatible API (lib/wakatime/heartbeat-store.ts), kept for 14 days: what
+ * recomputing the hours a late heartbeat changes needs, and nothing more. No entity (a keyed
+ * digest tells duplicates apart; for `type: app` the entity is the application's name and is kept
+ * as `app`), no branch, dependencies, line or cursor numbers. Each row keeps what it is credited
+ * now (its start to `credited_until`, split into hours in `zone`), so that a recomputation takes
+ * back exactly what it added. No foreign key (as ide_activity: checked row by row, it was an
+ * eighth of storing a bulk of 1000): the one statement that inserts heartbeats updates the user's
+ * row first and inserts nothing when it is gone; `deleteAccount` deletes them.
+ */
+export const heartbeats = pgTable(
+  'heartbeats',
+  {
+    userId: uuid('user_id').notNull(),
+    /** Epoch milliseconds. */
+    at: bigint('at', { mode: 'number' }).notNull(),
+    type: text('type').notNull(),
+    /** 52 bits of an HMAC of the entity, under a server secret. */
+    entityDigest: bigint('entity_digest', { mode: 'number' }).notNull(),
+    category: text('category').notNull(),
+    language: text('language').notNull(),
+    project: text('project').notNull(),
+    editor: text('editor').notNull(),
+    os: text('os').notNull(),
+    app: text('app').notNull(),
+    creditedUntil: bigint('credited_until', { mode: 'number' }).notNull(),
+    zone: text('zone').notNull(),
+  },
+  // No index but the key: the purge of old rows goes user by user through it (purgeOldHeartbeats).
+  (t) => [primaryKey({ columns: [t.userId, t.at, t.type, t.entityDigest] })],
+);
+
+/**
+ * Imports of WakaTime data dumps (lib/wakatime/imports.ts): the upload is spooled to a file on
+ * the server that received it, then read in the background; these rows say how far it got.
+ */
+export const imports = pgTable(
+  'imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** receiving, queued, running, done or failed. */
+    status: text('status').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    bytesRead: bigint('bytes_read', { mode: 'number' }).notNull().default(0),
+    heartbeatsRead: bigint('heartbeats_read', { mode: 'number' }).notNull().default(0),
+    heartbeatsSkipped: bigint('heartbeats_skipped', { mode: 'number' }).notNull().default(0),
+    /** How many times reading began: one a stop interrupted stays counted, and the third is the last. */
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  // One unfinished import per user: uploads wait their turn (and cannot fill the disk in parallel).
+  (t) => [index('imports_user_idx').on(t.userId), uniqueIndex('imports_one_unfinished_idx').on(t.userId).where(sql`${t.status} IN ('receiving', 'queued', 'running')`)],
+);
+
+/**
+ * What imports credited per UTC day of heartbeats older than the 14 days the heartbeat path keeps
+ * (lib/wakatime/imports.ts): importing a day again replaces its credits when that import holds at
+ * least as much of the day, so a dump imported twice, or two dumps that overlap, count each day
+ * once, from the fullest view of it.
+ */
+export const importedDays = pgTable(
+  'imported_days',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Days since 1970-01-01 (UTC) of the heartbeats. */
+    day: integer('day').notNull(),
+    /** The buckets credited: { ide: [[date, hour, language, project, editor, millis]], desktop: [[date, hour, platform, app, millis]] }. */
+    credits: jsonb('credits').notNull(),
+    /** How many heartbeats of the day the import held. */
+    heartbeats: integer('heartbeats').notNull(),
+    /** Whether it held heartbeats after the day (so the day's last gap, into the next day, was known). */
+    continues: boolean('continues').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
