@@ -4,7 +4,7 @@ import http from 'node:http';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { createUser } from '../lib/accounts/users';
-import type { IdeRow } from '../lib/ingest/buckets';
+import type { IdeRow } from '../lib/ingest/rows';
 import { writeStatement } from '../lib/ingest/store';
 import { openDb, runPrepared } from '../lib/db/client';
 import { cpuMeter, freshDatabase, localPostgres, machine, median, percentile, pinDatabaseToOwnCore, startServer, writeResults, type Pids } from './common';

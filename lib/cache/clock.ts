@@ -1,5 +1,5 @@
 import { config } from '../config';
-import type { UserChanges } from '../db/changes';
+import type { UserChanges } from '../db/types';
 import { localDateHour } from '../local-time';
 import { COMMUNITY_TAG, LEADERBOARD_TAG, PLANS_TAG } from './tags';
 

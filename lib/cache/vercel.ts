@@ -1,5 +1,5 @@
 import { revalidateTag } from 'next/cache';
-import type { UserChanges } from '../db/changes';
+import type { UserChanges } from '../db/types';
 
 // On Vercel, pages and routes live in Vercel's own cache, which every instance shares
 // (next.config.ts sets no cache handler there). A change this instance makes expires the entries

@@ -1,7 +1,7 @@
 import postgres from 'postgres';
-import type { Db } from './client';
 import { boundedClient, detached } from './deadline';
 import { servicesOf } from './services';
+import type { ChangeListener, Db, UserChanges } from './types';
 
 // Which users changed (their activity or their settings), told to every process that keeps
 // copies of user data in memory, with the cache tags of what else changed with them (a handle
@@ -23,26 +23,6 @@ const IDS_PER_NOTIFY = 100;
 const RELISTEN_MS = 1000;
 /** How long a cache waits to hear what was committed before it renders afresh instead. */
 const HEARD_WAIT_MS = 2000;
-
-/** A user id (or a cache tag, which no user id matches), or null: anything may have changed (forget all). */
-export type ChangeListener = (userId: string | null) => void;
-
-export interface UserChanges {
-  /** True while changes made by every process are heard; a cache must not serve otherwise. */
-  readonly live: boolean;
-  /** True when other processes may make changes: a cache must ask `heard()` before it serves. */
-  readonly shared: boolean;
-  /**
-   * Resolves once every change committed before the call has been heard: true, or false when
-   * that cannot be known (not listening). Round trips in flight are shared by the callers that
-   * came before they were sent.
-   */
-  heard(): Promise<boolean>;
-  subscribe(listener: ChangeListener): void;
-  /** Tells this process at once and the others before resolving. Call after the change committed. */
-  announce(userIds: string[]): Promise<void>;
-  close(): Promise<void>;
-}
 
 class LocalChanges implements UserChanges {
   protected listeners = new Set<ChangeListener>();

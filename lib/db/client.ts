@@ -1,19 +1,19 @@
 import { PGlite } from '@electric-sql/pglite';
 import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
-import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { config, poolSizeOf } from '../config';
 import { boundedClient } from './deadline';
-import { embeddedChanges, postgresChanges, unheardChanges, type UserChanges } from './changes';
+import { embeddedChanges, postgresChanges, unheardChanges } from './changes';
 import { lockDataDir } from './embedded-lock';
 import { embeddedClient, queryFailed } from './errors';
 import * as schema from './schema';
 import { registerServices, servicesOf } from './services';
+import type { Db, UserChanges } from './types';
 
-/** The database, or a transaction on it: every query takes one of these first. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type { Db } from './types';
 
 export interface DbHandle {
   db: Db;

@@ -1,6 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import type { UserChanges } from './changes';
-import type { Db } from './client';
+import type { Db, UserChanges } from './types';
 
 // What a database opened by openDb carries besides drizzle's Db: its change feed, on the
 // PostgreSQL pool a runner of prepared statements, and the objects other rooms keep once per

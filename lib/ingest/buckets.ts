@@ -3,29 +3,10 @@ import { CONTENT_FIELDS } from '../activity';
 import type { FieldError } from '../http/problem';
 import { issueCode } from '../http/validate';
 import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from './fast-path';
+import type { DesktopRow, IdeRow } from './rows';
 import { desktopBucketSchema, ideBucketSchema, type DesktopBucketInput, type IdeBucketInput } from './schemas';
 
 // Validation, normalisation and grouping of buckets: pure steps, no database.
-
-/** Field names that would carry file bodies, diffs or clipboard data: never accepted. */
-
-export interface IdeRow {
-  date: string;
-  hour: number;
-  language: string;
-  project: string;
-  editor: string;
-  millis: number;
-  lines: number;
-}
-
-export interface DesktopRow {
-  date: string;
-  hour: number;
-  platform: string;
-  app: string;
-  millis: number;
-}
 
 export interface BucketKind<Input, Row> {
   name: 'ide' | 'desktop';

@@ -1,5 +1,5 @@
 import { isCalendarDate } from '../dates';
-import type { DesktopRow, IdeRow } from './buckets';
+import type { DesktopRow, IdeRow } from './rows';
 import { localDateHour, type DateHour } from '../local-time';
 import { MIN_DATE, maxAcceptedDate, type DesktopBucketInput, type IdeBucketInput } from './schemas';
 import { nameProblem, textProblem } from '../text';

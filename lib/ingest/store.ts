@@ -15,7 +15,7 @@ import {
   userHours,
   users,
 } from '../db/schema';
-import type { DesktopRow, IdeRow } from './buckets';
+import type { DesktopRow, IdeRow } from './rows';
 import type { Admit, AdmitResult } from '../auth/write-door';
 import { countedColumns, countWriteCtes } from '../http/rate-limit';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';

@@ -6,25 +6,10 @@ import { ApiError } from '../http/problem';
 import { badges, users } from '../db/schema';
 import { isHandle, isUuid } from '../ids';
 import { ownerCacheOf } from './owner-cache';
+import type { PublicOwner, PublicUser } from './owner';
 
 // The one place that decides what a public surface may show. Every public route, badge, the
 // leaderboard and the public pages ask here; none decides on its own.
-
-/** What anyone may see of a user: never an email, a token or a setting. */
-export interface PublicUser {
-  id: string;
-  handle: string;
-  display_name: string;
-}
-
-/** A user whose profile is public, with what they share. */
-export interface PublicOwner {
-  user: PublicUser;
-  timezone: string;
-  shares: { languages: boolean; editors: boolean; apps: boolean };
-  /** Changes with every write of the user's activity: per-user caches key on it. */
-  statsVersion: number;
-}
 
 export const notPublic = () => new ApiError('not_found', 'No public profile with that handle or id.');
 

@@ -1,7 +1,7 @@
-import type { UserChanges } from '../db/changes';
+import type { UserChanges } from '../db/types';
 import { keptFor } from '../db/services';
 import type { Db } from '../db/client';
-import type { PublicOwner } from './gate';
+import type { PublicOwner } from './owner';
 
 // Public owners kept in memory, so that a cached chart answer costs no database round trip. An
 // entry goes as soon as its user changes (every write bumps the user's stats version, every

@@ -1,7 +1,8 @@
 import type { Db } from '../db/client';
 import { addDays, eachDay, isoWeekStart } from '../dates';
 import { localDateHour } from '../local-time';
-import { enoughUsers, type PublicOwner, type PublicUser } from '../sharing/gate';
+import { enoughUsers } from '../sharing/gate';
+import type { PublicOwner, PublicUser } from '../sharing/owner';
 import { communityDaysShown, dayTotals, dimensionTotals, earliestDate, weekdayHours, type NamedFigure, type Scope } from './queries';
 import { resolveRange, type RangeQuery, type ResolvedRange } from './range';
 

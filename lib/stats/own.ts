@@ -3,7 +3,7 @@ import { rows, type Db } from '../db/client';
 import { desktopActivity, ideActivity, userHours } from '../db/schema';
 import { periodOf, type Per } from './queries';
 import { HOUR_CAP_MILLIS } from '../activity';
-import type { PublicOwner } from '../sharing/gate';
+import type { PublicOwner } from '../sharing/owner';
 import type { ChartTarget, NamedSeconds } from './charts';
 
 // The owner's own view (dashboard): every dimension, shared or not, including projects and

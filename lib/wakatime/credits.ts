@@ -1,6 +1,6 @@
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
-import type { DesktopRow, IdeRow } from '../ingest/buckets';
+import type { DesktopRow, IdeRow } from '../ingest/rows';
 import { writeRows } from '../ingest/store';
 import { localDateHour } from '../local-time';
 import type { Heartbeat } from './heartbeat';

@@ -4,7 +4,7 @@ import { createUser } from '../../lib/accounts/users';
 import type { Scope } from '../../lib/auth/tokens';
 import { getDb, rows } from '../../lib/db/client';
 import type { CreateUserInput } from '../../lib/accounts/schemas';
-import type { IdeRow } from '../../lib/ingest/buckets';
+import type { IdeRow } from '../../lib/ingest/rows';
 import { expectDocumented } from './contract';
 
 let counter = 0;

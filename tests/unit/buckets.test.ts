@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { desktopKind, ideKind, validateBuckets, type IdeRow } from '../../lib/ingest/buckets';
+import { desktopKind, ideKind, validateBuckets } from '../../lib/ingest/buckets';
+import type { IdeRow } from '../../lib/ingest/rows';
 import { localDateHour } from '../../lib/local-time';
 import { daysFromToday } from '../helpers/api';
 

@@ -4,7 +4,8 @@ import { rows, type Db } from '../../db/client';
 import { selected } from '../../db/names';
 import { leaderboardEntries, leaderboardLanguages, users } from '../../db/schema';
 import { ProcessCache } from '../../process-cache';
-import { listedOnLeaderboard, publicUserOf, sharesLanguages, type PublicUser } from '../../sharing/gate';
+import { listedOnLeaderboard, publicUserOf, sharesLanguages } from '../../sharing/gate';
+import type { PublicUser } from '../../sharing/owner';
 import type { LeaderboardQuery, LeaderboardRange } from './query';
 import { freshSnapshot } from './snapshot';
 
