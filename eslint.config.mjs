@@ -2,8 +2,9 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
-// Next's rules (React, hooks, accessibility, core web vitals, typescript-eslint), and the rooms'
-// import rules of docs/architecture.md, so that a seam reopened fails the lint.
+// Next's rules (React, hooks, accessibility, core web vitals, typescript-eslint), and the import
+// rules between module areas of docs/architecture.md, so that an import across a boundary fails
+// the lint.
 const imports = (...patterns) => ['error', { patterns: patterns.map(([group, message]) => ({ group, message })) }];
 
 export default defineConfig([
@@ -51,7 +52,7 @@ export default defineConfig([
     rules: {
       'no-restricted-imports': imports(
         [['@/app/*', '**/app/*'], 'lib/ never imports app/.'],
-        [['../*', '!../config'], 'lib/db is the bottom room: it imports only lib/config.ts.'],
+        [['../*', '!../config'], 'lib/db is the bottom layer: it imports only lib/config.ts.'],
       ),
     },
   },

@@ -5,7 +5,7 @@ import type { Desktop } from './agent';
 
 // The desktop of an X11 session, read with Debian's x11-utils and xprintidle: the window in front
 // from the window manager's _NET_ACTIVE_WINDOW (EWMH; every desktop environment's window manager
-// keeps it), heard through one long-running `xprop -spy` rather than a process per sample; its
+// keeps it), received from one long-running `xprop -spy` rather than a process per sample; its
 // application from WM_CLASS (the class name, "Firefox", "XTerm"); idle time from the X screensaver
 // extension (`xprintidle`).
 

@@ -96,7 +96,7 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
 
 const day = (d: string | Date) => (typeof d === 'string' ? d : d.toISOString().slice(0, 10));
 
-/** Everything kept about the user, as JSON: account, tokens (never their values), badges, activity. */
+/** Everything stored about the user, as JSON: account, tokens (never their values), badges, activity. */
 export async function exportAccount(db: Db, userId: string) {
   const account = await getAccount(db, userId);
   const ide = await db.select().from(ideActivity).where(eq(ideActivity.userId, userId)).orderBy(asc(ideActivity.date), asc(ideActivity.hour));
@@ -123,7 +123,7 @@ export async function exportAccount(db: Db, userId: string) {
       lines: a.lines,
     })),
     desktop_activities: desktop.map((a) => ({ date: day(a.date), hour: a.hour, platform: a.platform, app: a.app, time: a.millis / 1000 })),
-    // Heartbeats of the last 14 days, as kept (their files only as a keyed digest, not exported).
+    // Heartbeats of the last 14 days, as stored (their files only as a keyed digest, not exported).
     heartbeats: beats.map((h) => ({
       time: h.at / 1000,
       type: h.type,

@@ -34,7 +34,7 @@ export interface Counter {
   subject: string;
 }
 
-/** The stored key: a hash, so that no email or address is kept. */
+/** The stored key: a hash, so that no email or address is stored. */
 const keyOf = (c: Counter) => createHash('sha256').update(`${c.policy.name}\n${c.subject.trim().toLowerCase()}`).digest('hex');
 
 export class TooManyAttempts extends ApiError {

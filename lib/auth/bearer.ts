@@ -4,8 +4,8 @@ import type { RateLimitState, WriteLimits } from '../http/rate-limit';
 import { findPrincipal, type Principal } from './principal';
 import { anyOf, hashToken, looksLikeToken, satisfies, type Scope, type ScopeRule } from './tokens';
 
-// The door of every token-authenticated route that does not write activity (the write routes
-// have their own, lib/auth/write-door.ts): the header is read, the token hashed and looked up
+// The auth wrapper of every token-authenticated route that does not write activity (the write routes
+// have their own, lib/auth/write-token.ts): the header is read, the token hashed and looked up
 // once, its scope checked, and the handler gets a typed context.
 
 export interface TokenContext<P> extends Principal {
@@ -32,7 +32,7 @@ export function bearerToken(request: Request): string {
   return match[1];
 }
 
-/** The hash of the request's Codetally token (what the database keeps). */
+/** The hash of the request's Codetally token (what the database stores). */
 export function tokenHashOf(request: Request): string {
   const token = bearerToken(request);
   if (!looksLikeToken(token)) throw unauthorized('The token is not a Codetally token.', 'invalid_token');
@@ -66,7 +66,7 @@ export async function authenticateToken(request: Request, scope: Scope): Promise
   return { principal, db };
 }
 
-/** Copies headers a door computed (rate limits) onto the handler's answer unless it set them. */
+/** Copies headers an auth wrapper computed (rate limits) onto the handler's answer unless it set them. */
 export function withHeaders(response: Response, headers: Record<string, string>): Response {
   for (const [name, value] of Object.entries(headers)) {
     if (!response.headers.has(name)) response.headers.set(name, value);

@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-// Passwords are kept only as scrypt hashes (a memory-hard, deliberately slow KDF), each with its
+// Passwords are stored only as scrypt hashes (a memory-hard, deliberately slow KDF), each with its
 // own random salt and the cost it was made with, so the cost can rise later without a migration.
 
 const cost = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };

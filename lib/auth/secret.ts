@@ -4,8 +4,8 @@ import path from 'node:path';
 import { config, ConfigError } from '../config';
 
 // The key that signs and encrypts sessions: whoever holds it can forge any session, so it is
-// never kept in the database (a leaked backup must not hand it over). AUTH_SECRET, or, with
-// the embedded database only, a key the service generates once and keeps in a file of its own
+// never stored in the database (a leaked backup must not hand it over). AUTH_SECRET, or, with
+// the embedded database only, a key the service generates once and stores in a file of its own
 // next to the database (mode 0600): a fresh install needs no setup. With PostgreSQL, several
 // processes must share one key and nothing but the environment can give it to them.
 

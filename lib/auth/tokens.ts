@@ -38,7 +38,7 @@ const tokenPattern = /^ct_[A-Za-z0-9_-]{43}$/;
 const uuidKeyPattern = /^(?:waka_)?([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})$/i;
 
 /**
- * A new token, shown once; only its hash is kept. `ct`: `ct_` and 256 random bits in base64url;
+ * A new token, shown once; only its hash is stored. `ct`: `ct_` and 256 random bits in base64url;
  * `uuid`: a random version 4 UUID.
  */
 export function generateToken(format: TokenFormat = 'ct'): { token: string; prefix: string; hash: string } {
@@ -46,7 +46,7 @@ export function generateToken(format: TokenFormat = 'ct'): { token: string; pref
   return { token, prefix: token.slice(0, format === 'uuid' ? 8 : 11), hash: hashToken(token) };
 }
 
-/** The hash kept for a token. A UUID key hashes alike in any case and with or without `waka_`. */
+/** The hash stored for a token. A UUID key hashes alike in any case and with or without `waka_`. */
 export function hashToken(token: string): string {
   const uuid = uuidKeyPattern.exec(token);
   return createHash('sha256')

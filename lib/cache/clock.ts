@@ -3,13 +3,13 @@ import type { UserChanges } from '../db/types';
 import { localDateHour } from '../local-time';
 import { COMMUNITY_TAG, LEADERBOARD_TAG, PLANS_TAG } from './tags';
 
-// When what a cached page or route was made from last changed, by its tags (tags.ts). Next's
-// cache handler of a Node host (next-handler.mjs) asks it on every hit: an entry is served only
-// if none of its tags changed since its render began. Changes are heard on the change feed, and
-// with other processes on the database a hit first hears what they committed (`servable`), so a
-// write in any process shows at once in every process's pages; while the feed is not heard
-// (a PostgreSQL connection lost, or a transaction pooler that keeps no LISTEN) nothing is served
-// from the cache. Times are this process's own clock: a change counts from when it was heard.
+// When what a cached page or route was made from last changed, by its tags (tags.ts). Next's cache
+// handler of a Node host (next-handler.mjs) asks it on every hit: an entry is served only if none
+// of its tags changed since its render began. Changes are received on the change feed, and with
+// other processes on the database a hit first waits to receive what they committed (`servable`), so
+// a write in any process shows at once in every process's pages; while the feed is not received (a
+// PostgreSQL connection lost, or a transaction pooler that keeps no LISTEN) nothing is served from
+// the cache. Times are this process's own clock: a change counts from when it was received.
 
 /** Changes remembered at most; past it the oldest go, and everything cached before them counts as changed. */
 const MAX_MARKS = 100_000;
@@ -29,7 +29,7 @@ export function lastMidnight(timeZone: string, now: number): number {
 }
 
 export class CacheClock {
-  /** Tag -> when its last change was heard, oldest first. */
+  /** Tag -> when its last change was received, oldest first. */
   private readonly marks = new Map<string, number>();
   /** Everything cached before this instant counts as changed. */
   private floor = 0;
@@ -39,7 +39,7 @@ export class CacheClock {
     changes.subscribe((subject) => this.mark(subject === null ? null : [subject]));
   }
 
-  /** Whether a cached answer may be kept at all: only while every process's changes are heard. */
+  /** Whether a cached answer may be kept at all: only while every process's changes are received. */
   get serving(): boolean {
     return this.changes.live;
   }
@@ -72,7 +72,7 @@ export class CacheClock {
     return !this.changedSince(tags, since);
   }
 
-  /** True when an answer with these tags whose render began at `since` may be out of date, as far as this process has heard. */
+  /** True when an answer with these tags whose render began at `since` may be out of date, as far as this process has received. */
   changedSince(tags: readonly string[], since: number, now = Date.now()): boolean {
     if (!this.serving || since <= this.floor) return true;
     for (const tag of tags) if (this.changedAt(tag, now) >= since) return true;

@@ -81,7 +81,7 @@ export default class CodetallyCacheHandler {
     const c = clock();
     if (!c || !c.serving || !data || !cacheable(data)) return;
     const tags = tagsOf(data, ctx);
-    // A change heard while the render ran: what it rendered may predate the change.
+    // A change received while the render ran: what it rendered may predate the change.
     if (c.changedSince(tags, since, now)) return;
     const entry = { value: data, tags, since, lastModified: now, cacheControl: ctx.cacheControl, size: sizeOf(data) + 256 };
     if (entry.size <= MAX_BYTES / 8) entries.set(key, entry);

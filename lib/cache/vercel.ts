@@ -13,7 +13,7 @@ export function expireTagsOnChange(changes: UserChanges): void {
     try {
       revalidateTag(subject, { expire: 0 });
     } catch {
-      // Not inside a request: heard from another instance, which expired it in its own request.
+      // Not inside a request: received from another instance, which expired it in its own request.
     }
   });
 }

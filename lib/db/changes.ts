@@ -3,25 +3,25 @@ import { boundedClient, detached } from './deadline';
 import { servicesOf } from './services';
 import type { ChangeListener, Db, UserChanges } from './types';
 
-// Which users changed (their activity or their settings), told to every process that keeps
-// copies of user data in memory, with the cache tags of what else changed with them (a handle
-// taken, the leaderboard's listings: lib/cache/tags.ts). The process that made a change hears it at once; the other
-// processes sharing a PostgreSQL database hear it through LISTEN/NOTIFY, sent right after the
-// change commits and before its request is answered, on a connection of its own (not the pool's,
-// where it waited behind other requests' statements). Sending it after the commit rather than
-// inside the write keeps writes from queueing on PostgreSQL's notification lock.
+// Which users changed (their activity or their settings), told to every process that keeps copies
+// of user data in memory, with the cache tags of what else changed with them (a handle taken, the
+// leaderboard's listings: lib/cache/tags.ts). The process that made a change is told at once; the
+// other processes sharing a PostgreSQL database receive it over LISTEN, sent by NOTIFY right after
+// the change commits and before its request is answered, on a connection of its own (not the
+// pool's, where it waited behind other requests' statements). Sending it after the commit rather
+// than inside the write keeps writes from queueing on PostgreSQL's notification lock.
 //
 // PostgreSQL hands a notification to each listening connection on its own schedule, so a client
 // answered by one process can reach another before the notification does. A cache that serves
 // what another process may have changed first asks `heard()`: one round trip on the listening
-// connection, after which every notification committed before it has been heard (PostgreSQL
+// connection, after which every notification committed before it has been received (PostgreSQL
 // sends a connection's pending notifications before the answer to its next query).
 
 const CHANNEL = 'codetally_user_changed';
 /** NOTIFY payloads must stay under 8000 bytes: UUIDs or tags of at most 72 characters, comma-separated. */
 const IDS_PER_NOTIFY = 100;
 const RELISTEN_MS = 1000;
-/** How long a cache waits to hear what was committed before it renders afresh instead. */
+/** How long a cache waits to receive what was committed before it renders afresh instead. */
 const HEARD_WAIT_MS = 2000;
 
 class LocalChanges implements UserChanges {
@@ -54,7 +54,7 @@ class LocalChanges implements UserChanges {
 export const embeddedChanges = (): UserChanges => new LocalChanges();
 
 /**
- * Behind a transaction-mode pooler no LISTEN lasts: this process hears its own changes only, so
+ * Behind a transaction-mode pooler no LISTEN lasts: this process receives its own changes only, so
  * it is never `live` and the caches that need the feed read the database on every request.
  */
 class UnheardChanges extends LocalChanges {

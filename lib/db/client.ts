@@ -18,7 +18,7 @@ export type { Db } from './types';
 export interface DbHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Which users changed, heard from every process on this database. */
+  /** Which users changed, received from every process on this database. */
   changes: UserChanges;
   close(): Promise<void>;
 }
@@ -29,7 +29,7 @@ export interface DbTarget {
   /**
    * `transaction`: DATABASE_URL goes through a pooler in transaction mode (PgBouncer, Supavisor,
    * Neon's pooled endpoint), which keeps neither prepared statements nor LISTEN: statements run
-   * unprepared and no change feed is heard, so caches read the user's version on every request.
+   * unprepared and no change feed is received, so caches read the user's version on every request.
    */
   pooler?: 'session' | 'transaction';
 }

@@ -11,12 +11,12 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type ChangeListener = (userId: string | null) => void;
 
 export interface UserChanges {
-  /** True while changes made by every process are heard; a cache must not serve otherwise. */
+  /** True while changes made by every process are received; a cache must not serve otherwise. */
   readonly live: boolean;
   /** True when other processes may make changes: a cache must ask `heard()` before it serves. */
   readonly shared: boolean;
   /**
-   * Resolves once every change committed before the call has been heard: true, or false when
+   * Resolves once every change committed before the call has been received: true, or false when
    * that cannot be known (not listening). Round trips in flight are shared by the callers that
    * came before they were sent.
    */

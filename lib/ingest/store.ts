@@ -16,7 +16,7 @@ import {
   users,
 } from '../db/schema';
 import type { DesktopRow, IdeRow } from './rows';
-import type { Admit, AdmitResult } from '../auth/write-door';
+import type { Admit, AdmitResult } from '../auth/write-token';
 import { countedColumns, countWriteCtes } from '../http/rate-limit';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
 
@@ -52,7 +52,7 @@ export type Param = string | Placeholder;
 
 /** How a write treats its rows. */
 export interface WriteShape {
-  /** Some rows may be negative (time taken back from a stored bucket; heartbeat credits). */
+  /** Some rows may be negative (time subtracted from a stored bucket; heartbeat credits). */
   signed?: boolean;
   /** Whether the write moves the user's stats version (a statement that moves it itself says no). */
   version?: boolean;
@@ -71,7 +71,7 @@ const cappedDayChange = sql`
 type Target = typeof ideActivity | typeof userHours | typeof userDays | typeof userDayLanguages | typeof userDayEditors | typeof desktopActivity;
 
 interface AddTo {
-  /** The CTE's name; the take-backs' is `${name}_taken`. */
+  /** The CTE's name; that of the subtractions (negative rows) is `${name}_taken`. */
   name: string;
   table: Target;
   key: AnyPgColumn[];
@@ -166,15 +166,15 @@ interface WriteResultRow extends AdmitResult {
 }
 
 /**
- * Stores grouped rows. A row may be negative: time taken back from the stored bucket it names
- * (heartbeat credits that a late heartbeat shortened; lib/wakatime/heartbeat-store.ts keeps what it
- * added, so it never takes back more). With an idempotency claim, the same statement takes the key's lock
- * (not waiting: a held lock means the first request is still running), records the answer
- * unless a live record exists, and writes the rows only if it did: the key and the data
- * commit together or not at all. The unique key decides even against a first request that
- * committed after this statement's snapshot, because ON CONFLICT checks the latest row.
- * With `admit`, the outcome stands only if what the statement found admits the write
- * (`Admission.settle`); otherwise nothing was written.
+ * Stores grouped rows. A row may be negative: time subtracted from the stored bucket it names
+ * (heartbeat credits that a late heartbeat shortened; lib/wakatime/heartbeat-store.ts stores what
+ * it added, so it never subtracts more). With an idempotency claim, the same statement takes the
+ * key's lock (not waiting: a held lock means the first request is still running), records the
+ * answer unless a live record exists, and writes the rows only if it did: the key and the data
+ * commit together or not at all. The unique key decides even against a first request that committed
+ * after this statement's snapshot, because ON CONFLICT checks the latest row. With `admit`, the
+ * outcome stands only if what the statement found admits the write (`Admission.settle`); otherwise
+ * nothing was written.
  */
 export async function writeRows(
   db: Db,
@@ -198,7 +198,7 @@ export async function writeRows(
 }
 
 /**
- * The token check and rate count of a write whose principal came from memory (lib/auth/write-door.ts):
+ * The token check and rate count of a write whose principal came from memory (lib/auth/write-token.ts):
  * `admitted` holds a row when the token is live, the timezone the one the batch was read with and
  * the counts within the token's and the user's budgets. `admittedColumns` reads what it found.
  */

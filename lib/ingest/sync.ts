@@ -1,4 +1,4 @@
-import type { Admission, WriteContext } from '../auth/write-door';
+import type { Admission, WriteContext } from '../auth/write-token';
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { jsonContentType, readJsonBody } from '../http/body';
@@ -15,7 +15,7 @@ export interface WriteRequest {
   items: readonly unknown[];
   idempotency?: IdempotencyKey;
   successStatus: 200 | 201;
-  /** Set when the write statement checks the token and counts the request (lib/auth/write-door.ts). */
+  /** Set when the write statement checks the token and counts the request (lib/auth/write-token.ts). */
   admission?: Admission;
 }
 
@@ -81,7 +81,7 @@ async function writeOnce<Input, Row>(db: Db, kind: BucketKind<Input, Row>, req: 
 }
 
 /**
- * The user's stats version moved: caches of other processes hear it before the client does. The
+ * The user's stats version moved: caches of other processes receive it before the client does. The
  * write stands even if that fails (a retry must not write again); their entries then expire.
  */
 async function announceWrite(db: Db, userId: string): Promise<void> {

@@ -18,7 +18,7 @@ function refuseToStart(message: string): never {
  * What a server process does when it starts: check the configuration and what only a server
  * needs (a session key every process shares), and with the embedded database, open it (taking
  * its lock) and the operator socket. A second process on the same data directory stops here, saying why. Then
- * the page cache starts hearing changes (lib/cache/clock.ts: until then it serves nothing; on
+ * the page cache starts receiving changes (lib/cache/clock.ts: until then it serves nothing; on
  * Vercel, lib/cache/vercel.ts), a PostgreSQL database is checked for the session settings of the
  * service's role (lib/db/settings.ts: a warning naming what is missing), and
  * imports left unfinished on this server are queued again.

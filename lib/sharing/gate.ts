@@ -27,7 +27,7 @@ interface OwnerRow {
 
 /**
  * The user named by handle or UUID, if their profile is public. Unknown and private answer the
- * same 404, so nobody can tell them apart. Public owners are kept in memory until they change.
+ * same 404, so nobody can tell them apart. Public owners are cached in memory until they change.
  */
 export async function publicOwner(db: Db, ref: string): Promise<PublicOwner> {
   const cache = ownerCacheOf(db);

@@ -1,13 +1,13 @@
 import type { UserChanges } from '../db/types';
-import { keptFor } from '../db/services';
+import { perDatabase } from '../db/services';
 import type { Db } from '../db/client';
 import type { PublicOwner } from './owner';
 
-// Public owners kept in memory, so that a cached chart answer costs no database round trip. An
+// Public owners cached in memory, so that a cached chart answer costs no database round trip. An
 // entry goes as soon as its user changes (every write bumps the user's stats version, every
-// settings change and deletion is announced: lib/db/changes.ts), and after a minute at the
-// latest. With other processes on the database, a hit is served once what they committed before
-// it has been heard (one shared round trip); nothing is served while their changes cannot be heard.
+// settings change and deletion is announced: lib/db/changes.ts), and after a minute at the latest.
+// With other processes on the database, a hit is served once what they committed before it has been
+// received (one shared round trip); nothing is served while their changes cannot be received.
 
 const ENTRY_MS = 60_000;
 const MAX_ENTRIES = 10_000;
@@ -15,7 +15,7 @@ const MAX_ENTRIES = 10_000;
 export class OwnerCache {
   private byRef = new Map<string, { owner: PublicOwner; expires: number }>();
   private refsById = new Map<string, Set<string>>();
-  /** Counts changes heard; a lookup that overlapped a change of its user is not kept. */
+  /** Counts changes received; a lookup that overlapped a change of its user is not cached. */
   private seq = 0;
   private forgotAllAt = 0;
   private loading = 0;
@@ -30,18 +30,18 @@ export class OwnerCache {
    * no other process can change it (the embedded database); otherwise ask `get`.
    */
   peek(ref: string, now = Date.now()): PublicOwner | undefined {
-    return this.changes.shared ? undefined : this.kept(ref, now);
+    return this.changes.shared ? undefined : this.cached(ref, now);
   }
 
-  private kept(ref: string, now: number): PublicOwner | undefined {
+  private cached(ref: string, now: number): PublicOwner | undefined {
     const hit = this.byRef.get(ref.toLowerCase()); // handles and UUIDs both match without regard to case
     return hit && hit.expires > now && this.changes.live ? hit.owner : undefined;
   }
 
   async get(ref: string, load: () => Promise<PublicOwner>, now = Date.now()): Promise<PublicOwner> {
-    // Kept before and after hearing every change committed so far (a change drops the entry).
-    if (this.kept(ref, now) && (await this.changes.heard())) {
-      const hit = this.kept(ref, Date.now());
+    // Cached before and after receiving every change committed so far (a change drops the entry).
+    if (this.cached(ref, now) && (await this.changes.heard())) {
+      const hit = this.cached(ref, Date.now());
       if (hit) return hit;
     }
     const key = ref.toLowerCase();
@@ -90,5 +90,5 @@ export class OwnerCache {
 
 /** The owner cache of a database handle's process; undefined inside a transaction. */
 export function ownerCacheOf(db: Db): OwnerCache | undefined {
-  return keptFor(db, 'ownerCache', (services) => new OwnerCache(services.changes));
+  return perDatabase(db, 'ownerCache', (services) => new OwnerCache(services.changes));
 }

@@ -94,7 +94,7 @@ export const onDates = (column: SQLWrapper, dates: Dates) =>
 /**
  * Capped time per user, date and language (or editor), as a query with columns user_id, date,
  * name, millis. The rollups hold uncapped sums; for the rare hours over the cap, the excess is
- * taken back from each language (or editor) in proportion to its share of that hour, read from
+ * subtracted from each language (or editor) in proportion to its share of that hour, read from
  * the stored buckets of just those hours. `users` restricts a user_id column.
  */
 export function cappedPerUserDay(dimension: Dimension, users: (column: SQLWrapper) => SQL, dates: Dates, name?: string): SQL {

@@ -8,7 +8,7 @@ import type { Heartbeat } from './heartbeat';
 // What heartbeats credit, reckoned in memory (imports, and today's figures of the status bar; the
 // heartbeat statement reckons the same in SQL, lib/wakatime/heartbeat-store.ts): a stretch of time
 // cut into the local date-hours of a timezone, and the changes of credit summed per bucket, then
-// written as time added or taken back.
+// written as time added or subtracted.
 
 /** Local hours never change inside a quarter of a UTC hour (every timezone's offset is a multiple of 15 minutes). */
 export const QUARTER_MS = 15 * 60_000;
@@ -59,7 +59,7 @@ export class Deltas {
   private readonly ide = new Map<string, IdeRow>();
   private readonly desktop = new Map<string, DesktopRow>();
 
-  /** Adds (or with sign -1 takes back) the credit of [start, end) in `zone`'s hours. */
+  /** Adds (or with sign -1 subtracts) the credit of [start, end) in `zone`'s hours. */
   add(row: Credited, start: number, end: number, zone: string, sign: 1 | -1): void {
     for (const p of hoursOf(start, end, zone)) {
       if (row.type === 'app') this.addDesktop(p.date, p.hour, row.os, row.app, sign * p.millis);
@@ -93,7 +93,7 @@ export class Deltas {
     else this.desktop.set(key, { date, hour, platform, app, millis });
   }
 
-  /** Writes the net changes (time added and taken back); returns whether any changed. */
+  /** Writes the net changes (time added and subtracted); returns whether any changed. */
   async write(tx: Db, userId: string): Promise<boolean> {
     let changed = false;
     for (const [kind, m] of [['ide', this.ide], ['desktop', this.desktop]] as const) {

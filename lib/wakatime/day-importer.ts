@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
 /**
  * Days whose credits are written in one transaction, and at most so many of their credits in it,
  * unless one day alone holds more (a day credits at most 25 hours of each combination it names),
- * besides what earlier imports credited to those days, taken back.
+ * besides what earlier imports credited to those days, subtracted.
  */
 const DAYS_PER_WRITE = 64;
 const CREDITS_PER_WRITE = 20_000;

@@ -1,6 +1,6 @@
 import { json, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
-import type { WakaContext } from './door';
+import type { WakaContext } from './api-key';
 import { MAX_HEARTBEATS } from './heartbeat';
 import { answerStatus, bulkAnswer, heartbeatAnswer } from './heartbeat-answers';
 import { readHeartbeats } from './heartbeat-check';
@@ -8,7 +8,7 @@ import { storeHeartbeats } from './heartbeat-store';
 import { allTimeSinceToday, currentUser, projects, stats, summaries } from './reads';
 import { statusBarToday } from './summaries';
 
-// The WakaTime-compatible routes' handlers (their door: ./door.ts).
+// The WakaTime-compatible routes' handlers (their auth wrapper: ./api-key.ts).
 
 function bulkItems(value: unknown): unknown[] {
   if (!Array.isArray(value)) throw new ApiError('malformed_json', 'The body must be a JSON array of heartbeats.');

@@ -3,14 +3,14 @@ import { sql } from 'drizzle-orm';
 import { CONTENT_FIELDS } from '../activity';
 import { rows, type Db } from '../db/client';
 import { serverSecrets } from '../db/schema';
-import { keptFor } from '../db/services';
+import { perDatabase } from '../db/services';
 import { nameProblem, textRule } from '../text';
 import { DistinctHeartbeats } from './distinct-heartbeats';
 import { AHEAD_LIMIT_MS, LATE_LIMIT_MS, type Heartbeat, type ItemResult } from './heartbeat';
 import { heartbeatSchema, quickHeartbeat, TextChecks } from './heartbeat-input';
 import { parseUserAgent, type Origin } from './user-agent';
 
-// Checking heartbeats and reducing each to what is kept (lib/wakatime/heartbeat.ts): no content
+// Checking heartbeats and reducing each to what is stored (lib/wakatime/heartbeat.ts): no content
 // field, a time within the accepted ones, the entity as a keyed digest, the editor and system read
 // from the User-Agent, and absent names given their defaults.
 
@@ -21,10 +21,10 @@ export function digestKey(db: Db): Promise<string> {
     if (!row) throw new Error('the entity digest key is missing: run the migrations');
     return row.value;
   };
-  return keptFor(db, 'entityDigestKey', read) ?? read();
+  return perDatabase(db, 'entityDigestKey', read) ?? read();
 }
 
-/** 52 bits of an HMAC of the type and entity: tells duplicates apart without keeping the entity. */
+/** 52 bits of an HMAC of the type and entity: tells duplicates apart without storing the entity. */
 function entityDigest(key: string, type: string, entity: string): number {
   return parseInt(createHmac('sha256', key).update(`${type}\u0000${entity}`).digest('hex').slice(0, 13), 16);
 }
@@ -107,7 +107,7 @@ function contentField(item: object): string | undefined {
   return undefined;
 }
 
-/** One heartbeat checked and reduced to what is kept, or what is wrong with it. */
+/** One heartbeat checked and reduced to what is stored, or what is wrong with it. */
 export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | string {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'a heartbeat must be a JSON object';
   const content = contentField(item);
@@ -120,7 +120,7 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
   }
   const at = Math.round(h.time * 1000);
   if (!(at >= ctx.earliest && at <= ctx.latest)) return ctx.tooOld;
-  // For `type: app` the entity is the application's name, kept as desktop time's app.
+  // For `type: app` the entity is the application's name, stored as desktop time's app.
   const appName = h.type === 'app' ? h.entity.trim() : '';
   const appProblem = h.type === 'app' ? appNameProblem(appName) : null;
   if (appProblem) return `entity of an app heartbeat is the application's name, which ${appProblem}`;

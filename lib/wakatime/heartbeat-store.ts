@@ -3,7 +3,7 @@ import { compiled, preparedRows, type Db } from '../db/client';
 import { col, cols, selected } from '../db/names';
 import { heartbeats, users } from '../db/schema';
 import { admitCtes, admittedColumns, desktopWrites, ideWrites } from '../ingest/store';
-import type { Admission, Admit, AdmitResult } from '../auth/write-door';
+import type { Admission, Admit, AdmitResult } from '../auth/write-token';
 import type { WriteLimits } from '../http/rate-limit';
 import { announce, QUARTER_MS } from './credits';
 import { digestHex, GAP_MS, type Heartbeat } from './heartbeat';
@@ -13,14 +13,14 @@ import { purgeNowAndThen } from './heartbeat-purge';
 // the next one counts when it is at most 15 minutes, credited to the earlier heartbeat's
 // language, project, editor and category, in the date-hours the gap covers in the user's
 // timezone. A heartbeat arriving late changes at most two credits: its own (up to its successor)
-// and its predecessor's (now up to it). Each heartbeat row keeps its current credit, so storing a
-// batch recomputes exactly those credits and sends the differences to the same buckets the seed's
+// and its predecessor's (now up to it). Each heartbeat row stores its current credit, so storing a
+// batch recomputes exactly those credits and sends the differences to the same buckets the sync
 // routes write (lib/ingest/store.ts): any arrival order, batching or repetition ends at the totals
 // of the stream in order. Rows older than the 14 days a heartbeat may be late are deleted; their
 // credits can no longer change.
 
 /**
- * The one statement that stores a batch of heartbeats. The user's row is its lock: `turn` updates
+ * The one statement that stores a batch of heartbeats. The user's row is its lock: `user_lock` updates
  * it (moving the stats version and `heartbeats_since`), waiting for any other batch of the user,
  * and finds whether one committed after this statement's snapshot was taken (the version moved
  * since). If none did, the snapshot holds every heartbeat of the user and `ok`; otherwise the
@@ -29,7 +29,7 @@ import { purgeNowAndThen } from './heartbeat-purge';
  * credit and its predecessor's (the gap to the next, when at most 15 minutes) recomputed; the
  * heartbeats stored with their credits and the changed ones updated; each change of credit cut
  * into quarter hours, as local dates and hours of its zone, and sent to the buckets as time added
- * or taken back by the write statement's CTEs (lib/ingest/store.ts). The insert has no ON
+ * or subtracted by the write statement's CTEs (lib/ingest/store.ts). The insert has no ON
  * CONFLICT: with `ok` no other batch of the user can commit, `fresh` holds none stored and the
  * batch none twice (DistinctHeartbeats), so a conflict would mean credits computed wrongly: the
  * statement fails whole instead (skipping rows cost a speculative insert, 50 bytes of WAL and a
@@ -37,7 +37,7 @@ import { purgeNowAndThen } from './heartbeat-purge';
  */
 const heartbeatStatement = compiled<{ user: string; zone: string; beats: string; earliest: number; token?: string }, WriteLimits | null>((limits) => {
   const [h, u] = [heartbeats, users];
-  // With an admission (lib/auth/write-door.ts), the same statement checks the token and counts the request.
+  // With an admission (lib/auth/write-token.ts), the same statement checks the token and counts the request.
   const admission = limits ? sql`${admitCtes({ tokenId: sql.placeholder('token'), timeZone: sql.placeholder('zone'), limits })},` : sql``;
   const user = { id: sql.placeholder('user') };
   const earliest = sql.placeholder('earliest');
@@ -48,7 +48,7 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
   return sql`
     WITH ${admission}
     snap AS (SELECT ${u.statsVersion} AS version FROM ${u} WHERE ${u.id} = ${user.id}::uuid),
-    turn AS (
+    user_lock AS (
       UPDATE ${u} SET ${col(u.statsVersion)} = ${u.statsVersion} + 1,
         ${col(u.heartbeatsSince)} = CASE WHEN ${u.statsVersion} = (SELECT version FROM snap)
           THEN least(coalesce(${u.heartbeatsSince}, ${earliest}::bigint), ${earliest}::bigint) ELSE ${u.heartbeatsSince} END
@@ -60,7 +60,7 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
              e->>3 AS category, e->>4 AS language,
              e->>5 AS project, e->>6 AS editor, e->>7 AS os, e->>8 AS app
       FROM jsonb_array_elements(${sql.placeholder('beats')}::text::jsonb) AS e
-      WHERE (SELECT ok FROM turn)
+      WHERE (SELECT ok FROM user_lock)
     ),
     -- Lookups by the whole key, within the batch's times (so that the primary key's range serves
     -- them whatever the planner believes of the user's heartbeats).
@@ -117,7 +117,7 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
     ),
     ${ideWrites(user.id, sql`SELECT date, hour, k1 AS language, k2 AS project, k3 AS editor, millis, 0::bigint AS lines FROM credits WHERE NOT desktop`, sql``, { signed: true, version: false })},
     ${desktopWrites(user.id, sql`SELECT date, hour, k1 AS platform, k2 AS app, millis FROM credits WHERE desktop`, sql``, { signed: true })}
-    SELECT (SELECT ok FROM turn) AS ok, (SELECT count(*) FROM credits)::int AS changed, ${limits ? admittedColumns : sql`NULL AS "timeZone"`}`;
+    SELECT (SELECT ok FROM user_lock) AS ok, (SELECT count(*) FROM credits)::int AS changed, ${limits ? admittedColumns : sql`NULL AS "timeZone"`}`;
 });
 
 /**

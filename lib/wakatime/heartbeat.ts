@@ -1,5 +1,6 @@
-// What a heartbeat of the WakaTime-compatible API is once checked (lib/wakatime/heartbeat-check.ts),
-// the time limits of the heartbeat routes, and what tells two heartbeats apart.
+// What a heartbeat of the WakaTime-compatible API is once checked and reduced to what is stored
+// (lib/wakatime/heartbeat-check.ts), the time limits of the heartbeat routes, and what tells two
+// heartbeats apart.
 
 export const MAX_HEARTBEATS = 1000;
 /** How late a heartbeat may arrive. */
@@ -11,7 +12,7 @@ export const GAP_MS = 15 * 60_000;
 
 export const heartbeatTypes = ['file', 'app', 'domain', 'url', 'event'] as const;
 
-/** A heartbeat as it is kept: no entity (a keyed digest), nothing of the file but its language and project. */
+/** A heartbeat as it is stored: no entity (a keyed digest), nothing of the file but its language and project. */
 export interface Heartbeat {
   at: number;
   type: (typeof heartbeatTypes)[number];
@@ -24,7 +25,7 @@ export interface Heartbeat {
   app: string;
 }
 
-/** What became of one heartbeat of a request: kept, or what is wrong with it (its answer: heartbeatAnswer). */
+/** What became of one heartbeat of a request: accepted, or what is wrong with it (its answer: heartbeatAnswer). */
 export type ItemResult = Heartbeat | string;
 
 /** An entity's digest as the heartbeat's id and the statement's batch write it: in hexadecimal. */

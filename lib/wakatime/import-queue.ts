@@ -11,30 +11,32 @@ import { readable, unfinished } from './import-status';
 import { removeSpool, spooledIds, spoolFile } from './spool';
 
 // The imports of a process waiting and being read (lib/wakatime/imports.ts receives them): their
-// queue, their turns at reading a chunk, a stop of the server and a start that resumes them.
+// queue, the reading slot they share a chunk at a time, a stop of the server and a start that
+// resumes them.
 
 /** How many times reading an import may begin: the server dying in the last gives it up (a stop does not count). */
 export const MAX_ATTEMPTS = 3;
-/** Imports read at once by a process, taking turns a chunk each (see `nextTurn`), unless one is read alone. */
+/** Imports read at once by a process, holding the reading slot a chunk at a time (see `nextSlot`), unless one is read alone. */
 const OPEN_IMPORTS = 4;
 /** How often progress is written. */
 const PROGRESS_EVERY_MS = 1_000;
 /** The earliest heartbeat taken (WakaTime began in 2013). */
 const EARLIEST = Date.UTC(2000, 0, 1);
 
-// Up to OPEN_IMPORTS imports are read at once, the others wait in order. Those being read take
-// turns, a chunk each: a user's big import never holds up another's small one among those read
-// at once. Requests wait behind one stretch of an import's CPU work at most: a chunk with the days
-// it completes (at most three days are held, MAX_DAY_HEARTBEATS each, sorted unless in order), or
-// an import's last days, credited after its last turn (outside the turns, so that a small import
-// never waits for a big one's last writes). An import whose reading
-// began before (the process died while reading it, or a stop's wait ran out) is read alone:
-// should it bring the process down again, the start of no other import is counted.
+// Up to OPEN_IMPORTS imports are read at once, the others wait in order. Those being read share one
+// reading slot, holding it for a chunk at a time, in the order asked (round robin): a user's big
+// import never holds up another's small one among those read at once. Requests wait behind one
+// stretch of an import's CPU work at most: a chunk with the days it completes (at most three days
+// are held, MAX_DAY_HEARTBEATS each, sorted unless in order), or an import's last days, credited
+// after it last held the slot (outside the slot, so that a small import never waits for a big one's
+// last writes). An import whose reading began before (the process died while reading it, or a
+// stop's wait ran out) is read alone: should it bring the process down again, the start of no other
+// import is counted.
 
 /**
  * This process's uploads and readings. On globalThis: Next loads this module once for its start
- * hook (resumeImports) and again for the routes (receiveImport, lib/wakatime/imports.ts), and the serve program has a copy
- * of its own (stopImports); a process has one queue and one turn.
+ * hook (resumeImports) and again for the routes (receiveImport, lib/wakatime/imports.ts), and the
+ * serve program has a copy of its own (stopImports); a process has one queue and one reading slot.
  */
 interface Scheduler {
   /** The uploads this process is receiving (a start of the process finds none of its own). */
@@ -43,7 +45,8 @@ interface Scheduler {
   reading: Map<string, Promise<void>>;
   /** The import being read alone, if any. */
   alone: string | null;
-  lastTurn: Promise<void>;
+  /** Settles when the last import to ask for the reading slot has it (and given it back). */
+  lastSlot: Promise<void>;
   /** The server is stopping: no import starts, those being read go back to the queue. */
   stopping: boolean;
 }
@@ -53,7 +56,7 @@ const scheduler: Scheduler = (slot.__codetallyImports ??= {
   waiting: [],
   reading: new Map(),
   alone: null,
-  lastTurn: Promise.resolve(),
+  lastSlot: Promise.resolve(),
   stopping: false,
 });
 const { waiting, reading } = scheduler;
@@ -85,14 +88,14 @@ function startReading(): void {
 }
 
 /**
- * Waits for this import's turn to read a chunk; the turn is given back by calling what it
- * resolves to. Turns go in the order asked, so imports being read alternate; the next turn
- * starts after pending I/O (requests) has run.
+ * Waits for the reading slot to read a chunk; the slot is given back by calling what it resolves
+ * to. The slot goes in the order asked, so imports being read alternate; the next holder starts
+ * after pending I/O (requests) has run.
  */
-function nextTurn(): Promise<() => void> {
-  const before = scheduler.lastTurn;
+function nextSlot(): Promise<() => void> {
+  const before = scheduler.lastSlot;
   let giveBack!: () => void;
-  scheduler.lastTurn = new Promise((resolve) => (giveBack = () => setImmediate(resolve)));
+  scheduler.lastSlot = new Promise((resolve) => (giveBack = () => setImmediate(resolve)));
   return before.then(() => giveBack);
 }
 
@@ -103,9 +106,9 @@ export async function importsSettled(): Promise<void> {
 
 /**
  * A stop of the server (scripts/serve.ts, before it closes the database): no import starts any
- * more, and those being read go back to the queue at their next turn, this start of theirs not
- * counted, their files kept for the next start. Waits for them up to `graceMs`; one still being
- * read then (its last days being written) keeps its start counted.
+ * more, and those being read go back to the queue the next time they hold the reading slot, this
+ * start of theirs not counted, their files kept for the next start. Waits for them up to `graceMs`;
+ * one still being read then (its last days being written) keeps its start counted.
  */
 export async function stopImports(graceMs: number): Promise<void> {
   scheduler.stopping = true;
@@ -190,7 +193,7 @@ async function saveProgress(db: Db, id: string, p: Progress, end?: { status: 'do
       heartbeatsSkipped: p.heartbeatsSkipped,
       ...(end ? { status: end.status, error: end.error ?? null, finishedAt: new Date() } : { status: 'running' }),
     })
-    // Only while it is being read: one given up meanwhile (takeTurn) stays so.
+    // Only while it is being read: one given up meanwhile (claimImportSlot) stays so.
     .where(and(eq(imports.id, id), inArray(imports.status, readable)))
     .returning({ id: imports.id });
   return done.length > 0;
@@ -232,7 +235,7 @@ async function runImport(db: Db, id: string): Promise<void> {
     const reader = new DumpReader();
     let saved = Date.now();
     for await (const chunk of createReadStream(spoolFile(id), { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
-      const giveBack = await nextTurn();
+      const giveBack = await nextSlot();
       try {
         if (scheduler.stopping) {
           // The server stops (a deploy): back to the queue, this start not counted, the file kept.
@@ -255,7 +258,7 @@ async function runImport(db: Db, id: string): Promise<void> {
       progress.bytesRead = reader.bytesRead;
       if (Date.now() - saved >= PROGRESS_EVERY_MS) {
         saved = Date.now();
-        // The import ended meanwhile (given up by takeTurn) or is gone (its account deleted): stop reading.
+        // The import ended meanwhile (given up by claimImportSlot) or is gone (its account deleted): stop reading.
         if (!(await saveProgress(db, id, progress))) return;
       }
     }

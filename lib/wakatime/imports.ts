@@ -18,8 +18,8 @@ import { fits, removeSpool, reserve, spoolDir, spoolFile } from './spool';
 // - heartbeats of the last 14 days go through the heartbeat path itself (storeHeartbeats), so one
 //   the user's plugins also sent is counted once;
 // - older ones at or after the user's `heartbeats_since` are already counted by that path: left;
-// - older ones before it are credited by UTC day, and what each day credited is kept
-//   (imported_days): importing a day again takes back its credits and adds the new ones when the
+// - older ones before it are credited by UTC day, and what each day credited is stored
+//   (imported_days): importing a day again subtracts its credits and adds the new ones when the
 //   new import holds at least as many of the day's heartbeats (a later export of a day holds what
 //   an earlier one did), so the same dump twice, or two dumps that overlap, in any order, count
 //   every day once, as the fullest dump has it.
@@ -67,14 +67,14 @@ function uploadCheck(id: string, limit: number, room: number): (chunk: Uint8Arra
   };
 }
 
-/** An unfinished import older than this no longer holds its user's turn (its server is gone). */
+/** An unfinished import older than this no longer holds its user's import slot (its server is gone). */
 const ABANDONED_AFTER_MS = 24 * 3_600_000;
 
 /**
- * Takes the user's one turn to import (a partial unique index holds one unfinished import per
+ * Claims the user's one import slot (a partial unique index holds one unfinished import per
  * user): a row `receiving`. An unfinished one older than a day is marked failed and gives way.
  */
-async function takeTurn(db: Db, id: string, userId: string): Promise<void> {
+async function claimImportSlot(db: Db, id: string, userId: string): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const taken = await db.insert(imports).values({ id, userId, status: 'receiving', bytes: 0 }).onConflictDoNothing().returning({ id: imports.id });
     if (taken.length > 0) return;
@@ -119,7 +119,7 @@ export async function receiveImport(db: Db, userId: string, request: Request): P
   // Known as arriving before its row exists: a start's cleanup (endDeadUploads) never ends it.
   receiving.add(id);
   try {
-    await takeTurn(db, id, userId);
+    await claimImportSlot(db, id, userId);
   } catch (err) {
     receiving.delete(id);
     throw err;

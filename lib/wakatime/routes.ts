@@ -1,5 +1,5 @@
 import { route } from '../http/methods';
-import { withWakatimeKey } from './door';
+import { withWakatimeKey } from './api-key';
 import { heartbeatHandler } from './handlers';
 
 // The heartbeat routes, defined once: the route files at every path plugins send to give them to Next.

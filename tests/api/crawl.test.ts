@@ -49,14 +49,14 @@ describe('the sitemap', () => {
     expect(await urls()).not.toContain(profile(`${user.handle}x`));
   });
 
-  // Behind a transaction pooler no change is heard, and the page cache serves nothing (lib/cache/clock.ts).
+  // Behind a transaction pooler no change is received, and the page cache serves nothing (lib/cache/clock.ts).
   it.skipIf(process.env.TEST_DB === 'pgbouncer')('cached, is out of date once a profile is made private, created public or deleted; not on every write', async () => {
     const { changes } = await dbHandle();
     const clock = new CacheClock(changes);
     const db = await getDb();
-    // What was announced before counts as before: on PostgreSQL a change is heard again when the
+    // What was announced before counts as before: on PostgreSQL a change is received again when the
     // feed brings it back, a moment later, after the changes announced before it. So once the feed
-    // is heard at all, a marker announced now is waited for until the feed has brought it back too.
+    // is received at all, a marker announced now is waited for until the feed has brought it back too.
     const heardTimes = process.env.TEST_DB !== 'pglite' ? 2 : 1;
     const allHeard = async () => {
       while (!changes.live) await new Promise((r) => setTimeout(r, 5));

@@ -14,7 +14,7 @@ import { getChart } from '../helpers/public';
 // other process on the same database.
 
 const onPostgres = process.env.TEST_DB !== 'pglite';
-// Other processes' changes are heard through LISTEN, except behind a transaction pooler, where
+// Other processes' changes are received over LISTEN, except behind a transaction pooler, where
 // every read asks the database for the user's version instead.
 const listening = process.env.TEST_DB !== 'pgbouncer';
 /** Another process's handle on this database, as the service opens it. */
@@ -34,7 +34,7 @@ async function eventually(check: () => Promise<string>, expected: string): Promi
   expect(seen).toBe(expected);
 }
 
-/** Waits until the handle hears other processes (its LISTEN is in place), where it listens. */
+/** Waits until the handle receives other processes' changes (its LISTEN is in place), where it listens. */
 async function live(handle: DbHandle): Promise<void> {
   if (!listening) return;
   await publicOwner(handle.db, '00000000-0000-4000-8000-000000000000').catch(() => {});
@@ -150,7 +150,7 @@ describe('public owners kept in memory', () => {
     }
   });
 
-  it.runIf(onPostgres && listening)('while changes cannot be heard, owners are read from the database', async () => {
+  it.runIf(onPostgres && listening)('while changes cannot be received, owners are read from the database', async () => {
     const other = await openDb({ databaseUrl: process.env.DATABASE_URL, dataDir: '' }, 2);
     try {
       const db = await getDb();

@@ -56,7 +56,7 @@ describe('CacheClock', () => {
     expect(clock.changedSince([], since)).toBe(true);
   });
 
-  it('serves nothing while the change feed is not heard', () => {
+  it('serves nothing while the change feed is not received', () => {
     const clock = new CacheClock(unheardChanges());
     expect(clock.serving).toBe(false);
     expect(clock.changedSince([], Date.now())).toBe(true);

@@ -28,7 +28,7 @@ export const userRateLimits = pgTable('user_rate_limits', {
 /**
  * Attempts at guessing a secret (password sign-in, the admin token) and sign-ups, counted per
  * account and per client address in fixed windows, shared by every server process. The key is
- * a hash: no email or address is kept.
+ * a hash: no email or address is stored.
  */
 export const authAttempts = pgTable('auth_attempts', {
   key: text('key').primaryKey(),

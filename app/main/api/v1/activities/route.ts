@@ -1,5 +1,5 @@
 // POST /main/api/v1/activities — store one IDE bucket (batch sync is preferred)
-import { withWriteToken } from '@/lib/auth/write-door';
+import { withWriteToken } from '@/lib/auth/write-token';
 import { writeHandler } from '@/lib/ingest/sync';
 import { route } from '@/lib/http/methods';
 

@@ -1,6 +1,6 @@
 // GET /api/wakatime/v1/users/current — the key's owner
 import { route } from '@/lib/http/methods';
-import { withWakatimeKey } from '@/lib/wakatime/door';
+import { withWakatimeKey } from '@/lib/wakatime/api-key';
 import { userHandler } from '@/lib/wakatime/handlers';
 
 export const dynamic = 'force-dynamic';

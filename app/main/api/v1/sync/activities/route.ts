@@ -1,5 +1,5 @@
 // POST /main/api/v1/sync/activities — store a batch of IDE buckets (the plugins' main route)
-import { withWriteToken } from '@/lib/auth/write-door';
+import { withWriteToken } from '@/lib/auth/write-token';
 import { writeHandler } from '@/lib/ingest/sync';
 import { route } from '@/lib/http/methods';
 

@@ -1,6 +1,6 @@
 // GET /api/wakatime/v1/users/current/all_time_since_today — every second the owner ever counted
 import { route } from '@/lib/http/methods';
-import { withWakatimeKey } from '@/lib/wakatime/door';
+import { withWakatimeKey } from '@/lib/wakatime/api-key';
 import { allTimeHandler } from '@/lib/wakatime/handlers';
 
 export const dynamic = 'force-dynamic';

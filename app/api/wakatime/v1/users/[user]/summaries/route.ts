@@ -1,6 +1,6 @@
 // GET /api/wakatime/v1/users/current/summaries — the owner's figures per date (start and end, or range=)
 import { route } from '@/lib/http/methods';
-import { withWakatimeKey } from '@/lib/wakatime/door';
+import { withWakatimeKey } from '@/lib/wakatime/api-key';
 import { summariesHandler } from '@/lib/wakatime/handlers';
 
 export const dynamic = 'force-dynamic';

@@ -2,7 +2,7 @@
 // (scope `stats`, or `sync`: the token a plugin sends with shows its time; lib/auth/tokens.ts)
 import { statusBarScopes } from '@/lib/auth/tokens';
 import { route } from '@/lib/http/methods';
-import { withWakatimeKey } from '@/lib/wakatime/door';
+import { withWakatimeKey } from '@/lib/wakatime/api-key';
 import { statusBarHandler } from '@/lib/wakatime/handlers';
 
 export const dynamic = 'force-dynamic';

@@ -14,7 +14,7 @@ import {
 import { authenticateHash, tokenHashOf, unauthorized, withHeaders } from './bearer';
 import { cachedPrincipal, forgetPrincipal, type Principal } from './principal';
 
-// The door of the write routes (sync and activities): tokens with the `sync` scope, counted
+// The auth wrapper of the write routes (sync and activities): tokens with the `sync` scope, counted
 // against the write budgets of the token and its user.
 //
 // A token whose principal this process already knows skips the lookup: the request's own write

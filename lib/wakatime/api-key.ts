@@ -1,13 +1,13 @@
 import { authenticateHash, unauthorized, withHeaders } from '../auth/bearer';
 import { cachedPrincipal, type Principal } from '../auth/principal';
-import { Admission, admittedInStatement, refuseKnownOverBudget } from '../auth/write-door';
+import { Admission, admittedInStatement, refuseKnownOverBudget } from '../auth/write-token';
 import { hashToken, looksLikeToken, satisfies, type ScopeRule } from '../auth/tokens';
 import { writeLimits } from '../config';
 import { getDb, type Db } from '../db/client';
 import { ApiError, errorResponse } from '../http/problem';
 import { assertWithinLimit, rateLimitHeaders, type RateLimitState } from '../http/rate-limit';
 
-// The door of the WakaTime-compatible routes (/api/wakatime/v1): the key as wakatime-cli and
+// The auth wrapper of the WakaTime-compatible routes (/api/wakatime/v1): the key as wakatime-cli and
 // the plugins send it (Basic with the key as user name, Bearer, or ?api_key=), the user named in
 // the path (`current`, or the key owner's own handle or id), and errors in WakaTime's shape,
 // {"error": "..."}, with the status and headers the rest of the API would give.
@@ -56,7 +56,7 @@ function assertOwnUser(named: string, user: Principal['user']): void {
  * A WakaTime-compatible route for keys with `scope` (one scope, or any of several). `counted`:
  * the request counts against the write budgets (the heartbeat routes), as every write route's
  * does; a key this process knows is then checked and counted by the handler's write statement, as
- * the seed's write routes do (lib/auth/write-door.ts).
+ * the sync routes do (lib/auth/write-token.ts).
  */
 export function withWakatimeKey(scope: ScopeRule, handler: (ctx: WakaContext) => Promise<Response>, options: { counted?: boolean } = {}) {
   return async (request: Request, route?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
