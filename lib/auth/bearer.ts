@@ -4,9 +4,9 @@ import type { RateLimitState, WriteLimits } from '../http/rate-limit';
 import { findPrincipal, type Principal } from './principal';
 import { anyOf, hashToken, looksLikeToken, satisfies, type Scope, type ScopeRule } from './tokens';
 
-// The auth wrapper of every token-authenticated route that does not write activity (the write routes
-// have their own, lib/auth/write-token.ts): the header is read, the token hashed and looked up
-// once, its scope checked, and the handler gets a typed context.
+// The auth wrapper of every token-authenticated route that does not write activity (the write
+// routes have their own, lib/auth/write-token.ts): the header is read, the token hashed and looked
+// up once, its scope checked, and the handler gets a typed context.
 
 export interface TokenContext<P> extends Principal {
   request: Request;

@@ -77,8 +77,8 @@ class PostgresChanges extends LocalChanges {
 
   /**
    * The connection announcements go out on, opened at the first. Not the pool's: behind a load,
-   * an announcement there waited its turn behind other requests' statements, and every answer
-   * waiting on it with it (up to a second, seen in bench:heartbeats at half load).
+   * an announcement there queued behind other requests' statements, and every answer waiting on
+   * it with it (docs/scaling.md).
    */
   private announcer: postgres.Sql | null = null;
 
@@ -189,8 +189,8 @@ class PostgresChanges extends LocalChanges {
       try {
         // A notification is not durable (a listener that lost its connection forgets everything),
         // so its commit need not wait for the WAL to reach the disk: behind a write load that wait
-        // took up to 140 ms, and every answer waits on its announcement. Set for the statement's
-        // own transaction, which a pooler keeps (a startup parameter it would refuse).
+        // is long (docs/scaling.md), and every answer waits on its announcement. Set for the
+        // statement's own transaction, which a pooler keeps (a startup parameter it would refuse).
         for (let i = 0; i < ids.length; i += IDS_PER_NOTIFY) {
           await this.announcer.unsafe(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`, [CHANNEL, ids.slice(i, i + IDS_PER_NOTIFY).join(',')]);
         }

@@ -26,7 +26,7 @@ export const sessionSettings: readonly Setting[] = [
   // Pages a backend writes out itself (evicting them from shared buffers) go to the disk every
   // 256 kB, not left for the kernel: with Linux's default write-back the pages a burst of
   // heartbeats left were written out later in bursts that held every commit's WAL flush, and so
-  // the answers, for 100-180 ms (docs/scaling.md). PostgreSQL's default is 0: none.
+  // the answers (docs/scaling.md). PostgreSQL's default is 0: none.
   { name: 'backend_flush_after', value: 32, unit: '8kB', why: 'commits do not wait behind the kernel\'s write-back bursts' },
 ];
 

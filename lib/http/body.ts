@@ -14,9 +14,8 @@ const tooLarge = () =>
 
 /**
  * How deep arrays and objects may nest in a JSON body (the API's bodies nest 3 or 4 levels).
- * JSON.parse of a megabyte of `[[[[` holds the event loop a third of a second; counting the
- * brackets first costs one pass over the bytes (a fifth to a third of what JSON.parse takes on a
- * bulk of heartbeats).
+ * JSON.parse of deeply nested input holds the event loop long; counting the brackets first costs
+ * one pass over the bytes, a fraction of what JSON.parse takes (docs/scaling.md).
  */
 export const MAX_JSON_DEPTH = 64;
 

@@ -5,7 +5,7 @@ import { MIN_DATE, maxAcceptedDate, type DesktopBucketInput, type IdeBucketInput
 import { nameProblem, textProblem } from '../text';
 
 // The zod schemas are the authority on what a bucket may be, and they name every problem. They
-// are also ~1.5 µs a bucket, a fifth of a batch's CPU in the service. These guards accept only
+// are also a large share of a batch's CPU in the service (decision 0002). These guards accept only
 // buckets that are plainly valid and turn them straight into the stored row, exactly the row
 // the schema's output would give; anything else (invalid, or merely unusual, like a name that
 // is too long before trimming) goes to the schema. tests/unit/fast-path.test.ts checks with

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The schemas of openapi.json: each zod schema with a meta id is a component, referred to by `$ref`.
+// The schemas of openapi.json: each zod schema with a meta id is a component, named by `$ref`.
 
 /** The id a schema was given with `.meta({ id })`: read per schema object, never by id. */
 export const idOf = (schema: z.ZodType) => z.globalRegistry.get(schema)?.id;

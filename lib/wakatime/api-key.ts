@@ -7,9 +7,9 @@ import { getDb, type Db } from '../db/client';
 import { ApiError, errorResponse } from '../http/problem';
 import { assertWithinLimit, rateLimitHeaders, type RateLimitState } from '../http/rate-limit';
 
-// The auth wrapper of the WakaTime-compatible routes (/api/wakatime/v1): the key as wakatime-cli and
-// the plugins send it (Basic with the key as user name, Bearer, or ?api_key=), the user named in
-// the path (`current`, or the key owner's own handle or id), and errors in WakaTime's shape,
+// The auth wrapper of the WakaTime-compatible routes (/api/wakatime/v1): the key as wakatime-cli
+// and the plugins send it (Basic with the key as user name, Bearer, or ?api_key=), the user named
+// in the path (`current`, or the key owner's own handle or id), and errors in WakaTime's shape,
 // {"error": "..."}, with the status and headers the rest of the API would give.
 
 export interface WakaContext extends Principal {

@@ -4,9 +4,9 @@ import { GAP_MS, type Heartbeat } from './heartbeat';
 // The heartbeats of one UTC day an import holds until it can credit the day
 // (lib/wakatime/day-importer.ts), kept in columns: the time and the entity's digest as numbers, and
 // what the time is credited to as one object shared by every heartbeat of the day that names the
-// same things. About 20 bytes a heartbeat where a heartbeat object took about 180, so a busy day
-// (130 000 heartbeats) holds a few megabytes, and the largest day taken (MAX_DAY_HEARTBEATS, naming
-// at most MAX_DAY_NAMES different combinations) a dozen.
+// same things: a small fraction of the memory of heartbeat objects, so that even the largest day
+// taken (MAX_DAY_HEARTBEATS, naming at most MAX_DAY_NAMES different combinations) stays small
+// (docs/scaling.md).
 
 /** What a heartbeat's time is credited to (Deltas.add). */
 type Credited = Pick<Heartbeat, 'type' | 'language' | 'project' | 'editor' | 'os' | 'app'>;

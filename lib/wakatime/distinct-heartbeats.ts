@@ -3,7 +3,7 @@ import { heartbeatKey, type Heartbeat } from './heartbeat';
 /**
  * Heartbeats told apart as heartbeatKey tells them (the same time, type and entity are the same
  * heartbeat), each in the place it first came, holding the last one sent. Found by time first: a
- * number hashes faster than the key's text (hashing keys took a quarter of checking a bulk), and
+ * number hashes faster than the key's text (hashing keys was a large share of checking a bulk), and
  * two heartbeats seldom share a time. While heartbeats come in order of time (as editors send
  * them), each is new and none is looked up: the times are indexed at the first that is not.
  */

@@ -72,9 +72,10 @@ const unremembered = new TextChecks(0);
 const plainName = (v: unknown, max: number, checks: TextChecks) => absent(v) || (typeof v === 'string' && v.length <= max && checks.name(v));
 
 /**
- * The schema's output for a heartbeat that is plainly valid, without the schema (a quarter of
- * the checking time of an import); anything else, valid or not, is null and goes to the schema,
- * which names what is wrong. tests/unit/fast-path.test.ts checks it never differs from the schema.
+ * The schema's output for a heartbeat that is plainly valid, without the schema (a large share of
+ * an import's checking time: docs/scaling.md); anything else, valid or not, is null and goes to the
+ * schema, which names what is wrong. tests/unit/fast-path.test.ts checks it never differs from the
+ * schema.
  */
 export function quickHeartbeat(item: Record<string, unknown>, checks = unremembered): HeartbeatInput | null {
   const { entity, type, time, category, project, language, user_agent: userAgent } = item;

@@ -15,7 +15,7 @@ export function purgeNowAndThen(db: Db, now = Date.now()): void {
 /**
  * Deletes the heartbeats no late one can reach any more, user by user through the primary key
  * (users who ever sent one: heartbeats_since). No index on time alone: it served only this, and
- * cost every heartbeat stored 70 bytes of WAL.
+ * added WAL to every heartbeat stored (docs/scaling.md).
  */
 export async function purgeOldHeartbeats(db: Db, now = Date.now()): Promise<void> {
   const before = now - LATE_LIMIT_MS - AHEAD_LIMIT_MS - GAP_MS;

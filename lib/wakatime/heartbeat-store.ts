@@ -20,20 +20,19 @@ import { purgeNowAndThen } from './heartbeat-purge';
 // credits can no longer change.
 
 /**
- * The one statement that stores a batch of heartbeats. The user's row is its lock: `user_lock` updates
- * it (moving the stats version and `heartbeats_since`), waiting for any other batch of the user,
- * and finds whether one committed after this statement's snapshot was taken (the version moved
- * since). If none did, the snapshot holds every heartbeat of the user and `ok`; otherwise the
- * statement writes nothing and the caller runs it again. With `ok`: the new heartbeats (not
- * stored yet) and the stored ones within 15 minutes of them, in order; each new heartbeat's
- * credit and its predecessor's (the gap to the next, when at most 15 minutes) recomputed; the
- * heartbeats stored with their credits and the changed ones updated; each change of credit cut
- * into quarter hours, as local dates and hours of its zone, and sent to the buckets as time added
- * or subtracted by the write statement's CTEs (lib/ingest/store.ts). The insert has no ON
- * CONFLICT: with `ok` no other batch of the user can commit, `fresh` holds none stored and the
- * batch none twice (DistinctHeartbeats), so a conflict would mean credits computed wrongly: the
- * statement fails whole instead (skipping rows cost a speculative insert, 50 bytes of WAL and a
- * sixth of the database's time per heartbeat).
+ * The one statement that stores a batch of heartbeats. The user's row is its lock: `user_lock`
+ * updates it (moving the stats version and `heartbeats_since`), waiting for any other batch of the
+ * user, and finds whether one committed after this statement's snapshot was taken (the version
+ * moved since). If none did, the snapshot holds every heartbeat of the user and `ok`; otherwise the
+ * statement writes nothing and the caller runs it again. With `ok`: the new heartbeats (not stored
+ * yet) and the stored ones within 15 minutes of them, in order; each new heartbeat's credit and its
+ * predecessor's (the gap to the next, when at most 15 minutes) recomputed; the heartbeats stored
+ * with their credits and the changed ones updated; each change of credit cut into quarter hours, as
+ * local dates and hours of its zone, and sent to the buckets as time added or subtracted by the
+ * write statement's CTEs (lib/ingest/store.ts). The insert has no ON CONFLICT: with `ok` no other
+ * batch of the user can commit, `fresh` holds none stored and the batch none twice
+ * (DistinctHeartbeats), so a conflict would mean credits computed wrongly: the statement fails
+ * whole instead (skipping rows would cost a speculative insert per heartbeat: docs/scaling.md).
  */
 const heartbeatStatement = compiled<{ user: string; zone: string; beats: string; earliest: number; token?: string }, WriteLimits | null>((limits) => {
   const [h, u] = [heartbeats, users];

@@ -258,7 +258,8 @@ async function runImport(db: Db, id: string): Promise<void> {
       progress.bytesRead = reader.bytesRead;
       if (Date.now() - saved >= PROGRESS_EVERY_MS) {
         saved = Date.now();
-        // The import ended meanwhile (given up by claimImportSlot) or is gone (its account deleted): stop reading.
+        // The import ended meanwhile (given up by claimImportSlot) or is gone (its account
+        // deleted): stop reading.
         if (!(await saveProgress(db, id, progress))) return;
       }
     }

@@ -7,8 +7,8 @@ import { hourOfDay, notNegative } from './checks';
 //
 // Activity tables are keyed by user first so they can be distributed by user_id.
 // Empty string, not NULL, stands for "no project" / "no editor" so the key is a plain primary key.
-// ide_activity alone has no foreign key to users: a key is checked row by row, a third of the
-// cost of storing a batch of new buckets. The statement that stores them also upserts the
+// ide_activity alone has no foreign key to users: a key is checked row by row, a large share of
+// storing a batch of new buckets (decision 0003). The statement that stores them also upserts the
 // user's user_hours rows for the same date-hours, whose key check (and the users row it updates)
 // refuses or waits for an account's deletion just the same; deleteAccount deletes the rows.
 export const ideActivity = pgTable(

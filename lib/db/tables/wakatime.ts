@@ -5,14 +5,14 @@ import { users } from './accounts';
 // The WakaTime-compatible API's own tables: heartbeats of the last 14 days and data dump imports.
 
 /**
- * Heartbeats of the WakaTime-compatible API (lib/wakatime/heartbeat-store.ts), retained for 14 days: what
- * recomputing the hours a late heartbeat changes needs, and nothing more. No entity (a keyed
- * digest tells duplicates apart; for `type: app` the entity is the application's name and is stored
- * as `app`), no branch, dependencies, line or cursor numbers. Each row stores what it is credited
- * now (its start to `credited_until`, split into hours in `zone`), so that a recomputation takes
- * back exactly what it added. No foreign key (as ide_activity: checked row by row, it was an
- * eighth of storing a bulk of 1000): the one statement that inserts heartbeats updates the user's
- * row first and inserts nothing when it is gone; `deleteAccount` deletes them.
+ * Heartbeats of the WakaTime-compatible API (lib/wakatime/heartbeat-store.ts), retained for 14
+ * days: what recomputing the hours a late heartbeat changes needs, and nothing more. No entity (a
+ * keyed digest tells duplicates apart; for `type: app` the entity is the application's name and is
+ * stored as `app`), no branch, dependencies, line or cursor numbers. Each row stores what it is
+ * credited now (its start to `credited_until`, split into hours in `zone`), so that a recomputation
+ * subtracts exactly what it added. No foreign key (as ide_activity: checked row by row, it was a
+ * real share of storing a bulk; decision 0011): the one statement that inserts heartbeats updates
+ * the user's row first and inserts nothing when it is gone; `deleteAccount` deletes them.
  */
 export const heartbeats = pgTable(
   'heartbeats',
@@ -59,7 +59,8 @@ export const imports = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  // One unfinished import per user (the user's import slot): uploads queue (and cannot fill the disk in parallel).
+  // One unfinished import per user (the user's import slot): uploads queue, and cannot fill the
+  // disk in parallel.
   (t) => [index('imports_user_idx').on(t.userId), uniqueIndex('imports_one_unfinished_idx').on(t.userId).where(sql`${t.status} IN ('receiving', 'queued', 'running')`)],
 );
 
