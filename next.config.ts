@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { NextConfig } from 'next';
 import { siteHeaderRules } from './lib/http/site-headers';
-import { publicPages } from './lib/web/public-pages';
+import { publicPages } from './lib/web/public/page-list';
 
 const nextConfig: NextConfig = {
   // .next/standalone: the server with only the files it needs (completed by scripts/bundle.mjs).

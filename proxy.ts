@@ -2,19 +2,34 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { CACHED_BADGE_ROOT, cachedBadgePath } from './lib/badges/urls';
 import { ApiError, problemResponse } from './lib/http/problem';
 
-// Runs before three kinds of request only (the matcher below):
-// - a badge URL: a GET as embeds make it goes to the route Next caches (lib/badges/urls.ts);
+// Runs before these requests only (the matcher below):
+// - a badge URL: a GET as embeds make it goes to the route Next caches (lib/badges/urls.ts),
+//   unless it is conditional;
 // - the cached badge route itself, asked from outside: 404. It is reached by the rewrite above
 //   only (the proxy runs once, on the path the client asked for), so that what Next keeps is
 //   what a badge URL makes; the proxy runs before Next's cache, here and on Vercel alike;
+// - another method than GET or HEAD on one of Next's image routes (a profile's social image, the
+//   icons): a 405 problem with Allow, where Next's own 405 names nothing allowed;
+// - a form action (a POST with Next-Action) whose Origin is no URL or names another host than the
+//   request's: 403. Next refuses those too (its check against cross-site form actions), but with
+//   a 500, and one whose Origin is no URL makes it fail;
 // - a form post to a page that sends multipart/form-data: a form posted without JavaScript reaches
 //   Next as such a body, and Next answers 500 when it cannot be read. Here it gets a 400 problem
 //   instead; a readable body goes on to the page untouched.
 export async function proxy(request: NextRequest): Promise<Response> {
   if (isCachedBadgePath(request.nextUrl.pathname)) return problemResponse(new ApiError('not_found', 'No such page.'));
-  const badge = cachedBadgePath(request.method, request.nextUrl);
+  if (isImagePath(request.nextUrl.pathname) && request.method !== 'GET' && request.method !== 'HEAD') {
+    return problemResponse(new ApiError('method_not_allowed', `${request.method} is not allowed here; this image allows ${imageMethods}.`, { headers: { allow: imageMethods } }));
+  }
+  // A conditional request stays on the route answered per request, which compares the ETag
+  // (304): Next serves its cached answers whole, whatever If-None-Match says.
+  const badge = request.headers.has('if-none-match') ? null : cachedBadgePath(request.method, request.nextUrl);
   if (badge) return NextResponse.rewrite(new URL(badge, request.url));
   if (request.method !== 'POST' || request.nextUrl.pathname.startsWith('/main/api/')) return NextResponse.next();
+  if (request.headers.has('next-action') && !sameOriginAction(request.headers)) {
+    return problemResponse(new ApiError('forbidden', 'A form action is taken only from a page of this site: its Origin names another one.'));
+  }
+  if (!/^multipart\/form-data/i.test(request.headers.get('content-type') ?? '')) return NextResponse.next();
   try {
     await request.formData();
     return NextResponse.next();
@@ -24,6 +39,24 @@ export async function proxy(request: NextRequest): Promise<Response> {
 }
 
 const isCachedBadgePath = (path: string) => path === CACHED_BADGE_ROOT || path.startsWith(`${CACHED_BADGE_ROOT}/`);
+const imageMethods = 'GET, HEAD';
+
+/**
+ * Next's own rule for form actions (its action handler): an Origin, when sent, names the host of
+ * the request, the first of X-Forwarded-Host or Host.
+ */
+function sameOriginAction(headers: Headers): boolean {
+  const origin = headers.get('origin');
+  if (origin === null) return true;
+  let host: string;
+  try {
+    host = origin === 'null' ? 'null' : new URL(origin).host;
+  } catch {
+    return false;
+  }
+  return host === headers.get('x-forwarded-host')?.split(',')[0].trim() || host === headers.get('host');
+}
+const isImagePath = (path: string) => path === '/icon.svg' || path === '/favicon.ico' || /^\/u\/[^/]+\/opengraph-image$/.test(path);
 
 export const config = {
   matcher: [
@@ -31,6 +64,10 @@ export const config = {
     '/main/api/v1/public/:site/shields/:owner',
     '/cached-badge',
     '/cached-badge/:path*',
+    '/icon.svg',
+    '/favicon.ico',
+    '/u/:handle/opengraph-image',
     { source: '/((?!main/api/).*)', has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }] },
+    { source: '/((?!main/api/).*)', has: [{ type: 'header', key: 'next-action' }] },
   ],
 };

@@ -24,9 +24,9 @@ export const viewport: Viewport = {
   ],
 };
 
-// Plain links: the public pages are served without Next's client runtime (a page load, cached
-// HTML, costs a phone less than the router), and what the shell does in a browser is one inline
-// script (app/components/shell-script.ts).
+// Plain links (a cached page's load costs a phone less than the router's prefetches), and what
+// the shell does in a browser is one inline script (app/components/shell-script.ts): no client
+// component on the public pages (decision 0020).
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en" suppressHydrationWarning>

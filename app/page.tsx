@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { Card } from './components/card';
-import { Breakdown, DailyBars, WeeklyBars } from './components/charts';
+import { Breakdown, DailyBars, WeeklyBars } from './components/chart-figures';
 import { WithOrigin } from './components/site-origin';
 import { formatChange, formatDuration } from '@/lib/badges/format';
 import { configuredOrigin } from '@/lib/http/origin';
-import { communityFigures, prerenderingWithoutDatabase } from '@/lib/web/pages';
+import { communityFigures, prerenderingWithoutDatabase } from '@/lib/web/public/pages';
 
 // Served from the cache; rendered again when the site-wide figures may have moved (lib/cache/tags.ts).
 export const revalidate = 300;

@@ -27,7 +27,7 @@ async function main() {
   const server = await startServer(3930, { DATABASE_URL: url, PUBLIC_CACHE_SECONDS: '300', LEADERBOARD_MAX_AGE: '300' });
   const pinned = os.cpus().length >= 2 && setAffinity('0', server.pid) && setAffinity('1', process.pid);
   const routes = { trivial: '/main/api/v1/ping', home: '/', profile: `/u/${heavy.handle}` };
-  // As a browser asks: compressed (the public pages are rewritten and compressed by the front, decision 0016).
+  // As a browser asks: compressed.
   const gzip = { 'accept-encoding': 'gzip, deflate, br' };
   const results: Record<string, unknown> = { at: new Date().toISOString(), machine: machine(), server_on_own_core: pinned, profile: routes.profile };
   try {

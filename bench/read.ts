@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { openDb, type Db } from '../lib/db/client';
 import { publicOwner } from '../lib/sharing/gate';
-import { hitmapChart, languageChart, timeChart, type ChartTarget } from '../lib/stats/charts';
+import { hitmapChart, languageChart, timeChart, type ChartTarget } from '../lib/stats/chart-bodies';
 import { leaderboardPage } from '../lib/stats/leaderboard/pages';
 import type { LeaderboardRange } from '../lib/stats/leaderboard/query';
 import { rebuildLeaderboard } from '../lib/stats/leaderboard/snapshot';

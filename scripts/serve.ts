@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { closeDb } from '../lib/db/client';
 import { dataDirHolder, inUse } from '../lib/db/embedded-lock';
-import { frontServer, serverActionIds, stopServing } from '../lib/server/front';
+import { frontServer, stopServing } from '../lib/server/front';
 import { authSecretProblem } from '../lib/auth/secret';
 import { stopImports } from '../lib/wakatime/import-queue';
 import { enterAppRoot, loadConfigOrExit } from './env';
@@ -29,7 +29,6 @@ const { default: next } = await import('next');
 const app = next({ dev: false, dir: root, hostname: 'localhost', port: cfg.PORT });
 await app.prepare();
 const server = frontServer(app.getRequestHandler(), {
-  serverActions: serverActionIds(path.join(root, '.next')),
   trustProxy: cfg.TRUST_PROXY,
   siteUrl: cfg.SITE_URL,
   requestTimeoutMs: cfg.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { FormState } from '@/lib/web/forms';
+import type { FormState } from '@/lib/web/account/forms';
 
 // Labelled inputs with their error next to them, tied together for screen readers.
 

@@ -1,6 +1,6 @@
-// The site's only script outside React, inline in every page's <head>. Public pages are served
-// without Next's client runtime (lib/web/public-pages.ts), so what the shell does in a browser
-// it does here, the same on every page and with or without React on it:
+// The site's only script outside React, inline in every page's <head>. The public pages hold no
+// client component (decision 0020), so what the shell does in a browser it does here, the same on
+// every page, before React hydrates and whether or not it does:
 // - the colour scheme the visitor picked (localStorage), applied before the first paint;
 // - `data-js` on <html>: the theme switch shows (globals.css), it works with a script only;
 // - the theme switch's clicks (one listener on the document: nothing of React's is touched);

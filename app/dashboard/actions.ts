@@ -9,9 +9,9 @@ import { createBadgeSchema } from '@/lib/badges/schemas';
 import { createBadge, deleteBadge, refreshBadge } from '@/lib/badges/store';
 import { getDb } from '@/lib/db/client';
 import { latestActivity } from '@/lib/stats/own';
-import { authAction } from '@/lib/web/auth-actions';
-import { formError, parseForm, type FormState } from '@/lib/web/forms';
-import { requireUser, visitorAddress } from '@/lib/web/session';
+import { authAction } from '@/lib/web/account/auth-actions';
+import { formError, parseForm, type FormState } from '@/lib/web/account/forms';
+import { requireUser, visitorAddress } from '@/lib/web/account/session';
 
 // The dashboard's forms. Next refuses server actions posted from another site; each one also
 // re-reads the session, validates with the API's own schema and calls the same lib function.

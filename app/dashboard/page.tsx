@@ -1,14 +1,14 @@
 import type { Metadata } from 'next';
 import { Card } from '../components/card';
-import { Breakdown, DailyBars, Hitmap, WeekdayHours, WeeklyBars } from '../components/charts';
+import { Breakdown, DailyBars, Hitmap, WeekdayHours, WeeklyBars } from '../components/chart-figures';
 import { Figures } from '../components/figures';
 import { signOut } from '../signin/actions';
 import { deleteBadgeAction, refreshBadgeAction, revokeTokenAction } from './actions';
 import { DumpImporter } from './importer';
 import { BadgeMaker, CopyButton, DeleteAccount, EditorConnector, FirstActivity, PasswordForm, SettingsForm, TokenCreator } from './widgets';
 import { formatDuration } from '@/lib/badges/format';
-import { dashboardData, dashboardRange, dashboardRanges } from '@/lib/web/dashboard';
-import { requireUser } from '@/lib/web/session';
+import { dashboardData, dashboardRange, dashboardRanges } from '@/lib/web/account/dashboard';
+import { requireUser } from '@/lib/web/account/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Dashboard', description: 'Your coding time, tokens, sharing settings and badges.', robots: { index: false } };

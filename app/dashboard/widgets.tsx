@@ -3,7 +3,7 @@
 import { startTransition, useActionState, useEffect, useMemo, useState } from 'react';
 import { Field, FormMessage } from '../components/form-bits';
 import { changePasswordAction, connectEditor, createBadgeAction, createToken, deleteAccountAction, latestActivityAction, saveSettings } from './actions';
-import { submitted, type FormState } from '@/lib/web/forms';
+import { submitted, type FormState } from '@/lib/web/account/forms';
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);

@@ -1,7 +1,7 @@
 import { Fragment, type CSSProperties, type ReactNode } from 'react';
 import { shapeAnchor, type DocBody, type DocParameter, type DocResponse, type DocRoute } from '@/lib/docs/routes';
 import type { FieldRow } from '@/lib/docs/schema';
-import { Markdown } from '@/lib/web/markdown';
+import { Markdown } from '@/lib/web/public/markdown';
 import styles from './docs.module.css';
 
 // The parts of the API reference: a route's parameters, bodies, answers and examples (its page,

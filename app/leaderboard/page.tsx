@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { LEADERBOARD_TAG, dayTag } from '@/lib/cache/tags';
-import { prerenderingWithoutDatabase, tagRender } from '@/lib/web/pages';
+import { prerenderingWithoutDatabase, tagRender } from '@/lib/web/public/pages';
 import { Board, leaderboardMetadata, queryOf } from './board';
 
 // The default view, served from the cache until a listing changes or the snapshot may be rebuilt

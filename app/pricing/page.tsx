@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { getDb } from '@/lib/db/client';
 import { PLANS_TAG } from '@/lib/cache/tags';
 import { listPublicPlans } from '@/lib/plans';
-import { prerenderingWithoutDatabase, tagRender } from '@/lib/web/pages';
-import { pricingView } from '@/lib/web/pricing';
+import { prerenderingWithoutDatabase, tagRender } from '@/lib/web/public/pages';
+import { pricingView } from '@/lib/web/public/pricing';
 import styles from './pricing.module.css';
 
 // Served from the cache; plans are edited in the database and show within PUBLIC_CACHE_SECONDS (lib/cache/tags.ts).

@@ -4,10 +4,10 @@ import { redirect } from 'next/navigation';
 import { signUp, signUpSchema } from '@/lib/accounts/sign-in';
 import { signInOptions } from '@/lib/auth/providers';
 import { getDb } from '@/lib/db/client';
-import { authAction } from '@/lib/web/auth-actions';
-import { formError, parseForm, safeCallback, signedUpLocation, type FormState } from '@/lib/web/forms';
-import { chosenPlan } from '@/lib/web/pricing';
-import { requestOrigin, visitorAddress } from '@/lib/web/session';
+import { authAction } from '@/lib/web/account/auth-actions';
+import { formError, parseForm, safeCallback, signedUpLocation, type FormState } from '@/lib/web/account/forms';
+import { chosenPlan } from '@/lib/web/public/pricing';
+import { requestOrigin, visitorAddress } from '@/lib/web/account/session';
 
 /** Where Auth.js sends the browser after a password sign-in (a path of the site), or why it did not sign in. */
 async function passwordSignIn(email: string, password: string, callbackUrl: string, origin: string): Promise<string | 'refused' | 'limited'> {

@@ -3,7 +3,7 @@
 import { useActionState, useSyncExternalStore } from 'react';
 import { Field, FormMessage } from '../components/form-bits';
 import { signInWithPassword, signUpWithPassword } from './actions';
-import { submitted, type FormState } from '@/lib/web/forms';
+import { submitted, type FormState } from '@/lib/web/account/forms';
 
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(signInWithPassword, {});

@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { signInOptions } from '@/lib/auth/providers';
 import { getDb } from '@/lib/db/client';
-import { chosenPlan } from '@/lib/web/pricing';
-import { currentUser } from '@/lib/web/session';
+import { chosenPlan } from '@/lib/web/public/pricing';
+import { currentUser } from '@/lib/web/account/session';
 import { SignUpForm } from '../signin/forms';
 import { PlanNotice } from './plan-notice';
 

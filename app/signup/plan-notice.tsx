@@ -1,4 +1,4 @@
-import { priceText, type PlanView } from '@/lib/web/pricing';
+import { priceText, type PlanView } from '@/lib/web/public/pricing';
 import styles from './signup.module.css';
 
 /** What choosing a plan on the pricing page means for a new account: paid plans have no checkout yet. */

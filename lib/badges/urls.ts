@@ -5,8 +5,9 @@ import { badgeQuerySchema, badgeStyles } from './schemas';
 // Badge URLs as embeds ask for them are answered from Next's cache: proxy.ts rewrites a GET of
 // /main/api/v1/public/{site}/svg|shields/{userUUID} to the cached route (app/cached-badge), the
 // query's `badge` and `style` made path segments (`first` and `own` when absent; an unknown style
-// is ignored, as the public route ignores it). Any other request (another method, a badge id that
-// is no UUID) stays on the public route, answered per request. The cached route answers only the
+// is ignored, as the public route ignores it). Any other request (another method, a conditional
+// GET, whose ETag only that route compares, a badge id that is no UUID) stays on the public
+// route, answered per request. The cached route answers only the
 // paths made here (cachedBadgeOf): ids in lower case, as the change feed names them in the cache's
 // tags, and known formats and styles, so that what Next keeps is one entry per badge and style.
 // proxy.ts refuses the route to requests from outside (CACHED_BADGE_ROOT).

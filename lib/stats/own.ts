@@ -4,7 +4,7 @@ import { desktopActivity, ideActivity, userHours } from '../db/schema';
 import { periodOf, type Per } from './queries';
 import { HOUR_CAP_MILLIS } from '../activity';
 import type { PublicOwner } from '../sharing/owner';
-import type { ChartTarget, NamedSeconds } from './charts';
+import type { ChartTarget, NamedSeconds } from './chart-bodies';
 
 // The owner's own view (dashboard): every dimension, shared or not, including projects and
 // desktop applications, which no public surface shows. Hours are capped at 3600 s as everywhere.

@@ -6,7 +6,7 @@ import { parseQuery } from '../http/query';
 import { knownPublicOwner, publicOwner } from '../sharing/gate';
 import { ProcessCache } from '../process-cache';
 import { refreshCommunity } from './community';
-import { hitmapChart, languageChart, timeChart, todayFor, weeklyChart, type ChartTarget } from './charts';
+import { hitmapChart, languageChart, timeChart, todayFor, weeklyChart, type ChartTarget } from './chart-bodies';
 import { chartQueries } from './schemas';
 
 // The four public chart routes: who is asked about (the gate), which range, one cached

@@ -6,7 +6,7 @@ import { CacheClock } from '@/lib/cache/clock';
 import { PROFILES_TAG } from '@/lib/cache/tags';
 import { usersChanged } from '@/lib/db/changes';
 import { dbHandle, getDb } from '@/lib/db/client';
-import { publicPagePaths, robotsRules, sitemapEntries } from '@/lib/web/crawl';
+import { publicPagePaths, robotsRules, sitemapEntries } from '@/lib/web/public/crawl';
 import { call, newUser } from '../helpers/api';
 
 // What crawlers are told: the sitemap lists public pages and public profiles only, and a cached

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/lib/db/client';
 import { listPublicPlans } from '@/lib/plans';
-import { signedUpLocation } from '@/lib/web/forms';
-import { chosenPlan, formatMoney, pricingView } from '@/lib/web/pricing';
+import { signedUpLocation } from '@/lib/web/account/forms';
+import { chosenPlan, formatMoney, pricingView } from '@/lib/web/public/pricing';
 
 // What the pricing page and the sign-up page say about the plans stored in the database.
 

@@ -258,7 +258,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several processes started toget
       expect(first).toMatchObject({ status: 200, cache: 'MISS' });
       expect(first.body).toContain('0 mins');
       expect(await badge()).toMatchObject({ status: 200, cache: 'HIT', etag: first.etag });
-      // A conditional request for what the client has: 304, from the cache too.
+      // A conditional request for what the client has: 304 (the route answered per request compares it).
       const again = await fetch(`http://127.0.0.1:${b}${badgeUrl}`, { headers: { 'if-none-match': first.etag! } });
       expect(again.status).toBe(304);
       expect(await again.text()).toBe('');

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { passwordUser, postForm } from '../helpers/forms';
+import { testHost } from '../helpers/server';
 
 // What a careless client or an attacker sends to the real server: always a clear 4xx, never a
 // 500; the headers that keep pages from being framed or sniffed; absolute URLs at the site's
@@ -46,11 +47,21 @@ async function newUser(scopes?: string[]) {
   return (await res.json()) as { user: { id: string }; token: string };
 }
 
+// What the front server takes on (lib/server/front.ts): methods Next cannot carry, targets it
+// would misread. On a host without it (TEST_HOST=next, as on Vercel) the platform's edge stands
+// there instead; docs/hosts.md lists the differences, and these tests hold on the front only.
+const frontOnly = it.runIf(testHost === 'front');
+const fronted = testHost === 'front';
+
 describe('methods', () => {
   it.each([
-    ['TRACE', '/sync/activities', 'POST, OPTIONS'],
-    ['TRACE', '/health', 'GET, HEAD, OPTIONS'],
-    ['PROPFIND', '/get/public/time', 'GET, HEAD, OPTIONS'],
+    ...(fronted
+      ? [
+          ['TRACE', '/sync/activities', 'POST, OPTIONS'],
+          ['TRACE', '/health', 'GET, HEAD, OPTIONS'],
+          ['PROPFIND', '/get/public/time', 'GET, HEAD, OPTIONS'],
+        ]
+      : []),
     ['PUT', '/sync/activities', 'POST, OPTIONS'],
     ['DELETE', '/get/public/language', 'GET, HEAD, OPTIONS'],
     ['PATCH', '/badges', 'GET, HEAD, POST, OPTIONS'],
@@ -66,7 +77,7 @@ describe('methods', () => {
   it('TRACE on a page answers 405, not 500', async () => {
     const res = await request('TRACE', `${base}/pricing`);
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('GET, HEAD, POST');
+    expect(res.headers.allow).toBe(fronted ? 'GET, HEAD, POST' : 'GET, HEAD');
   });
 
   it('OPTIONS on a public route is a CORS preflight; on another route it lists the methods', async () => {
@@ -87,7 +98,7 @@ describe('methods', () => {
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
         const other = await request(method, `${base}${path}`);
         expect([path, method, other.status < 500]).toEqual([path, method, true]);
-        if (method === 'OPTIONS' && !path.startsWith('/main/api/')) expect(other.headers.allow).toBe('GET, HEAD, POST');
+        if (method === 'OPTIONS' && !path.startsWith('/main/api/') && fronted) expect(other.headers.allow).toBe('GET, HEAD, POST');
         expect([path, method, (await request('GET', `${base}${path}`)).status]).toEqual([path, method, before.status]);
       }
     }
@@ -95,7 +106,7 @@ describe('methods', () => {
 });
 
 describe('malformed requests', () => {
-  it('a path with broken percent-encoding is a 404, not a 500', async () => {
+  frontOnly('a path with broken percent-encoding is a 404, not a 500', async () => {
     for (const path of ['/u/%E0%A4%A', '/u/%', '/main/api/v1/public/github/svg/%FF', '/%C0%AF']) {
       expect((await request('GET', `${base}${path}`)).status).toBe(404);
     }
@@ -108,7 +119,7 @@ describe('malformed requests', () => {
     expect((await request('GET', `${api}/health`)).status).toBe(200);
   });
 
-  it('a target in absolute form (only for proxies) is a 400 problem, never a redirect to the host it names', async () => {
+  frontOnly('a target in absolute form (only for proxies) is a 400 problem, never a redirect to the host it names', async () => {
     for (const target of ['http://evil.example/main/api/v1/health', 'http://evil.example/pricing', 'https://evil.example/']) {
       const res = await rawTarget('GET', target);
       expect([target, res.status, res.headers.location]).toEqual([target, 400, undefined]);
@@ -149,6 +160,18 @@ describe('malformed requests', () => {
     const valid = await request('POST', `${base}/signin`, { 'content-type': 'multipart/form-data; boundary=x' }, '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--\r\n');
     expect(valid.status).toBe(400);
     expect(valid.body).not.toContain('malformed_form');
+  });
+
+  it('a form action from another origin, or with an Origin that is no URL, is a 403 problem; one from the site is Next\'s to answer', async () => {
+    const action = { 'next-action': '0123456789abcdef0123456789abcdef01234567', 'content-type': 'text/plain;charset=UTF-8' };
+    for (const origin of ['https://evil.example', 'null', 'Ú;³÷&.&?']) {
+      const res = await request('POST', `${base}/pricing`, { ...action, origin }, '[]');
+      expect([origin, res.status, JSON.parse(res.body).code]).toEqual([origin, 403, 'forbidden']);
+    }
+    // The site's own origin: an action this build does not have, refused by Next below 500.
+    const own = await request('POST', `${base}/pricing`, { ...action, origin: new URL(base).origin }, '[]');
+    expect(own.status).toBeGreaterThanOrEqual(400);
+    expect(own.status).toBeLessThan(500);
   });
 });
 
@@ -191,7 +214,7 @@ describe('security headers', () => {
       icon: await request('GET', `${base}/icon.svg`),
       'badge preview': await request('GET', `${base}/dashboard/badge-preview`),
       sitemap: await request('GET', `${base}/sitemap.xml`),
-      'a path that is no path': await request('GET', `${base}/u/%E0%A4%A`),
+      ...(fronted && { 'a path that is no path': await request('GET', `${base}/u/%E0%A4%A`) }),
     };
     for (const [what, res] of Object.entries(answers)) {
       expect([what, res.headers['content-security-policy']]).toEqual([what, "default-src 'none'; style-src 'unsafe-inline'; sandbox"]);

@@ -18,6 +18,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Which server runs the build: `npm start`'s (the front server before Next's handler), or with
+ * TEST_HOST=next Next's own `next start`, the local stand-in for a serverless host such as Vercel
+ * (the deploy's migration step is done here, as on Vercel before the build goes live).
+ */
+export const testHost: 'front' | 'next' = process.env.TEST_HOST === 'next' ? 'next' : 'front';
+
+function hostArgs(port: number): string[] {
+  if (testHost === 'front') return serveArgs();
+  // No --hostname: with one, Next takes a proxy's rewrite for another origin (its request URL
+  // names localhost) and sends it out as a request from outside.
+  return [path.resolve('node_modules/next/dist/bin/next'), 'start', '--port', String(port)];
+}
+
 export interface TestServer {
   baseUrl: string;
   dataDir: string;
@@ -48,7 +62,9 @@ export async function startTestServer(env: Record<string, string>, again?: { dat
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1' };
   delete childEnv.DATABASE_URL;
   Object.assign(childEnv, env);
-  const server: ChildProcess = spawn(process.execPath, serveArgs(), { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  // As a host runs it (vitest's own NODE_ENV is `test`); npm start's server sets it itself.
+  if (testHost === 'next') Object.assign(childEnv, { NODE_ENV: 'production' });
+  const server: ChildProcess = spawn(process.execPath, hostArgs(port), { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   server.stdout!.on('data', (d) => (output += d));
   server.stderr!.on('data', (d) => (output += d));

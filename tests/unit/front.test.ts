@@ -1,6 +1,5 @@
 import http from 'node:http';
 import net from 'node:net';
-import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UNSUPPORTED_METHOD_HEADER } from '@/lib/http/methods';
 import { frontServer, stopServing, type FrontOptions } from '@/lib/server/front';
@@ -111,15 +110,6 @@ describe('the HTTP front', () => {
     expect(seen.map((s) => s.url)).toEqual(['//', '///', '//[', '//:99999', '//x%20y']);
   });
 
-  it('answers a form action this build does not have with 404, on a page reached through dot segments too', async () => {
-    const { port, seen } = await start({ serverActions: new Set(['known']) });
-    for (const target of ['/pricing', '/main/api/../pricing']) {
-      const forged = await raw(port, `POST ${target} HTTP/1.1\r\nHost: x\r\nnext-action: forged\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-      expect([target, forged.text.slice(0, 12)]).toEqual([target, 'HTTP/1.1 404']);
-    }
-    expect(seen).toEqual([]);
-  });
-
   it('strips a client\'s own copy of the internal method header', async () => {
     const { port, seen } = await start();
     await raw(port, `GET /main/api/v1/health HTTP/1.1\r\nHost: x\r\n${UNSUPPORTED_METHOD_HEADER}: TRACE\r\nConnection: close\r\n\r\n`);
@@ -216,102 +206,5 @@ describe('the HTTP front', () => {
     const res = await raw(port, 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ', 8000);
     expect(res.closed).toBe(true);
     expect(res.ms).toBeLessThan(1500 + 2500);
-  });
-});
-
-describe('the public pages, without the client runtime', () => {
-  const runtime = '<script src="/_next/static/chunks/a1.js" async=""></script><script>self.__next_f.push([1,"0:{}"])</script>';
-  const shell = '<script data-shell="true">1</script>';
-  const html = (title: string) => `<!DOCTYPE html><html lang="en"><head>${shell}</head><body><h1>${title}</h1>${runtime}</body></html>`;
-  const stripped = (title: string) => `<!DOCTYPE html><html lang="en"><head>${shell}</head><body><h1>${title}</h1></body></html>`;
-  const errorShell = `<!DOCTYPE html><html id="__next_error__"><head></head><body>${runtime}</body></html>`;
-
-  /** As Next answers: a page streamed in parts after flushing its head, or sent whole by writeHead and end. */
-  const next: Answer = (req, res) => {
-    const etag = '"v1"';
-    if (req.url === '/u/ada') {
-      res.statusCode = 200;
-      res.setHeader('content-type', 'text/html; charset=utf-8');
-      res.setHeader('etag', etag);
-      res.flushHeaders();
-      const page = html('Ada');
-      res.write(page.slice(0, 40));
-      setTimeout(() => res.end(Buffer.from(page.slice(40))), 10);
-    } else if (req.url === '/_not-found') {
-      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(html('Not found'));
-    } else if (req.url === '/u/nobody' || req.url === '/u/private') {
-      res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(errorShell.length) });
-      res.end(errorShell);
-    } else if (req.url === '/u/ada/opengraph-image') {
-      res.writeHead(200, { 'content-type': 'image/png', 'content-length': '4' });
-      res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-    } else {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', etag, vary: 'Accept-Encoding' });
-      res.end(html(req.url!));
-    }
-  };
-
-  const get = (port: number, path: string, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-      http
-        .get({ host: '127.0.0.1', port, path, headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-        })
-        .on('error', reject);
-    });
-
-  it('sends a public page without Next\'s scripts, its own kept, compressed here when the client takes gzip', async () => {
-    const { port, seen } = await start({}, next);
-    for (const path of ['/u/ada', '/docs']) {
-      const plain = await get(port, path);
-      expect([path, plain.status, plain.body.toString()]).toEqual([path, 200, stripped(path === '/docs' ? '/docs' : 'Ada')]);
-      expect(plain.headers['content-length']).toBe(String(plain.body.length));
-      expect(plain.headers['content-encoding']).toBeUndefined();
-      const zipped = await get(port, path, { 'accept-encoding': 'br, gzip' });
-      expect(zipped.headers['content-encoding']).toBe('gzip');
-      expect(zipped.headers['content-length']).toBe(String(zipped.body.length));
-      expect(zlib.gunzipSync(zipped.body).toString()).toBe(plain.body.toString());
-      expect(zipped.headers.etag).toBe('"v1"');
-    }
-    // Next is asked for the page uncompressed: the front compresses what it rewrote.
-    expect(seen.map((s) => s.headers['accept-encoding'])).toEqual([undefined, undefined, undefined, undefined]);
-  });
-
-  it('sends the not-found page rendered on the server for a 404 whose body only the browser would fill in, asking for it once', async () => {
-    const { port, seen } = await start({}, next);
-    for (const path of ['/u/nobody', '/u/private']) {
-      const missing = await get(port, path);
-      expect([path, missing.status, missing.body.toString()]).toEqual([path, 404, stripped('Not found')]);
-    }
-    expect(seen.filter((s) => s.url === '/_not-found')).toHaveLength(1);
-  });
-
-  it('leaves a page that needs its scripts as Next made it when there is no not-found page to send', async () => {
-    const { port } = await start({}, (req, res) => (req.url === '/_not-found' ? res.writeHead(500).end() : next(req, res)));
-    const missing = await get(port, '/u/nobody');
-    expect([missing.status, missing.body.toString()]).toEqual([404, errorShell]);
-  });
-
-  it('answers a conditional GET of a page it has with 304 and no body', async () => {
-    const { port } = await start({}, next);
-    const again = await get(port, '/docs', { 'if-none-match': '"v1"', 'accept-encoding': 'gzip' });
-    expect([again.status, again.body.length]).toEqual([304, 0]);
-  });
-
-  it('passes on untouched what is no public page\'s HTML: an image, other pages, HEAD, the router\'s requests', async () => {
-    const { port, seen } = await start({}, next);
-    const image = await get(port, '/u/ada/opengraph-image', { 'accept-encoding': 'gzip' });
-    expect([image.status, image.headers['content-type'], image.headers['content-length'], image.body.length]).toEqual([200, 'image/png', '4', 4]);
-    for (const [path, headers] of [['/dashboard', {}], ['/pricing', { rsc: '1' }]] as const) {
-      const res = await get(port, path, { 'accept-encoding': 'gzip', ...headers });
-      expect([path, res.body.toString()]).toEqual([path, html(path)]);
-    }
-    expect(seen.slice(-2).map((s) => s.headers['accept-encoding'])).toEqual(['gzip', 'gzip']);
-    const head = await new Promise<http.IncomingMessage>((resolve) => http.request({ host: '127.0.0.1', port, path: '/pricing', method: 'HEAD' }, resolve).end());
-    expect(head.statusCode).toBe(200);
-    expect(seen.at(-1)!.method).toBe('HEAD');
   });
 });

@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '@/lib/openapi';
-import { Markdown, parseBlocks, parseInline } from '@/lib/web/markdown';
+import { Markdown, parseBlocks, parseInline } from '@/lib/web/public/markdown';
 
 const html = (text: string, inline = false) => renderToStaticMarkup(createElement(Markdown, { text, inline }));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sameOriginPath } from '@/lib/http/url';
-import { safeCallback } from '@/lib/web/forms';
+import { safeCallback } from '@/lib/web/account/forms';
 
 // Where a sign-in, a sign-out or Auth.js may send the browser when the address comes from the
 // request: a path of the site, or nowhere (the caller's default).

@@ -1,10 +1,10 @@
 import { ImageResponse } from 'next/og';
 import { configuredOrigin } from '@/lib/http/origin';
-import { profileData } from '@/lib/web/pages';
-import { cardFonts, socialCard } from '@/lib/web/social-card';
+import { profileData } from '@/lib/web/public/pages';
+import { cardFonts, socialCard } from '@/lib/web/public/social-card';
 import { SocialCardImage } from './social-card';
 
-// The social card of a public profile: only what the profile page shows (lib/web/social-card.ts).
+// The social card of a public profile: only what the profile page shows (lib/web/public/social-card.ts).
 export const size = { width: 1200, height: 630 };
 export const contentType = 'image/png';
 export const alt = 'Coding activity on Codetally';

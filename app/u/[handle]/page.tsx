@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import { Card } from '@/app/components/card';
-import { Breakdown, DailyBars, Hitmap, WeekdayHours, WeeklyBars } from '@/app/components/charts';
+import { Breakdown, DailyBars, Hitmap, WeekdayHours, WeeklyBars } from '@/app/components/chart-figures';
 import { Figures } from '@/app/components/figures';
 import { formatChange, formatDuration } from '@/lib/badges/format';
-import { profileData } from '@/lib/web/pages';
+import { profileData } from '@/lib/web/public/pages';
 
 // Rendered on a profile's first visit and served from the cache until its data, its settings or
-// its date change (lib/web/pages.ts); a minute at most in shared caches (Cache-Control).
+// its date change (lib/web/public/pages.ts); a minute at most in shared caches (Cache-Control).
 export const revalidate = 60;
 export const generateStaticParams = (): { handle: string }[] => [];
 

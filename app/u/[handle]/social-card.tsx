@@ -1,4 +1,4 @@
-import { cardFontFamily, type SocialCard } from '@/lib/web/social-card';
+import { cardFontFamily, type SocialCard } from '@/lib/web/public/social-card';
 
 // The drawing of a profile's social card (opengraph-image.tsx), for satori: flex layout only,
 // fixed sizes in pixels of the 1200 x 630 image.

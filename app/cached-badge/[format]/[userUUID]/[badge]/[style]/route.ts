@@ -7,7 +7,7 @@ import { badgeShields, badgeSvg } from '@/lib/badges/public';
 import { cachedBadgeOf, type CachedBadgeParams } from '@/lib/badges/urls';
 import { ApiError, problemResponse } from '@/lib/http/problem';
 import { publicRoute } from '@/lib/http/public';
-import { tagRender } from '@/lib/web/pages';
+import { tagRender } from '@/lib/web/public/pages';
 
 export const revalidate = 60;
 export const generateStaticParams = (): CachedBadgeParams[] => [];

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, eachDay } from '../../lib/dates';
-import { calendar, daysIntoWeek, donutArcs, hourTicks, months, slices } from '../../lib/web/charts';
+import { calendar, daysIntoWeek, donutArcs, hourTicks, months, slices } from '../../lib/web/chart-geometry';
 
 describe('chart slices', () => {
   it('gives shares of the whole, with the time no named entry holds as "All others"', () => {

@@ -1,5 +1,5 @@
-import type { Db } from '../db/client';
-import { listPublicPlans, type Plan } from '../plans';
+import type { Db } from '../../db/client';
+import { listPublicPlans, type Plan } from '../../plans';
 
 // How the pricing and sign-up pages word a plan: prices as people compare them ("$9 / month",
 // "$0 forever"), limits as words. The plan list itself is lib/plans.ts.

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatDuration } from '../badges/format';
+import { formatDuration } from '../../badges/format';
 import type { profileData } from './pages';
 
 // The social card of a public profile (app/u/[handle]/opengraph-image.tsx): what goes on it, made

@@ -1,6 +1,6 @@
 import type { MetadataRoute } from 'next';
-import type { Db } from '../db/client';
-import { publicProfileHandles } from '../sharing/gate';
+import type { Db } from '../../db/client';
+import { publicProfileHandles } from '../../sharing/gate';
 
 // What crawlers are told: robots.txt (app/robots.ts) and the sitemap (app/sitemap.ts), with
 // absolute URLs at the site's configured origin (lib/http/origin.ts configuredOrigin).

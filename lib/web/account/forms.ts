@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { ApiError } from '../http/problem';
-import { sameOriginPath } from '../http/url';
+import { ApiError } from '../../http/problem';
+import { sameOriginPath } from '../../http/url';
 
 // Form answers of server actions: the same zod schemas as the API, errors keyed by field.
 

@@ -1,7 +1,7 @@
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { sessionUser, type SessionUser } from '../auth/session';
-import { clientAddress, siteOrigin } from '../http/origin';
+import { sessionUser, type SessionUser } from '../../auth/session';
+import { clientAddress, siteOrigin } from '../../http/origin';
 
 // The signed-in user of the page being rendered (server components and server actions).
 

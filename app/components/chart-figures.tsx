@@ -1,6 +1,6 @@
 import { formatDuration } from '@/lib/badges/format';
 import { isoWeekStart } from '@/lib/dates';
-import { calendar, daysIntoWeek, donutArcs, hourTicks, months, slices, type Slice } from '@/lib/web/charts';
+import { calendar, daysIntoWeek, donutArcs, hourTicks, months, slices, type Slice } from '@/lib/web/chart-geometry';
 
 // The charts, rendered on the server as SVG and HTML: no script, readable at any width, in both
 // colour schemes (colours are the stylesheet's variables). Each comes with its numbers as a table.

@@ -1,12 +1,12 @@
 import { unstable_cache } from 'next/cache';
 import { notFound } from 'next/navigation';
-import { dayTag, handleTag, COMMUNITY_TAG } from '../cache/tags';
-import { getDb } from '../db/client';
-import { ApiError } from '../http/problem';
-import { decodedSegment } from '../http/url';
-import { isHandle, isUuid } from '../ids';
-import { publicOwner } from '../sharing/gate';
-import { publicChartData } from '../stats/public';
+import { dayTag, handleTag, COMMUNITY_TAG } from '../../cache/tags';
+import { getDb } from '../../db/client';
+import { ApiError } from '../../http/problem';
+import { decodedSegment } from '../../http/url';
+import { isHandle, isUuid } from '../../ids';
+import { publicOwner } from '../../sharing/gate';
+import { publicChartData } from '../../stats/public';
 
 // What the public pages show: the same gated, cached answers as the public chart routes, with the
 // tags that tell the page cache when they change (lib/cache/tags.ts).

@@ -1,10 +1,10 @@
-import { getAccount } from '../accounts/me';
-import { listTokens } from '../accounts/tokens';
-import type { SessionUser } from '../auth/session';
-import { badgeDto, listBadges } from '../badges/store';
-import { getDb } from '../db/client';
-import { hitmapChart, languageChart, timeChart, weeklyChart } from '../stats/charts';
-import { hasActivity, ownApps, ownerTarget, ownProjects } from '../stats/own';
+import { getAccount } from '../../accounts/me';
+import { listTokens } from '../../accounts/tokens';
+import type { SessionUser } from '../../auth/session';
+import { badgeDto, listBadges } from '../../badges/store';
+import { getDb } from '../../db/client';
+import { hitmapChart, languageChart, timeChart, weeklyChart } from '../../stats/chart-bodies';
+import { hasActivity, ownApps, ownerTarget, ownProjects } from '../../stats/own';
 import { requestOrigin } from './session';
 
 // Everything the dashboard shows its owner: the account, every chart over all their data

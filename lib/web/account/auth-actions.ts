@@ -1,6 +1,6 @@
 import { cookies, headers } from 'next/headers';
 import { ResponseCookies } from '@edge-runtime/cookies';
-import { runAuthAction } from '../auth/authjs';
+import { runAuthAction } from '../../auth/authjs';
 import { requestOrigin } from './session';
 
 // Server actions reach Auth.js through here: run the action, keep the cookies it set.
