@@ -1,11 +1,12 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { CACHED_BADGE_ROOT, cachedBadgePath } from './lib/badges/urls';
+import { CACHED_CHART_ROOT, cachedChartPath } from './lib/charts/urls';
 import { ApiError, problemResponse } from './lib/http/problem';
 
 // Runs before these requests only (the matcher below):
 // - a badge URL: a GET as embeds make it goes to the route Next caches (lib/badges/urls.ts),
-//   unless it is conditional;
-// - the cached badge route itself, asked from outside: 404. It is reached by the rewrite above
+//   unless it is conditional; a chart image URL likewise (lib/charts/urls.ts);
+// - the cached badge and chart routes themselves, asked from outside: 404. It is reached by the rewrite above
 //   only (the proxy runs once, on the path the client asked for), so that what Next keeps is
 //   what a badge URL makes; the proxy runs before Next's cache, here and on Vercel alike;
 // - another method than GET or HEAD on one of Next's image routes (a profile's social image, the
@@ -17,14 +18,14 @@ import { ApiError, problemResponse } from './lib/http/problem';
 //   Next as such a body, and Next answers 500 when it cannot be read. Here it gets a 400 problem
 //   instead; a readable body goes on to the page untouched.
 export async function proxy(request: NextRequest): Promise<Response> {
-  if (isCachedBadgePath(request.nextUrl.pathname)) return problemResponse(new ApiError('not_found', 'No such page.'));
+  if (isCachedPath(request.nextUrl.pathname)) return problemResponse(new ApiError('not_found', 'No such page.'));
   if (isImagePath(request.nextUrl.pathname) && request.method !== 'GET' && request.method !== 'HEAD') {
     return problemResponse(new ApiError('method_not_allowed', `${request.method} is not allowed here; this image allows ${imageMethods}.`, { headers: { allow: imageMethods } }));
   }
   // A conditional request stays on the route answered per request, which compares the ETag
   // (304): Next serves its cached answers whole, whatever If-None-Match says.
-  const badge = request.headers.has('if-none-match') ? null : cachedBadgePath(request.method, request.nextUrl);
-  if (badge) return NextResponse.rewrite(new URL(badge, request.url));
+  const cached = request.headers.has('if-none-match') ? null : (cachedBadgePath(request.method, request.nextUrl) ?? cachedChartPath(request.method, request.nextUrl));
+  if (cached) return NextResponse.rewrite(new URL(cached, request.url));
   if (request.method !== 'POST' || request.nextUrl.pathname.startsWith('/main/api/')) return NextResponse.next();
   if (request.headers.has('next-action') && !sameOriginAction(request.headers)) {
     return problemResponse(new ApiError('forbidden', 'A form action is taken only from a page of this site: its Origin names another one.'));
@@ -38,7 +39,7 @@ export async function proxy(request: NextRequest): Promise<Response> {
   }
 }
 
-const isCachedBadgePath = (path: string) => path === CACHED_BADGE_ROOT || path.startsWith(`${CACHED_BADGE_ROOT}/`);
+const isCachedPath = (path: string) => [CACHED_BADGE_ROOT, CACHED_CHART_ROOT].some((root) => path === root || path.startsWith(`${root}/`));
 const imageMethods = 'GET, HEAD';
 
 /**
@@ -62,8 +63,11 @@ export const config = {
   matcher: [
     '/main/api/v1/public/:site/svg/:owner',
     '/main/api/v1/public/:site/shields/:owner',
+    '/main/api/v1/public/charts/:owner/:chart',
     '/cached-badge',
     '/cached-badge/:path*',
+    '/cached-chart',
+    '/cached-chart/:path*',
     '/icon.svg',
     '/favicon.ico',
     '/u/:handle/opengraph-image',

@@ -25,13 +25,14 @@ export const dataContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-
 
 /**
  * Where the answers are data or images, never a page: a path ending in `/` stands for everything
- * under it, any other for itself. The APIs, the internal cached badge route, Auth.js's JSON
+ * under it, any other for itself. The APIs, the internal cached badge and chart routes, Auth.js's JSON
  * answers, the badge preview, the icon, the sitemap and robots.txt.
  */
 export const dataPaths = [
   '/main/api/',
   '/api/wakatime/',
   '/cached-badge/',
+  '/cached-chart/',
   '/auth/session',
   '/auth/csrf',
   '/auth/providers',

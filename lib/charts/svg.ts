@@ -1,0 +1,217 @@
+import { formatDuration } from '../badges/format';
+import { isoWeekStart } from '../dates';
+import { calendar, daysIntoWeek, hourTicks, slices } from '../web/chart-geometry';
+
+// The embeddable charts as standalone SVG images: pure functions from a chart route's figures to
+// the image's text. An image shown by <img> sees none of the page's stylesheet, so each carries
+// its own colours (the values of app/globals.css), for one theme or, without one, for both by the
+// viewer's colour scheme. Every image names itself (<title>) and states its figures in words
+// (<desc>) for screen readers; every text that comes from a user is escaped.
+
+/** light or dark; `auto`: both, chosen by the viewer's prefers-color-scheme. */
+export type ChartTheme = 'light' | 'dark' | 'auto';
+
+/** An image and what it says of itself. */
+export interface DrawnChart {
+  svg: string;
+  title: string;
+  desc: string;
+  width: number;
+  height: number;
+}
+
+/** Escapes text for XML content and attribute values. */
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+}
+
+type Colours = Record<'fg' | 'muted' | 'bg' | 'l0' | 'l1' | 'l2' | 'l3' | 'l4' | 'c1' | 'c2' | 'c3' | 'c4' | 'c5' | 'c6' | 'c7' | 'c8', string>;
+
+// The values of app/globals.css's light-dark() variables.
+export const lightColours: Colours = {
+  fg: '#16181d',
+  muted: '#4a5060',
+  bg: '#ffffff',
+  l0: '#e8ebf0',
+  l1: '#b6d4f2',
+  l2: '#6aa8e4',
+  l3: '#2f7bc8',
+  l4: '#0a4c8f',
+  c1: '#0a58a8',
+  c2: '#b45309',
+  c3: '#1d6b35',
+  c4: '#a4161a',
+  c5: '#6b3fa0',
+  c6: '#0e7490',
+  c7: '#7c5e10',
+  c8: '#be185d',
+};
+
+export const darkColours: Colours = {
+  fg: '#e6e8ee',
+  muted: '#a9b0c0',
+  bg: '#0f1218',
+  l0: '#232937',
+  l1: '#163d66',
+  l2: '#1f65a8',
+  l3: '#3f8fdc',
+  l4: '#8cc4fa',
+  c1: '#60a5fa',
+  c2: '#f59e0b',
+  c3: '#4ade80',
+  c4: '#f87171',
+  c5: '#c084fc',
+  c6: '#22d3ee',
+  c7: '#facc15',
+  c8: '#f472b6',
+};
+
+/** One class per colour: `.fg`, `.l0`... fill with it; `.bg` is the background. */
+function rules(c: Colours): string {
+  const fills = (Object.keys(c) as (keyof Colours)[]).map((k) => `.${k}{fill:${c[k]}}`).join('');
+  return `${fills}.s{stroke:${c.c1}}`;
+}
+
+function style(theme: ChartTheme): string {
+  const font = 'text{font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;font-size:11px}';
+  if (theme === 'light') return font + rules(lightColours);
+  if (theme === 'dark') return font + rules(darkColours);
+  return `${font}${rules(lightColours)}@media (prefers-color-scheme: dark){${rules(darkColours)}}`;
+}
+
+const num = (n: number) => String(Math.round(n * 10) / 10);
+
+function image(title: string, desc: string, width: number, height: number, theme: ChartTheme, body: string): DrawnChart {
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby="chart-title chart-desc" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `<title id="chart-title">${escapeXml(title)}</title><desc id="chart-desc">${escapeXml(desc)}</desc>` +
+    `<style>${style(theme)}</style><rect class="bg" width="100%" height="100%" rx="6"/>${body}</svg>`;
+  return { svg, title, desc, width, height };
+}
+
+const text = (x: number, y: number, cls: string, content: string, anchor?: 'end' | 'middle') =>
+  `<text x="${num(x)}" y="${num(y)}" class="${cls}"${anchor ? ` text-anchor="${anchor}"` : ''}>${escapeXml(content)}</text>`;
+
+/** At most `max` characters, an ellipsis for the rest. */
+const clip = (name: string, max: number) => ([...name].length > max ? `${[...name].slice(0, max - 1).join('')}…` : name);
+
+// --- activity: a year of days -------------------------------------------------------------
+
+export interface ActivityInput {
+  name: string;
+  days: { date: string; seconds: number; level: number }[];
+}
+
+/** A year calendar: a column per ISO week (Monday on top), a square per day, darker is busier. */
+export function activitySvg({ name, days }: ActivityInput, theme: ChartTheme): DrawnChart {
+  const { cells, columns, months } = calendar(days);
+  const cell = 13;
+  const left = 34;
+  const top = 22;
+  const width = left + Math.max(columns, 1) * cell + 8;
+  const height = top + 7 * cell + 26;
+  const legendLeft = width - 8 - 5 * cell - 30;
+  const active = days.filter((d) => d.seconds > 0);
+  const total = active.reduce((sum, d) => sum + d.seconds, 0);
+  const busiest = active.reduce<(typeof days)[number] | null>((best, d) => (!best || d.seconds > best.seconds ? d : best), null);
+  const title = `Coding activity of ${name}`;
+  const span = days.length ? ` between ${days[0].date} and ${days.at(-1)!.date}` : '';
+  const desc =
+    `${active.length} active ${active.length === 1 ? 'day' : 'days'}${span}` +
+    (busiest ? `, ${formatDuration(total)} in all; the busiest day ${busiest.date} (${formatDuration(busiest.seconds)}).` : '.');
+  const body = [
+    ...months.map((m) => text(left + m.column * cell, 14, 'muted', m.label)),
+    ...['Mon', 'Wed', 'Fri'].map((d, i) => text(4, top + i * 2 * cell + 9, 'muted', d)),
+    ...cells.map((c) => `<rect x="${left + c.column * cell}" y="${top + c.row * cell}" width="${cell - 3}" height="${cell - 3}" rx="2" class="l${c.level}"/>`),
+    // The legend: Less, the five levels, More.
+    text(legendLeft - 4, height - 9, 'muted', 'Less', 'end'),
+    ...[0, 1, 2, 3, 4].map((l) => `<rect x="${legendLeft + l * cell}" y="${height - 19}" width="${cell - 3}" height="${cell - 3}" rx="2" class="l${l}"/>`),
+    text(legendLeft + 5 * cell + 1, height - 9, 'muted', 'More'),
+  ];
+  return image(title, desc, width, height, theme, body.join(''));
+}
+
+// --- languages -----------------------------------------------------------------------------
+
+export const chartRanges = ['7d', '30d', '365d'] as const;
+export type ChartRange = (typeof chartRanges)[number];
+const rangeWords: Record<ChartRange, string> = { '7d': 'the last 7 days', '30d': 'the last 30 days', '365d': 'the last 365 days' };
+
+export interface LanguagesInput {
+  name: string;
+  range: ChartRange;
+  /** Largest first; null: the owner does not share languages. */
+  languages: { name: string; seconds: number }[] | null;
+}
+
+/** Horizontal bars: the 8 languages with most time, and "All others", each with its time and share. */
+export function languagesSvg({ name, range, languages }: LanguagesInput, theme: ChartTheme): DrawnChart {
+  const title = `Languages of ${name}, ${rangeWords[range]}`;
+  const width = 480;
+  if (!languages || languages.length === 0) {
+    const message = languages ? `No coding time in ${rangeWords[range]}.` : 'Languages are not shared.';
+    return image(title, message, width, 60, theme, text(16, 35, 'muted', message));
+  }
+  const rows = slices(languages, 9);
+  const total = rows.reduce((sum, r) => sum + r.seconds, 0);
+  const row = 24;
+  const top = 14;
+  const barLeft = 140;
+  const barWidth = 180;
+  const max = rows.reduce((m, r) => Math.max(m, r.seconds), 0);
+  const body = rows.flatMap((r, i) => {
+    const y = top + i * row;
+    const w = max > 0 ? Math.max(2, (r.seconds / max) * barWidth) : 0;
+    return [
+      text(16, y + 12, 'fg', clip(r.name, 20)),
+      `<rect x="${barLeft}" y="${y + 2}" width="${barWidth}" height="12" rx="3" class="l0"/>`,
+      `<rect x="${barLeft}" y="${y + 2}" width="${num(w)}" height="12" rx="3" class="${r.color === 0 ? 'muted' : `c${r.color}`}"/>`,
+      text(width - 16, y + 12, 'fg', `${formatDuration(r.seconds)} · ${r.percent}%`, 'end'),
+    ];
+  });
+  const named = rows.filter((r) => r.color !== 0).map((r) => `${r.name} (${r.percent}%)`);
+  const others = rows.find((r) => r.color === 0);
+  const desc = `Most time in ${named.join(', ')}${others ? `, all others (${others.percent}%)` : ''}; ${formatDuration(total)} in ${rangeWords[range]}.`;
+  return image(title, desc, width, top * 2 + rows.length * row - 6, theme, body.join(''));
+}
+
+// --- weekly ----------------------------------------------------------------------------------
+
+export interface WeeklyInput {
+  name: string;
+  weeks: { week_start: string; seconds: number }[];
+  /** The owner's today: the week holding it is drawn as so far. */
+  today: string;
+}
+
+/** A column per ISO week, oldest first; the current week, when not over, drawn as so far. */
+export function weeklySvg({ name, weeks, today }: WeeklyInput, theme: ChartTheme): DrawnChart {
+  const current = isoWeekStart(today);
+  const sofar = daysIntoWeek(current, today);
+  const partial = (w: { week_start: string }) => w.week_start === current && sofar < 7;
+  const { top: topSeconds, ticks } = hourTicks(weeks.reduce((m, w) => Math.max(m, w.seconds), 0));
+  const width = 480;
+  const height = 170;
+  const plotLeft = 40;
+  const plotTop = 12;
+  const plotHeight = 120;
+  const slot = (width - plotLeft - 12) / Math.max(weeks.length, 1);
+  const y = (seconds: number) => plotTop + plotHeight - (topSeconds > 0 ? (seconds / topSeconds) * plotHeight : 0);
+  const body = [
+    ...ticks.map((t) => `${text(plotLeft - 6, y(t.seconds) + 4, 'muted', t.label, 'end')}<rect x="${plotLeft}" y="${num(y(t.seconds))}" width="${num(width - plotLeft - 12)}" height="1" class="l0"/>`),
+    ...weeks.map((w, i) => {
+      const x = plotLeft + i * slot + 3;
+      const h = plotTop + plotHeight - y(w.seconds);
+      const bar = partial(w)
+        ? `<rect x="${num(x)}" y="${num(y(w.seconds))}" width="${num(slot - 6)}" height="${num(h)}" rx="2" class="c1" fill-opacity="0.45"/>`
+        : `<rect x="${num(x)}" y="${num(y(w.seconds))}" width="${num(slot - 6)}" height="${num(h)}" rx="2" class="c1"/>`;
+      const label = i % 3 === weeks.length % 3 || partial(w) ? text(x + (slot - 6) / 2, plotTop + plotHeight + 16, 'muted', partial(w) ? 'so far' : w.week_start.slice(5), 'middle') : '';
+      return bar + label;
+    }),
+  ];
+  const title = `Weekly coding time of ${name}, the last ${weeks.length} weeks`;
+  const said = weeks.map((w) => (partial(w) ? `this week so far (${sofar} of 7 days) ${formatDuration(w.seconds)}` : `week of ${w.week_start} ${formatDuration(w.seconds)}`));
+  const total = weeks.reduce((sum, w) => sum + w.seconds, 0);
+  const desc = `${formatDuration(total)} in ${weeks.length} weeks: ${said.join(', ')}.`;
+  return image(title, desc, width, height, theme, body.join(''));
+}
