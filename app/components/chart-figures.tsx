@@ -78,12 +78,21 @@ export function WeeklyBars({ weeks, today, caption }: { weeks: { week_start: str
   return (
     <>
       <Bars bars={bars} note={note} />
-      <TableOf
-        caption={caption}
-        head={['Week of', 'Time']}
-        rows={weeks.map((w) => [partial(w) ? `${w.week_start} (so far)` : w.week_start, formatDuration(w.seconds)])}
-      />
+      <WeeklyTable weeks={weeks} today={today} caption={caption} />
     </>
+  );
+}
+
+/** The weeks of WeeklyBars as a table, the current one marked as so far. */
+export function WeeklyTable({ weeks, today, caption }: { weeks: { week_start: string; seconds: number }[]; today: string; caption: string }) {
+  const current = isoWeekStart(today);
+  const partial = (w: { week_start: string }) => w.week_start === current && daysIntoWeek(current, today) < 7;
+  return (
+    <TableOf
+      caption={caption}
+      head={['Week of', 'Time']}
+      rows={weeks.map((w) => [partial(w) ? `${w.week_start} (so far)` : w.week_start, formatDuration(w.seconds)])}
+    />
   );
 }
 
@@ -237,12 +246,19 @@ export function Hitmap({ days }: { days: { date: string; seconds: number; level:
       <div className="legend" aria-hidden="true">
         Less {levelColor.map((c) => <i key={c} style={{ background: c }} />)} More
       </div>
-      <TableOf
-        caption="Time per month"
-        head={['Month', 'Time', 'Active days']}
-        rows={months(days).map((m) => [m.month, formatDuration(m.seconds), String(m.activeDays)])}
-      />
+      <MonthsTable days={days} />
     </div>
+  );
+}
+
+/** A year's days as a table of months: time and active days. */
+export function MonthsTable({ days }: { days: { date: string; seconds: number }[] }) {
+  return (
+    <TableOf
+      caption="Time per month"
+      head={['Month', 'Time', 'Active days']}
+      rows={months(days).map((m) => [m.month, formatDuration(m.seconds), String(m.activeDays)])}
+    />
   );
 }
 

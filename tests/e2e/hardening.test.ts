@@ -246,6 +246,9 @@ describe('the cached badge route', () => {
       `/main/api/../../cached-badge/svg/${owner}/first/own`,
       `//cached-badge/svg/${owner}/first/own`,
       `/cached-badge`,
+      `/cached-chart/${owner}/weekly/own/auto`,
+      `/cached-chart/${upper}/languages/30d/light`,
+      `/cached-chart`,
     ]) {
       for (const headers of [{}, { rsc: '1' }] as Record<string, string>[]) {
         const res = await rawTarget('GET', target, headers);

@@ -1,8 +1,10 @@
 import type { Metadata } from 'next';
 import { Card } from '@/app/components/card';
-import { Breakdown, DailyBars, Hitmap, WeekdayHours, WeeklyBars } from '@/app/components/chart-figures';
+import { Breakdown, DailyBars, MonthsTable, WeekdayHours, WeeklyTable } from '@/app/components/chart-figures';
+import { ChartImage } from '@/app/components/chart-images';
 import { Figures } from '@/app/components/figures';
 import { formatChange, formatDuration } from '@/lib/badges/format';
+import { activitySvg, languagesSvg, weeklySvg } from '@/lib/charts/svg';
 import { profileData } from '@/lib/web/public/pages';
 
 // Rendered on a profile's first visit and served from the cache until its data, its settings or
@@ -19,8 +21,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function Profile({ params }: Props) {
-  const { user, time, language, hitmap, weekly } = await profileData((await params).handle);
+  const { user, sharesLanguages, time, language, hitmap, weekly } = await profileData((await params).handle);
   const active = hitmap.days.filter((d) => d.seconds > 0).length;
+  // The year, the languages and the weeks as the embeddable images show them (lib/charts), drawn
+  // here from the same figures only for their size and description.
+  const images = `/main/api/v1/public/charts/${user.id}`;
+  const name = user.display_name;
+  const languagesImage = languagesSvg({ name, range: '30d', languages: sharesLanguages ? language.languages : null }, 'light');
+  const yearImage = activitySvg({ name, days: hitmap.days }, 'light');
+  const weeklyImage = weeklySvg({ name, weeks: weekly.weeks, today: weekly.range.to }, 'light');
   return (
     <>
       <h1>
@@ -39,19 +48,27 @@ export default async function Profile({ params }: Props) {
           <DailyBars days={time.days} caption="Daily time" />
         </Card>
         <Card id="languages" title="Languages">
-          <Breakdown items={language.languages} donut empty="Languages are not shared." caption="Languages, last 30 days" />
+          <ChartImage src={`${images}/languages.svg?range=30d`} drawn={languagesImage} />
+          {language.languages.length > 0 && <Breakdown items={language.languages} empty="" caption="Languages, last 30 days" />}
         </Card>
       </div>
       <section aria-labelledby="year">
         <h2 id="year">The last year</h2>
-        <Hitmap days={hitmap.days} />
+        <div className="hitmap">
+          {/* On a phone the year scrolls sideways (the latest weeks in view): reachable with the keyboard too. */}
+          <div className="hitmap-scroll" tabIndex={0} role="region" aria-label="The year, day by day">
+            <ChartImage src={`${images}/activity.svg`} drawn={yearImage} />
+          </div>
+          <MonthsTable days={hitmap.days} />
+        </div>
       </section>
       <div className="grid">
         <Card id="week-hours" title="When in the week">
           <WeekdayHours grid={hitmap.weekday_hours} />
         </Card>
         <Card id="weekly" title="Weekly trend">
-          <WeeklyBars weeks={weekly.weeks} today={weekly.range.to} caption="Time per week" />
+          <ChartImage src={`${images}/weekly.svg`} drawn={weeklyImage} />
+          <WeeklyTable weeks={weekly.weeks} today={weekly.range.to} caption="Time per week" />
         </Card>
       </div>
       {time.editors.length > 0 && (

@@ -54,7 +54,7 @@ export async function profileData(segment: string) {
       publicChartData('hitmaps', { user: handle, range: '365d' }),
       publicChartData('weekly', { user: handle, weeks: '12' }),
     ]);
-    return { user: time.user!, time, language, hitmap, weekly };
+    return { user: time.user!, sharesLanguages: owner.shares.languages, time, language, hitmap, weekly };
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 400)) {
       // A segment that can be no handle and no id is never taken: nothing to tag.
