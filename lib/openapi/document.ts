@@ -276,23 +276,6 @@ export function openApiDocument(): Record<string, unknown> {
           },
         },
       },
-      '/public/charts/{userUUID}/{chart}': {
-        get: {
-          summary: 'A chart as an SVG image, to embed',
-          description:
-            '`{chart}` is `languages.svg` (bars of the languages with most time, the rest as "All others"), `activity.svg` (the last 365 days, a square per day) or `weekly.svg` (the last 12 ISO weeks, the current one so far). Behind the sharing gate: a private or unknown user, or a `{chart}` naming no chart, is a 404 problem without an image; a user who does not share languages gets a 200 image saying so. Each image has a `<title>` and a `<desc>` stating its figures in words, and carries its own colours. Public: no token; `Access-Control-Allow-Origin: *`, `Cache-Control: public, max-age=60, s-maxage=60, stale-while-revalidate=60` and a weak `ETag` (a matching `If-None-Match` gets 304); new data, a settings change or the owner\'s day turning changes the image on the origin at once.',
-          parameters: [
-            { name: 'userUUID', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
-            { name: 'chart', in: 'path', required: true, schema: { type: 'string', enum: ['languages.svg', 'activity.svg', 'weekly.svg'] } },
-            ...queryParameters(chartImageQuerySchema),
-          ],
-          responses: {
-            '200': { ...svg('The chart.'), headers: { ETag: { schema: { type: 'string' } } } },
-            '304': { description: 'Not modified: the If-None-Match ETag still matches.' },
-            ...problems({ invalid_query: '`range` or `theme` is not one of its values, named in `errors`.', not_found: 'unknown user, one whose profile is not public, or no such chart.', ...always }),
-          },
-        },
-      },
       '/public/{site}/shields/{userUUID}': {
         get: {
           summary: 'A badge as shields.io endpoint JSON',
@@ -307,6 +290,23 @@ export function openApiDocument(): Record<string, unknown> {
             '304': { description: 'Not modified.' },
             '404': { ...ok(shieldsSchema), description: 'No such badge: `isError` is true.' },
             ...problems({ method_not_allowed: '' }),
+          },
+        },
+      },
+      '/public/charts/{userUUID}/{chart}': {
+        get: {
+          summary: 'A chart as an SVG image, to embed',
+          description:
+            '`{chart}` is `languages.svg` (bars of the languages with most time, the rest as "All others"), `activity.svg` (the last 365 days, a square per day) or `weekly.svg` (the last 12 ISO weeks, the current one so far). Behind the sharing gate: a private or unknown user, or a `{chart}` naming no chart, is a 404 problem without an image; a user who does not share languages gets a 200 image saying so. Each image has a `<title>` and a `<desc>` stating its figures in words, and carries its own colours. Public: no token; `Access-Control-Allow-Origin: *`, `Cache-Control: public, max-age=60, s-maxage=60, stale-while-revalidate=60` and a weak `ETag` (a matching `If-None-Match` gets 304); new data, a settings change or the owner\'s day turning changes the image on the origin at once.',
+          parameters: [
+            { name: 'userUUID', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+            { name: 'chart', in: 'path', required: true, schema: { type: 'string', enum: ['languages.svg', 'activity.svg', 'weekly.svg'] } },
+            ...queryParameters(chartImageQuerySchema),
+          ],
+          responses: {
+            '200': { ...svg('The chart.'), headers: { ETag: { schema: { type: 'string' } } } },
+            '304': { description: 'Not modified: the If-None-Match ETag still matches.' },
+            ...problems({ invalid_query: '`range` or `theme` is not one of its values, named in `errors`.', not_found: 'unknown user, one whose profile is not public, or no such chart.', ...always }),
           },
         },
       },

@@ -1,6 +1,7 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { GET as chartRoute, POST as chartPost } from '@/app/main/api/v1/public/charts/[userUUID]/[chart]/route';
+import { POST as createBadge } from '@/app/main/api/v1/badges/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { darkColours, lightColours } from '@/lib/charts/svg';
 import { call, daysFromToday, newUser } from '../helpers/api';
@@ -116,5 +117,17 @@ describe('chart images', () => {
     const post = await chartPost(new Request(`http://localhost/main/api/v1/public/charts/${user.id}/weekly.svg`, { method: 'POST' }), {});
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('still answers a badge URL whose site is named charts, as the badge routes do', async () => {
+    const { user, token } = await coder({});
+    const badge = await (await call(createBadge, '/badges', { token, body: { metric: 'total', range: '7d' } })).json();
+    const svg = await image('svg', user.id, `badge=${badge.id}`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(await svg.text()).toContain('1 hr 30 mins');
+    expect((await image('svg', user.id, `badge=${badge.id}`, { 'if-none-match': svg.headers.get('etag')! })).status).toBe(304);
+    const shields = await image('shields', user.id);
+    expect((await shields.json()).message).toBe('1 hr 30 mins');
   });
 });
