@@ -1,5 +1,6 @@
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { boundedClient, detached } from './deadline';
+import { postgresClient } from './postgres-url';
 import { servicesOf } from './services';
 import type { ChangeListener, Db, UserChanges } from './types';
 
@@ -110,7 +111,7 @@ class PostgresChanges extends LocalChanges {
         this.retry();
       },
     };
-    this.listener = postgres(this.url, options);
+    this.listener = postgresClient(this.url, options);
     void this.start();
   }
 
@@ -184,7 +185,7 @@ class PostgresChanges extends LocalChanges {
       this.queue = [];
       this.waiting = [];
       this.announcer ??= boundedClient(
-        postgres(this.url, { max: 1, idle_timeout: 60, fetch_types: false, onnotice: () => {}, connection: { application_name: 'codetally-announce' } }),
+        postgresClient(this.url, { max: 1, idle_timeout: 60, fetch_types: false, onnotice: () => {}, connection: { application_name: 'codetally-announce' } }),
       );
       try {
         // A notification is not durable (a listener that lost its connection forgets everything),
