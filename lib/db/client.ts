@@ -3,11 +3,12 @@ import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
 import { config, poolSizeOf } from '../config';
 import { boundedClient } from './deadline';
 import { embeddedChanges, postgresChanges, unheardChanges } from './changes';
+import type postgres from 'postgres';
 import { lockDataDir } from './embedded-lock';
+import { postgresClient } from './postgres-url';
 import { embeddedClient, queryFailed } from './errors';
 import * as schema from './schema';
 import { registerServices, servicesOf } from './services';
@@ -47,7 +48,7 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { migrati
     const pooled = target.pooler === 'transaction';
     // Startup parameters beyond these (application_name is one every pooler passes on) would be
     // refused by PgBouncer: the session's settings are the role's.
-    const pool = postgres(target.databaseUrl, {
+    const pool = postgresClient(target.databaseUrl, {
       max: options.migrations ? 1 : (poolSizeOf(target.databaseUrl) ?? poolSize),
       prepare: !pooled,
       connect_timeout: 5,
@@ -150,8 +151,13 @@ export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
 // parameters: on PostgreSQL they run as prepared statements, planned once per connection.
 const dialect = new PgDialect();
 
-/** The text and values of the statements `compiled` made, which need no rendering again. */
-const rendered = new WeakMap<SQL, { sql: string; params: unknown[] }>();
+/**
+ * The text and values of the statements `compiled` made, which need no rendering again. On
+ * globalThis, as the services registry (lib/db/services.ts): the copy of this module that compiled
+ * a statement is often not the copy whose pool runs it, and a miss renders it again in drizzle.
+ */
+const renderedSlot = globalThis as typeof globalThis & { __codetallyRendered?: WeakMap<SQL, { sql: string; params: unknown[] }> };
+const rendered = (renderedSlot.__codetallyRendered ??= new WeakMap());
 
 /** Runs a statement on postgres.js as a prepared statement (for the benchmark's raw ceiling too). */
 export async function runPrepared<T>(client: postgres.Sql, query: SQL): Promise<T[]> {
