@@ -1,8 +1,10 @@
 import type { Metadata } from 'next';
 import { Card } from './components/card';
-import { Breakdown, DailyBars, WeeklyBars } from './components/chart-figures';
+import { Breakdown, DailyBars, WeeklyTable } from './components/chart-figures';
+import { ChartImage } from './components/chart-images';
 import { WithOrigin } from './components/site-origin';
 import { formatChange, formatDuration } from '@/lib/badges/format';
+import { COMMUNITY_SEGMENT, drawCommunityChart } from '@/lib/charts/public';
 import { configuredOrigin } from '@/lib/http/origin';
 import { communityFigures, prerenderingWithoutDatabase } from '@/lib/web/public/pages';
 
@@ -16,6 +18,10 @@ export const metadata: Metadata = {
 export default async function Home() {
   if (prerenderingWithoutDatabase()) return null;
   const { languages, weekly, time } = await communityFigures();
+  // The languages and the weeks as the embeddable site-wide images show them (lib/charts), drawn
+  // here only for their size and description.
+  const images = `/main/api/v1/public/charts/${COMMUNITY_SEGMENT}`;
+  const [languagesImage, weeklyImage] = await Promise.all([drawCommunityChart('languages', '30d', 'light'), drawCommunityChart('weekly', '30d', 'light')]);
   return (
     <>
       <h1>Coding time, counted privately</h1>
@@ -41,13 +47,8 @@ export default async function Home() {
       ) : (
         <div className="grid">
           <Card id="langs" title="Languages" level="h3">
-            <Breakdown
-              items={languages.languages}
-              total={time.total_seconds}
-              donut
-              empty="No language has enough people behind it yet."
-              caption="Languages, last 30 days, share of all coding time"
-            />
+            <ChartImage src={`${images}/languages.svg?range=30d`} drawn={languagesImage} />
+            <Breakdown items={languages.languages} total={time.total_seconds} empty="No language has enough people behind it yet." caption="Languages, last 30 days, share of all coding time" />
             <p className="muted">Languages too few people use are counted in “All others”.</p>
           </Card>
           <Card id="trend" title="Weekly trend" level="h3">
@@ -55,7 +56,8 @@ export default async function Home() {
               {formatDuration(time.total_seconds)} coded in 30 days
               {weekly.change_percent !== null ? `; last week ${formatChange(weekly.change_percent)} on the week before` : ''}.
             </p>
-            <WeeklyBars weeks={weekly.weeks} today={weekly.range.to} caption="Community coding time per week" />
+            <ChartImage src={`${images}/weekly.svg`} drawn={weeklyImage} />
+            <WeeklyTable weeks={weekly.weeks} today={weekly.range.to} caption="Community coding time per week" />
             <h3>Per day</h3>
             <DailyBars days={time.days} caption="Community coding time per day" />
           </Card>

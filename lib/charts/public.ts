@@ -1,4 +1,4 @@
-import { dayTag } from '../cache/tags';
+import { COMMUNITY_TAG, dayTag } from '../cache/tags';
 import { getDb } from '../db/client';
 import { ApiError, problemBody } from '../http/problem';
 import { publicResponse, type PublicCachePolicy } from '../http/public';
@@ -48,6 +48,29 @@ async function ownerOf(ownerId: string): Promise<PublicOwner | null> {
   }
 }
 
+/**
+ * The `{userUUID}` segment of the site-wide images (the home page's): the figures of everyone who
+ * shares community statistics, under the same k-anonymity as the site-wide JSON charts.
+ */
+export const COMMUNITY_SEGMENT = 'community';
+const communityName = 'the community';
+export const tooFewSharing = 'Too few people share community statistics yet.';
+
+/** The figures of one site-wide chart image, from the public charts' shared cache. */
+export async function drawCommunityChart(chart: ChartImage, range: ChartRange, theme: ChartTheme): Promise<DrawnChart> {
+  if (chart === 'languages') {
+    const [body, time] = await Promise.all([publicChartData('language', { range }), publicChartData('time', { range })]);
+    const languages = body.suppressed ? null : body.languages;
+    return languagesSvg({ name: communityName, range, languages, hidden: tooFewSharing, total: time.total_seconds }, theme);
+  }
+  if (chart === 'activity') {
+    const body = await publicChartData('hitmaps', { range: '365d' });
+    return activitySvg({ name: communityName, days: body.days }, theme);
+  }
+  const body = await publicChartData('weekly', { weeks: '12' });
+  return weeklySvg({ name: communityName, weeks: body.weeks, today: body.range.to }, theme);
+}
+
 /** The figures of one chart image, from the public charts' shared cache. */
 export async function drawChart(owner: PublicOwner, chart: ChartImage, range: ChartRange, theme: ChartTheme): Promise<DrawnChart> {
   const user = owner.user.id;
@@ -70,6 +93,12 @@ export async function drawChart(owner: PublicOwner, chart: ChartImage, range: Ch
  */
 export async function chartImage(request: Request | null, ownerId: string, chart: ChartImage | null, query: ChartImageQuery, tag?: Tagger): Promise<Response> {
   if (!chart) return missing(request, 'No such chart: languages.svg, activity.svg or weekly.svg.');
+  if (ownerId.toLowerCase() === COMMUNITY_SEGMENT) {
+    // Site-wide figures move with the clock (lib/cache/tags.ts), at most PUBLIC_CACHE_SECONDS late.
+    if (tag) await tag([COMMUNITY_TAG, dayTag('UTC')]);
+    const drawn = await drawCommunityChart(chart, query.range ?? '30d', query.theme ?? 'auto');
+    return publicResponse(request, drawn.svg, svgType, imageCache);
+  }
   if (!isUuid(ownerId)) return missing(request, 'No public profile with that id.');
   const owner = await ownerOf(ownerId);
   // A profile made public later shows under the same URL; the day turning moves the figures.

@@ -140,19 +140,23 @@ const rangeWords: Record<ChartRange, string> = { '7d': 'the last 7 days', '30d':
 export interface LanguagesInput {
   name: string;
   range: ChartRange;
-  /** Largest first; null: the owner does not share languages. */
+  /** Largest first; null: not shown (the owner does not share languages, or too few people share site-wide figures). */
   languages: { name: string; seconds: number }[] | null;
+  /** What the image says when `languages` is null. */
+  hidden?: string;
+  /** The whole, when some time has no language shown (site-wide: languages too few people use). */
+  total?: number;
 }
 
 /** Horizontal bars: the 8 languages with most time, and "All others", each with its time and share. */
-export function languagesSvg({ name, range, languages }: LanguagesInput, theme: ChartTheme): DrawnChart {
+export function languagesSvg({ name, range, languages, hidden = 'Languages are not shared.', total: whole }: LanguagesInput, theme: ChartTheme): DrawnChart {
   const title = `Languages of ${name}, ${rangeWords[range]}`;
   const width = 480;
   if (!languages || languages.length === 0) {
-    const message = languages ? `No coding time in ${rangeWords[range]}.` : 'Languages are not shared.';
+    const message = languages ? `No coding time in ${rangeWords[range]}.` : hidden;
     return image(title, message, width, 60, theme, text(16, 35, 'muted', message));
   }
-  const rows = slices(languages, 9);
+  const rows = slices(languages, 9, whole);
   const total = rows.reduce((sum, r) => sum + r.seconds, 0);
   const row = 24;
   const top = 14;

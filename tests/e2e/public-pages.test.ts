@@ -132,6 +132,38 @@ describe('the public pages, light on any host', () => {
   });
 });
 
+describe('the chart images of the public pages', () => {
+  // The home page's and a profile's charts are the embeddable images (lib/charts), which proxy.ts
+  // sends to the cached route; a conditional GET stays on the route that answers per request.
+  const imagesOf = (html: string) => [...new Set([...html.matchAll(/<img[^>]+src="(\/main\/api\/v1\/public\/charts\/[^"]+)"/g)].map((m) => m[1].replaceAll('&amp;', '&')))];
+
+  it('load on the home page and a profile, the same image again from the cache, 304 to a conditional GET; a profile turned private loses them', async () => {
+    const shown = await newUser({ profile_public: true, share_languages: true });
+    const activities = [{ language: 'TypeScript', time: 1800, hour: 9, ide_name: 'vscode' }];
+    const sent = await fetch(`${api}/sync/activities`, { method: 'POST', headers: { authorization: `Bearer ${shown.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ activities }) });
+    expect(sent.status).toBe(200);
+    // The home page shows them once enough people share community statistics (until then it says
+    // so); they answer either way.
+    const community = '/main/api/v1/public/charts/community';
+    const home = new Set([...imagesOf((await page('/')).html), `${community}/languages.svg?range=30d&theme=light`, `${community}/weekly.svg?theme=dark`]);
+    const profile = imagesOf((await page(`/u/${shown.user.handle}`)).html);
+    expect(profile).toHaveLength(6); // languages, year and weeks, light and dark
+    for (const src of [...home, ...profile]) {
+      const first = await fetch(`${base}${src}`);
+      expect([src, first.status, first.headers.get('content-type')]).toEqual([src, 200, 'image/svg+xml; charset=utf-8']);
+      const svg = await first.text();
+      expect(svg).toMatch(/^<svg[^>]*>[\s\S]*<title id="chart-title">/);
+      const again = await fetch(`${base}${src}`);
+      expect(await again.text()).toBe(svg);
+      const etag = again.headers.get('etag');
+      expect(etag).toBeTruthy();
+      expect((await fetch(`${base}${src}`, { headers: { 'if-none-match': etag! } })).status).toBe(304);
+    }
+    expect((await settings(shown.token, { profile_public: false })).status).toBe(200);
+    for (const src of profile) expect([src, (await fetch(`${base}${src}`)).status]).toEqual([src, 404]);
+  });
+});
+
 describe('the 404 page', () => {
   it('answers 404 with noindex for a missing page, a private profile and a route the docs do not have; rendered on the server where no page called notFound()', async () => {
     const { user } = await newUser({ profile_public: false });
