@@ -46,7 +46,7 @@ function RevokeToken({ id, name }: { id: string; name: string }) {
   );
 }
 
-export default async function Dashboard({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function Dashboard({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const search = await searchParams;
   const range = dashboardRange(search);
