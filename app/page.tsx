@@ -26,8 +26,9 @@ export default async function Home() {
     <>
       <h1>Coding time, counted privately</h1>
       <p className="lead">
-        Codetally collects how long you code — per language, project, editor and hour — from editor plugins and a desktop agent. It never
-        receives file contents. Everything starts private; you choose what becomes public, and the server enforces it.
+        Codetally counts how long you code — per language, project, editor and hour — from the WakaTime plugin already in your editor (VS
+        Code, JetBrains, Vim, Neovim, Emacs, Sublime, Xcode and more): point it here with two lines, nothing to install. It never receives
+        file contents. Everything starts private; you choose what becomes public, and the server enforces it.
       </p>
       <p>
         <a className="button" href="/signup">
@@ -64,21 +65,27 @@ export default async function Home() {
         </div>
       )}
 
-      <h2>Connect in three steps</h2>
+      <h2 id="connect">Use the WakaTime plugin you already have</h2>
       <ol className="steps">
         <li>
-          <a href="/signup">Sign up</a> — no email confirmation, nothing public.
+          <a href="/signup">Sign up</a> (nothing is public until you say so) and, on your <a href="/dashboard">dashboard</a>, press{' '}
+          <strong>Make a key for my editor</strong>. The key is shown once: a UUID, the format WakaTime plugins expect.
         </li>
         <li>
-          In your <a href="/dashboard">dashboard</a>, create a token. It is shown once: copy it.
+          Put these two lines in <code>~/.wakatime.cfg</code> under <code>[settings]</code> (the dashboard shows them with your key filled in),
+          and keep your other settings:
+          <pre data-testid="home-wakatime-cfg">
+            <WithOrigin text={'[settings]\napi_url = {origin}/api/wakatime/v1\napi_key = <your key>'} configured={configuredOrigin()} />
+          </pre>
         </li>
         <li>
-          Paste it into your editor plugin or the desktop agent with the API URL <code>
-            <WithOrigin text="{origin}/main/api/v1" configured={configuredOrigin()} />
-          </code>. Your charts fill up within a
-          minute. <a href="/docs">Plugin guide</a>.
+          Restart your editor and write some code: the dashboard waits for your first heartbeat and says when it arrives. Your charts fill
+          up within a minute. Coming from wakatime.com? Import your history on the dashboard.
         </li>
       </ol>
+      <p>
+        Codetally&apos;s own client and desktop agent take the same key. <a href="/docs/wakatime">Plugin guide</a> · <a href="/docs">API</a>.
+      </p>
     </>
   );
 }

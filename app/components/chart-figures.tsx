@@ -1,6 +1,6 @@
 import { formatDuration } from '@/lib/badges/format';
 import { isoWeekStart } from '@/lib/dates';
-import { calendar, daysIntoWeek, donutArcs, hourTicks, months, slices, type Slice } from '@/lib/web/chart-geometry';
+import { calendar, daysIntoWeek, donutArcs, hourTicks, months, periods, slices, type PeriodTotal, type Slice } from '@/lib/web/chart-geometry';
 
 // The charts, rendered on the server as SVG and HTML: no script, readable at any width, in both
 // colour schemes (colours are the stylesheet's variables). Each comes with its numbers as a table.
@@ -17,23 +17,34 @@ interface Bar {
   partial?: boolean;
 }
 
-/** Columns of time with hour gridlines: the shape, for sighted readers (the table beside it holds the numbers). */
+/** Width of one bar's slot in the plot's own units; the plot is stretched to the card's width. */
+const SLOT = 10;
+
+/**
+ * Columns of time with hour gridlines: the shape, for sighted readers (the table beside it holds
+ * the numbers). The columns are one SVG whose viewBox is stretched to the width of the card
+ * (preserveAspectRatio none): any number of bars fits any width, from a phone to a wide screen.
+ */
 function Bars({ bars, note }: { bars: Bar[]; note?: string }) {
   const { top, ticks } = hourTicks(bars.reduce((max, b) => Math.max(max, b.seconds), 0));
-  const pct = (seconds: number) => `${top > 0 ? (seconds / top) * 100 : 0}%`;
+  const share = (seconds: number) => (top > 0 ? (seconds / top) * 100 : 0);
+  // A gap between bars while they are wide enough to show one; touching bars beyond.
+  const gap = bars.length <= 60 ? 2 : 0.5;
   return (
     <figure className="bars">
       <div className="bars-plot" aria-hidden="true">
         {ticks.map((t) => (
-          <span key={t.seconds} className="bars-tick" style={{ bottom: pct(t.seconds) }}>
+          <span key={t.seconds} className="bars-tick" style={{ bottom: `${share(t.seconds)}%` }}>
             {t.label}
           </span>
         ))}
-        <div className="bars-columns">
-          {bars.map((b) => (
-            <i key={b.key} className={b.partial ? 'partial' : undefined} style={{ height: pct(b.seconds) }} title={b.title} />
+        <svg className="bars-columns" viewBox={`0 0 ${Math.max(1, bars.length) * SLOT} 100`} preserveAspectRatio="none" focusable="false">
+          {bars.map((b, i) => (
+            <rect key={b.key} className={b.partial ? 'partial' : undefined} x={i * SLOT + gap / 2} width={SLOT - gap} y={100 - share(b.seconds)} height={share(b.seconds)}>
+              <title>{b.title}</title>
+            </rect>
           ))}
-        </div>
+        </svg>
       </div>
       <div className="bars-labels" aria-hidden="true">
         {bars.map((b) => (
@@ -45,19 +56,27 @@ function Bars({ bars, note }: { bars: Bar[]; note?: string }) {
   );
 }
 
-/** Time per day, with the days as a table. */
+const periodWords = { day: ['Date', 'one a day'], week: ['Week', 'one an ISO week (Monday to Sunday)'], month: ['Month', 'one a month'] } as const;
+
+/**
+ * Time over a run of days, with its numbers as a table: a bar a day for up to a quarter, a bar a
+ * week or a month for longer runs (a year, all time), so the chart fits its card at any width.
+ */
 export function DailyBars({ days, caption }: { days: { date: string; seconds: number }[]; caption: string }) {
-  const every = Math.ceil(days.length / 5);
-  const bars = days.map((d, i) => ({
-    key: d.date,
-    label: i % every === 0 ? d.date.slice(5) : '',
-    title: `${d.date}: ${formatDuration(d.seconds)}`,
-    seconds: d.seconds,
+  const { period, totals } = periods(days);
+  const every = Math.ceil(totals.length / 5);
+  const label = (t: PeriodTotal) => (period === 'month' ? t.name : t.key.slice(5));
+  const bars = totals.map((t, i) => ({
+    key: t.key,
+    label: i % every === 0 ? label(t) : '',
+    title: `${t.name}: ${formatDuration(t.seconds)}`,
+    seconds: t.seconds,
   }));
+  const [head, each] = periodWords[period];
   return (
     <>
-      <Bars bars={bars} />
-      <TableOf caption={caption} head={['Date', 'Time']} rows={days.map((d) => [d.date, formatDuration(d.seconds)])} />
+      <Bars bars={bars} note={period === 'day' ? undefined : `${totals.length} bars, ${each}.`} />
+      <TableOf caption={caption} head={[head, 'Time']} rows={totals.map((t) => [t.name, formatDuration(t.seconds)])} />
     </>
   );
 }
@@ -176,37 +195,43 @@ export function Breakdown({
   const rows = slices(items, donut ? 8 : 15, total);
   return (
     <div className={donut ? 'breakdown with-donut' : 'breakdown'}>
-      {donut && <Donut slices={rows} />}
-      <div className="table-wrap">
-        <table>
-          <caption className="sr-only">{caption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col" className="num">
-                Time
-              </th>
-              <th scope="col" className="num">
-                Share
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.name}>
-                <td>
-                  {donut && <i className="swatch" style={{ background: swatch(r.color) }} aria-hidden="true" />}
-                  {r.name}
-                  <span className="share" aria-hidden="true">
-                    <span style={{ width: `${Math.max(1, r.percent)}%` }} />
-                  </span>
-                </td>
-                <td className="num">{formatDuration(r.seconds)}</td>
-                <td className="num">{r.percent}%</td>
+      <div className="breakdown-body">
+        {donut && <Donut slices={rows} />}
+        <div className="table-wrap">
+          <table className="breakdown-table">
+            <caption className="sr-only">{caption}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col" className="num">
+                  Time
+                </th>
+                <th scope="col" className="num">
+                  Share
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.name}>
+                  <td className="name">
+                    <span className="name-line">
+                      {donut && <i className="swatch" style={{ background: swatch(r.color) }} aria-hidden="true" />}
+                      <span className="ellipsis" title={r.name}>
+                        {r.name}
+                      </span>
+                    </span>
+                    <span className="share" aria-hidden="true">
+                      <span style={{ width: `${Math.max(1, r.percent)}%` }} />
+                    </span>
+                  </td>
+                  <td className="num">{formatDuration(r.seconds)}</td>
+                  <td className="num">{r.percent}%</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </div>
     </div>
   );

@@ -46,18 +46,26 @@ export async function createToken(_: FormState, form: FormData): Promise<FormSta
   const scopes = form.getAll('scopes').map(String);
   const parsed = parseForm(createTokenSchema, { name: text(form, 'name') ?? '', scopes: scopes.length ? scopes : undefined });
   if ('state' in parsed) return parsed.state;
-  const { token, info } = await issueToken(await getDb(), user.id, parsed.data);
+  let issued;
+  try {
+    issued = await issueToken(await getDb(), user.id, parsed.data);
+  } catch (err) {
+    return formError(err, { name: parsed.data.name });
+  }
+  const { token, info } = issued;
   revalidatePath('/dashboard');
-  return { ok: true, message: `Token "${info.name}" created. Copy it now: it is not shown again.`, result: { token } };
+  // A name a live token already has was given a number (issueToken): say so.
+  const renamed = info.name === parsed.data.name ? '' : ` (you already have a token named "${parsed.data.name}")`;
+  return { ok: true, message: `Token "${info.name}" created${renamed}. Copy it now: it is not shown again.`, result: { token } };
 }
 
 /** One click: a key in the format WakaTime plugins accept (sync and stats), shown once. */
 export async function connectEditor(_: FormState): Promise<FormState> {
   const user = await requireUser();
   try {
-    const { token } = await issueToken(await getDb(), user.id, { name: 'WakaTime plugins', format: 'uuid' });
+    const { token, info } = await issueToken(await getDb(), user.id, { name: 'WakaTime plugins', format: 'uuid' });
     revalidatePath('/dashboard');
-    return { ok: true, message: 'Key created. Copy the settings now: the key is not shown again.', result: { token } };
+    return { ok: true, message: `Key "${info.name}" created. Copy the settings now: the key is not shown again.`, result: { token } };
   } catch (err) {
     return formError(err, {});
   }

@@ -1,14 +1,19 @@
 import type { Metadata } from 'next';
+import { SignedInPage } from '../components/account-link';
 import { Card } from '../components/card';
 import { Breakdown, DailyBars, Hitmap, WeekdayHours, WeeklyBars } from '../components/chart-figures';
 import { Figures } from '../components/figures';
 import { signOut } from '../signin/actions';
 import { deleteBadgeAction, refreshBadgeAction, revokeTokenAction } from './actions';
+import { PlanNotice } from '../signup/plan-notice';
 import { DumpImporter } from './importer';
 import { BadgeMaker, CopyButton, DeleteAccount, EditorConnector, FirstActivity, PasswordForm, SettingsForm, TokenCreator } from './widgets';
 import { formatDuration } from '@/lib/badges/format';
-import { dashboardData, dashboardRange, dashboardRanges } from '@/lib/web/account/dashboard';
+import { getDb } from '@/lib/db/client';
+import { dashboardData } from '@/lib/web/account/dashboard';
+import { dashboardRange, dashboardRanges } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
+import { chosenPlan } from '@/lib/web/public/pricing';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Dashboard', description: 'Your coding time, tokens, sharing settings and badges.', robots: { index: false } };
@@ -27,16 +32,35 @@ function RowAction({ action, id, label, ariaLabel }: { action: (form: FormData) 
   );
 }
 
-export default async function Dashboard({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+/**
+ * Revoking a token cannot be undone: a first click opens the question, a second one revokes.
+ * A disclosure, so it asks without JavaScript too.
+ */
+function RevokeToken({ id, name }: { id: string; name: string }) {
+  return (
+    <details className="confirm">
+      <summary aria-label={`Revoke token ${name}…`}>Revoke…</summary>
+      <p>Editors and agents using “{name}” stop sending at once. This cannot be undone.</p>
+      <RowAction action={revokeTokenAction} id={id} label="Yes, revoke it" ariaLabel={`Yes, revoke token ${name}`} />
+    </details>
+  );
+}
+
+export default async function Dashboard({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
   const search = await searchParams;
-  const range = dashboardRange(search.range);
-  const { account, time, language, hitmap, weekly, tokens, projects, apps, origin, badges, isNew } = await dashboardData(user, range);
+  const range = dashboardRange(search);
+  const { account, time, language, hitmap, weekly, tokens, projects, apps, origin, badges, isNew } = await dashboardData(user, range.query);
+  // The plan chosen on the pricing page before signing up (/dashboard?welcome=1&plan=<id>).
+  const plan = search.welcome ? await chosenPlan(await getDb(), search.plan) : null;
   const profile = `/u/${encodeURIComponent(account.handle)}`;
+  const rangeName = range.query.name === 'custom' ? null : range.query.name;
   return (
     <>
+      <SignedInPage />
       <h1>Hello, {account.display_name}</h1>
       {search.welcome && <p className="notice">Your account is ready. Three steps connect your editor.</p>}
+      {plan && <PlanNotice plan={plan} role="status" />}
       <p className="muted">
         Signed in as @{account.handle}
         {account.email ? ` (${account.email})` : ''}. Your profile is {account.settings.profile_public ? <a href={profile}>public</a> : 'private'}.
@@ -47,30 +71,17 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
         </button>
       </form>
 
-      {isNew ? (
-        <section aria-labelledby="start">
-          <h2 id="start">Get started</h2>
-          <ol className="steps">
-            <li>
-              <strong>Make a key</strong> for your editors. Every WakaTime plugin (VS Code, JetBrains, Vim, Neovim, Emacs and more) and
-              Codetally&apos;s own client accept it.
-              <EditorConnector site={origin} />
-            </li>
-            <li>
-              <strong>Paste the settings</strong> shown with the key, then restart your editor (or run the command once).
-            </li>
-            <li>
-              <strong>Write some code.</strong> Your first minute shows up here.
-              <FirstActivity />
-            </li>
-          </ol>
-        </section>
-      ) : (
+      {/*
+        The figures come first once there is activity; before, the set-up steps lead. The steps are
+        always the next element, in the same place of the tree, so the key form keeps its state (the
+        key just made, shown once) when the first activity turns a new dashboard into the figures.
+      */}
+      {!isNew && (
         <>
           <h2 id="activity">Your activity</h2>
           <nav aria-label="Range" className="pager">
             {Object.entries(dashboardRanges).map(([r, label]) =>
-              r === range ? (
+              r === rangeName ? (
                 <strong key={r} aria-current="page">
                   {label}
                 </strong>
@@ -81,6 +92,27 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
               ),
             )}
           </nav>
+          <form method="get" action="/dashboard" className="inline range-form" aria-label="Dates to show">
+            <div>
+              <label htmlFor="range-from">From</label>
+              <input id="range-from" name="from" type="date" defaultValue={range.from ?? (range.query.name === 'custom' ? range.query.from : '')} />
+            </div>
+            <div>
+              <label htmlFor="range-to">To</label>
+              <input id="range-to" name="to" type="date" defaultValue={range.to ?? (range.query.name === 'custom' ? range.query.to : '')} />
+            </div>
+            <button type="submit" className="secondary">
+              Show these dates
+            </button>
+          </form>
+          {range.error && (
+            <p className="form-error" role="alert" data-testid="range-error">
+              That range cannot be shown ({range.error}); here are the last 7 days. Ranges: the links above, or from and to dates at most 366 days apart.
+            </p>
+          )}
+          <p className="muted">
+            {time.range.from} to {time.range.to}
+          </p>
           <Figures
             items={[
               { label: 'coding time', value: formatDuration(time.total_seconds) },
@@ -89,8 +121,8 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
             ]}
           />
           <div className="grid">
-            <Card id="d-daily" title="Daily coding time" level="h3">
-              <DailyBars days={time.days} caption="Daily time" />
+            <Card id="d-daily" title="Coding time" level="h3">
+              <DailyBars days={time.days} caption="Your time" />
             </Card>
             <Card id="d-langs" title="Languages" level="h3">
               <Breakdown donut items={language.languages} empty="No coding time in this range yet." caption="Your languages" />
@@ -117,18 +149,36 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
         </>
       )}
 
-      {!isNew && (
-        <>
-          <h2 id="editor">Connect your editor</h2>
-          <p>
-            Every WakaTime editor plugin (VS Code, JetBrains, Vim, Neovim, Emacs, Sublime, Xcode and more) can send to Codetally: make a key
-            and paste two lines into <code>~/.wakatime.cfg</code>. Codetally keeps the time, language, project, editor and category of each
-            heartbeat, never the file&apos;s path, branch or contents. The same key sets up Codetally&apos;s own client: its desktop agent and
-            its Neovim plugin.
-          </p>
-          <EditorConnector site={origin} />
-        </>
-      )}
+      <section aria-labelledby="editor">
+        <h2 id="editor">{isNew ? 'Get started' : 'Connect your editor'}</h2>
+        <p>
+          Every WakaTime editor plugin (VS Code, JetBrains, Vim, Neovim, Emacs, Sublime, Xcode and more) can send to Codetally: make a key
+          and paste two lines into <code>~/.wakatime.cfg</code>. Codetally keeps the time, language, project, editor and category of each
+          heartbeat, never the file&apos;s path, branch or contents. The same key sets up Codetally&apos;s own client: its desktop agent and
+          its Neovim plugin.
+        </p>
+        <ol className="steps">
+          <li>
+            <strong>Make a key</strong> for your editors. Every WakaTime plugin and Codetally&apos;s own client accept it.
+            <EditorConnector site={origin} />
+          </li>
+          <li>
+            <strong>Paste the settings</strong> shown with the key, then restart your editor (or run the command once).
+          </li>
+          <li>
+            {isNew ? (
+              <>
+                <strong>Write some code.</strong> Your first minute shows up here.
+                <FirstActivity />
+              </>
+            ) : (
+              <>
+                <strong>Write some code.</strong> Its time shows up in the figures above within a minute.
+              </>
+            )}
+          </li>
+        </ol>
+      </section>
       <h3 id="import">Bring your WakaTime history</h3>
       <p>
         On wakatime.com, export your heartbeats (Settings, Export) and import the file here. It is read in the background: leave this page
@@ -164,11 +214,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
                   <td>{t.scopes.join(', ')}</td>
                   <td>{when(t.last_used_at)}</td>
                   <td>
-                    {t.revoked_at ? (
-                      `revoked ${when(t.revoked_at)}`
-                    ) : (
-                      <RowAction action={revokeTokenAction} id={t.id} label="Revoke" ariaLabel={`Revoke token ${t.name}`} />
-                    )}
+                    {t.revoked_at ? `revoked ${when(t.revoked_at)}` : <RevokeToken id={t.id} name={t.name} />}
                   </td>
                 </tr>
               ))}
@@ -214,8 +260,8 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
 
       {account.email && (
         <>
-            <h2 id="password">Password</h2>
-            <PasswordForm />
+          <h2 id="password">Password</h2>
+          <PasswordForm />
         </>
       )}
 

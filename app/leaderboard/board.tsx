@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { formatDuration } from '@/lib/badges/format';
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/problem';
-import { leaderboardPage } from '@/lib/stats/leaderboard/pages';
+import { languagesOnLeaderboard, leaderboardPage } from '@/lib/stats/leaderboard/pages';
 import { parseLeaderboardQuery, type LeaderboardQuery } from '@/lib/stats/leaderboard/query';
 
 // The leaderboard page: the default view at /leaderboard (cached, page.tsx), any other view at
@@ -26,12 +26,17 @@ export function queryOf(search: Search): { query: LeaderboardQuery; error?: stri
   }
 }
 
-const link = (q: LeaderboardQuery, page: number) =>
-  `/leaderboard?${new URLSearchParams({ range: q.range, ...(q.language ? { language: q.language } : {}), page: String(page) })}`;
+const link = (q: LeaderboardQuery, language: string | null, page: number) =>
+  `/leaderboard?${new URLSearchParams({ range: q.range, ...(language ? { language } : {}), page: String(page) })}`;
 
 /** The leaderboard as the query asks for it; `error` says why the query was set aside. */
 export async function Board({ query, error }: { query: LeaderboardQuery; error?: string }) {
-  const board = await leaderboardPage(await getDb(), { ...query, limit: 25 });
+  const db = await getDb();
+  const [board, ranked] = await Promise.all([leaderboardPage(db, { ...query, limit: 25 }), languagesOnLeaderboard(db)]);
+  // A choice of the languages people are ranked by (matched in any case): the one asked for stays
+  // chosen, in the spelling the board answers with, even when nobody is ranked by it.
+  const chosen = board.language ?? '';
+  const languages = chosen && !ranked.some((l) => l.toLowerCase() === chosen.toLowerCase()) ? [chosen, ...ranked] : ranked;
   const pages = Math.max(1, Math.ceil(board.total / 25));
   return (
     <>
@@ -50,7 +55,14 @@ export async function Board({ query, error }: { query: LeaderboardQuery; error?:
         </div>
         <div>
           <label htmlFor="language">Language</label>
-          <input id="language" name="language" type="search" placeholder="e.g. TypeScript" defaultValue={query.language ?? ''} maxLength={64} />
+          <select id="language" name="language" defaultValue={languages.find((l) => l.toLowerCase() === chosen.toLowerCase()) ?? ''}>
+            <option value="">All languages</option>
+            {languages.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
         </div>
         <button type="submit">Show</button>
       </form>
@@ -86,11 +98,11 @@ export async function Board({ query, error }: { query: LeaderboardQuery; error?:
         </div>
       )}
       <nav className="pager" aria-label="Pages">
-        {query.page > 1 && <a href={link(query, query.page - 1)}>← Previous</a>}
+        {query.page > 1 && <a href={link(query, board.language, query.page - 1)}>← Previous</a>}
         <span className="muted">
           Page {query.page} of {pages}
         </span>
-        {query.page < pages && <a href={link(query, query.page + 1)}>Next →</a>}
+        {query.page < pages && <a href={link(query, board.language, query.page + 1)}>Next →</a>}
       </nav>
     </>
   );

@@ -5,7 +5,7 @@ import { signUp, signUpSchema } from '@/lib/accounts/sign-in';
 import { signInOptions } from '@/lib/auth/providers';
 import { getDb } from '@/lib/db/client';
 import { authAction } from '@/lib/web/account/auth-actions';
-import { formError, parseForm, safeCallback, signedUpLocation, type FormState } from '@/lib/web/account/forms';
+import { formError, parseForm, safeCallback, signedUpLocation, welcomeLocation, type FormState } from '@/lib/web/account/forms';
 import { chosenPlan } from '@/lib/web/public/pricing';
 import { requestOrigin, visitorAddress } from '@/lib/web/account/session';
 
@@ -48,14 +48,27 @@ export async function signUpWithPassword(_: FormState, form: FormData): Promise<
   const values = { handle: input.handle, email: input.email };
   const parsed = parseForm(signUpSchema, input);
   if ('state' in parsed) return { ...parsed.state, values };
+  let created: string | null;
   try {
-    await signUp(await getDb(), parsed.data, await visitorAddress());
+    created = await signUp(await getDb(), parsed.data, await visitorAddress());
   } catch (err) {
     return formError(err, values);
   }
-  // The same answer whether the email was new or already had an account: sign in next (still
-  // naming the plan chosen on the pricing page, if any).
-  redirect(signedUpLocation((await chosenPlan(await getDb(), form.get('plan')))?.id));
+  const plan = (await chosenPlan(await getDb(), form.get('plan')))?.id;
+  // A new email: the account is the visitor's, signed in at once and sent to the dashboard's
+  // welcome. This is where a confirmation by mail goes once the site sends mail (SMTP_URL, the
+  // contract's Mail section): then the answer becomes "check your mail" for a new email and a
+  // taken one alike, and the link in the mail signs in. Until then a new email is told apart from
+  // a taken one by where the browser lands; sign-ups are limited per client address
+  // (attemptPolicies.signUp), which bounds how many emails one can test that way.
+  if (created) {
+    const origin = await requestOrigin();
+    const location = await passwordSignIn(parsed.data.email, parsed.data.password, welcomeLocation(plan), origin);
+    if (location !== 'refused' && location !== 'limited') redirect(location);
+  }
+  // The email already had an account (or signing in was refused, e.g. over its limit): sign in
+  // next, still naming the plan chosen on the pricing page, if any.
+  redirect(signedUpLocation(plan));
 }
 
 export async function signOut(): Promise<void> {

@@ -24,7 +24,7 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
       <h1>Sign in</h1>
       {search.signedUp && (
         <p className="notice" role="status">
-          Your account is ready, unless that email already had one: either way, sign in with the email and its password.
+          Signing up did not sign you in: that email may already have an account. Sign in with the email and its password.
         </p>
       )}
       {plan && <PlanNotice plan={plan} />}

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { apiTokens, users } from '../db/schema';
 import { ApiError } from '../http/problem';
@@ -43,10 +43,29 @@ function tokenDto(t: typeof apiTokens.$inferSelect): TokenDto {
 /** Live tokens a user may hold: every token has its own write budget, so their number is bounded. */
 export const MAX_LIVE_TOKENS = 20;
 
+/** Token names are at most this long (tokenNameSchema); a suffixed name is cut to fit. */
+const MAX_NAME_LENGTH = 100;
+
+/**
+ * `name`, or, when one of `taken` (names of live tokens, compared ignoring case) already has it,
+ * `name (2)`, `name (3)`... with the first number free: each live token in a list is told apart
+ * by its name, and one click on "Make a key" twice still gives a key.
+ */
+export function freeTokenName(name: string, taken: string[]): string {
+  const used = new Set(taken.map((t) => t.toLowerCase()));
+  if (!used.has(name.toLowerCase())) return name;
+  for (let n = 2; ; n++) {
+    const suffix = ` (${n})`;
+    const candidate = `${name.slice(0, MAX_NAME_LENGTH - suffix.length).trimEnd()}${suffix}`;
+    if (!used.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
 /**
  * Issues a token (scopes by default as `defaultScopes` of its format); the raw value is returned once and only its hash is stored. 422 when the user
  * already holds MAX_LIVE_TOKENS live tokens (counted under the user's row lock, so concurrent
- * requests cannot pass the bound together).
+ * requests cannot pass the bound together). A name a live token of the user already has gets a
+ * number (freeTokenName, under the same lock); the answer's `info.name` is the name given.
  */
 export async function issueToken(
   db: Db,
@@ -58,16 +77,16 @@ export async function issueToken(
   const granted = [...new Set(opts.scopes ?? defaultScopes(format))];
   const row = await db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-    const [{ live }] = await tx
-      .select({ live: count() })
+    const live = await tx
+      .select({ name: apiTokens.name })
       .from(apiTokens)
       .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
-    if (live >= MAX_LIVE_TOKENS) {
+    if (live.length >= MAX_LIVE_TOKENS) {
       throw new ApiError('invalid_payload', `A user may hold at most ${MAX_LIVE_TOKENS} live tokens.`, {
         errors: [{ path: '', code: 'too_many_tokens', message: `revoke a token first: at most ${MAX_LIVE_TOKENS}` }],
       });
     }
-    const [created] = await tx.insert(apiTokens).values({ userId, name: opts.name, prefix, hash, scopes: granted }).returning();
+    const [created] = await tx.insert(apiTokens).values({ userId, name: freeTokenName(opts.name, live.map((t) => t.name)), prefix, hash, scopes: granted }).returning();
     return created;
   });
   return { token, info: tokenDto(row) };

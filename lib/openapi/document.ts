@@ -147,7 +147,7 @@ export function openApiDocument(): Record<string, unknown> {
         }),
         post: accountOperation(
           'Create a token',
-          'The token is in the answer once and only its hash is kept. Scopes default to sync and badges (what a plugin needs). A user holds at most 20 live tokens (422 `too_many_tokens`: revoke one first).',
+          'The token is in the answer once and only its hash is kept. Scopes default to sync and badges (what a plugin needs). A user holds at most 20 live tokens (422 `too_many_tokens`: revoke one first). A name one of my live tokens already has (ignoring case) is given a number, `laptop (2)`, `laptop (3)`...: `info.name` is the name the token got.',
           { '201': ok(issuedTokenSchema) },
           { ...jsonBody, invalid_payload: 'naming the field; `too_many_tokens`.' },
           createTokenSchema,

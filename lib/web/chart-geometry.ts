@@ -102,3 +102,35 @@ export function months(days: { date: string; seconds: number }[]): { month: stri
   }
   return [...out.values()];
 }
+
+export type Period = 'day' | 'week' | 'month';
+
+export interface PeriodTotal {
+  /** The period: its date, its ISO week's Monday (which may lie before the range), or YYYY-MM. */
+  key: string;
+  /** How the table and the bar's title name it: the date, "week of <Monday>", "Mar 2025". */
+  name: string;
+  seconds: number;
+}
+
+/** Bars a card holds readably at a phone's width: a run of days longer than this is drawn coarser. */
+const MAX_DAY_BARS = 92;
+const MAX_WEEK_BARS = 106;
+
+/**
+ * A run of days as bars a card can hold at any width: one a day up to MAX_DAY_BARS days (a
+ * quarter), else one an ISO week (a year is 53), else one a month (all time). Totals are sums
+ * of the days, so the table beside the chart adds up to the same whole.
+ */
+export function periods(days: { date: string; seconds: number }[]): { period: Period; totals: PeriodTotal[] } {
+  const period: Period = days.length <= MAX_DAY_BARS ? 'day' : days.length <= MAX_WEEK_BARS * 7 ? 'week' : 'month';
+  const out = new Map<string, PeriodTotal>();
+  for (const d of days) {
+    const key = period === 'day' ? d.date : period === 'week' ? isoWeekStart(d.date) : d.date.slice(0, 7);
+    const name = period === 'day' ? d.date : period === 'week' ? `week of ${key}` : `${monthName(d.date)} ${d.date.slice(0, 4)}`;
+    const total = out.get(key) ?? { key, name, seconds: 0 };
+    total.seconds += d.seconds;
+    out.set(key, total);
+  }
+  return { period, totals: [...out.values()] };
+}

@@ -157,6 +157,34 @@ describe('account routes (/me)', () => {
       expect((await me(revokeTokenRoute, 'DELETE', `/me/tokens/${encodeURIComponent(id.isWellFormed() ? id : 'x')}`, { token: accountToken, id })).status).toBe(404);
   });
 
+  it('gives a name a live token already has a number, the dashboard and the route alike; a revoked name is free again', async () => {
+    const { user } = await newUser();
+    const accountToken = await tokenWithScopes(user.id, ['account']);
+    const create = async (name: string) => {
+      const res = await me(createTokenRoute, 'POST', '/me/tokens', { token: accountToken, body: { name, format: 'uuid' } });
+      expect(res.status).toBe(201);
+      return (await res.json()).info as { id: string; name: string };
+    };
+    const first = await create('WakaTime plugins');
+    expect(first.name).toBe('WakaTime plugins');
+    // The dashboard's "Make a key" calls the same function with this name.
+    const second = await issueToken(await getDb(), user.id, { name: 'WakaTime plugins', format: 'uuid' });
+    expect(second.info.name).toBe('WakaTime plugins (2)');
+    expect((await create('wakatime PLUGINS')).name).toBe('wakatime PLUGINS (3)');
+    expect((await create('WakaTime plugins (2)')).name).toBe('WakaTime plugins (2) (2)');
+    // The longest name allowed stays within the limit with its number.
+    const long = 'x'.repeat(100);
+    expect((await create(long)).name).toBe(long);
+    const numbered = (await create(long)).name;
+    expect([numbered.length, numbered.endsWith(' (2)')]).toEqual([100, true]);
+    // Once revoked, a token's name no longer counts.
+    expect((await me(revokeTokenRoute, 'DELETE', `/me/tokens/${first.id}`, { token: accountToken, id: first.id })).status).toBe(204);
+    expect((await create('WakaTime plugins')).name).toBe('WakaTime plugins');
+    const listed = (await (await me(listTokensRoute, 'GET', '/me/tokens', { token: accountToken })).json()).tokens as { name: string; revoked_at: string | null }[];
+    const live = listed.filter((t) => t.revoked_at === null).map((t) => t.name.toLowerCase());
+    expect(new Set(live).size).toBe(live.length);
+  });
+
   it('exports everything kept, then deletes every row of the user', async () => {
     const { user, token } = await newUser();
     const accountToken = await tokenWithScopes(user.id, ['account']);

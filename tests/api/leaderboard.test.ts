@@ -5,6 +5,7 @@ import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { deleteAccount, updateAccount } from '@/lib/accounts/me';
 import { resetConfig } from '@/lib/config';
 import { getDb } from '@/lib/db/client';
+import { languagesOnLeaderboard } from '@/lib/stats/leaderboard/pages';
 import { call, daysFromToday, newUser } from '../helpers/api';
 import { documented } from '../helpers/contract';
 
@@ -121,6 +122,32 @@ describe('GET /leaderboard/api/get/public', () => {
       process.env.LEADERBOARD_MAX_AGE = '0';
       resetConfig();
     }
+  });
+
+  it('matches a language in any case, sums a user\'s time under every spelling, and offers each language once', async () => {
+    await coder('lb-kim', [['Kotlin', 3000]]);
+    await coder('lb-lou', [['kotlin', 2000], ['KOTLIN', 2000]]);
+    await coder('lb-max', [['Kotlin', 1000]], { leaderboard: true, share_languages: false });
+    for (const asked of ['kotlin', 'KOTLIN', 'Kotlin', ' kOtLiN ']) {
+      const res = await get(`range=7d&language=${encodeURIComponent(asked)}`);
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      // lb-lou's two spellings are one language: 4000 s ranks first; lb-max shares no languages.
+      expect([asked, body.entries.map((e: { rank: number; user: { handle: string } }) => [e.rank, e.user.handle]), body.total]).toEqual([
+        asked,
+        [
+          [1, 'lb-lou'],
+          [2, 'lb-kim'],
+        ],
+        2,
+      ]);
+      expect(body.language.toLowerCase()).toBe('kotlin');
+    }
+    const offered = await languagesOnLeaderboard(await getDb());
+    expect(offered.filter((name) => name.toLowerCase() === 'kotlin')).toHaveLength(1);
+    expect(offered).toEqual(expect.arrayContaining(['Go', 'Zig']));
+    // A language nobody is ranked by: no entries, the name as asked.
+    expect(await (await get('range=7d&language=Brainfudge')).json()).toMatchObject({ language: 'Brainfudge', entries: [], total: 0 });
   });
 
   it.each([['range=90d', 'range'], ['limit=101', 'limit'], ['page=0', 'page'], ['limit=abc', 'limit']])('answers 400 for %s', async (query, path) => {

@@ -140,11 +140,8 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await page.getByLabel('Email').fill(`${noScript}@example.test`);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await arrivesAt(page, /\/signin\?signedUp=1/);
-    await page.getByLabel('Email').fill(`${noScript}@example.test`);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await arrivesAt(page, /\/dashboard/);
+    // A new email is signed in at once.
+    await arrivesAt(page, /\/dashboard\?welcome=1$/);
     await page.getByLabel('Token name').fill('no-js');
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.getByTestId('token-value').textContent())!;
@@ -207,13 +204,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await shot(page, 'signup-error');
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    // Signing up says nothing about whether the email had an account: sign in next.
-    await arrivesAt(page, /\/signin\?signedUp=1/);
-    await expect(page.getByRole('status').textContent()).resolves.toMatch(/sign in with the email and its password/);
-    await shot(page, 'signed-up');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    // A new email is signed in at once, on the dashboard's welcome.
     await arrivesAt(page, /\/dashboard\?welcome=1$/);
     await shot(page, 'dashboard-new');
     // A new account's dashboard leads with setting up: the first step on the first screen, no empty charts before it.
@@ -226,7 +217,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await page.goto(`${base}/docs/wakatime`);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).waitFor();
     await expect(page.locator('pre').first().textContent()).resolves.toContain(`api_url = ${base}/api/wakatime/v1`);
-    // A range the dashboard does not know (even one named like an Object property) is the default range.
+    // A range the dashboard does not know (even one named like an Object property) is said, and the default range shown.
     expect((await page.goto(`${base}/dashboard?range=constructor`))?.status()).toBe(200);
 
     // Create a token: shown once, with the plugin settings.
@@ -334,7 +325,8 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     const spare = (await page.getByTestId('token-value').textContent())!;
     expect(spare).not.toBe(token);
     expect((await sync(spare, '/sync/activities', ide.slice(0, 1))).status).toBe(200);
-    await page.getByRole('button', { name: 'Revoke token spare' }).click();
+    await page.locator('summary[aria-label="Revoke token spare…"]').click();
+    await page.getByRole('button', { name: 'Yes, revoke token spare' }).click();
     await expect.poll(async () => (await sync(spare, '/sync/activities', ide.slice(0, 1))).status, { timeout: 20_000 }).toBe(401);
 
     // After the dashboard and the profile have rendered, the API description still builds.

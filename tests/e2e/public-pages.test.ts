@@ -221,7 +221,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
   });
   afterAll(() => browser?.close());
 
-  it('without JavaScript, a sign-up from a plan\'s button keeps the plan through a refused form and names it on the sign-in page', async () => {
+  it('without JavaScript, a sign-up from a plan\'s button keeps the plan through a refused form and names it on the dashboard', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } });
     const page = await context.newPage();
     const taken = (await newUser({ profile_public: false })).user.handle;
@@ -239,7 +239,8 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await page.getByLabel('Email').fill(`${handle}@example.test`);
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/signin\?signedUp=1&plan=pro&/);
+    // Signed in at once, on the dashboard's welcome, which names the plan.
+    await page.waitForURL(/\/dashboard\?welcome=1&plan=pro$/);
     await expect(plan.textContent()).resolves.toMatch(/You chose Pro \(\$9 \/ month\)\. Paid plans have no checkout yet/);
     await context.close();
   });

@@ -6,7 +6,7 @@ import { leaderboardEntries, leaderboardLanguages, users } from '../../db/schema
 import { ProcessCache } from '../../process-cache';
 import { listedOnLeaderboard, publicUserOf, sharesLanguages } from '../../sharing/gate';
 import type { PublicUser } from '../../sharing/owner';
-import type { LeaderboardQuery, LeaderboardRange } from './query';
+import { leaderboardRanges, type LeaderboardQuery, type LeaderboardRange } from './query';
 import { freshSnapshot } from './snapshot';
 
 // The leaderboard's pages: ranked from the snapshot in index order, with the owners' current
@@ -33,6 +33,41 @@ export interface LeaderboardPage {
 }
 
 const pages = new ProcessCache<LeaderboardPage>();
+const languageNames = new ProcessCache<string[]>();
+
+/**
+ * The languages ranked in a range's snapshot (listed users who share languages, time above
+ * zero), as the plugins spelled them, most users first. Kept per snapshot and revision: a user
+ * who stops sharing takes their languages off at once, as off the pages.
+ */
+function rankedLanguages(db: Db, range: LeaderboardRange, snap: { generatedAt: string; revision: number }): Promise<string[]> {
+  const key = JSON.stringify([range, snap.generatedAt, snap.revision]);
+  return languageNames.get(key, config().LEADERBOARD_MAX_AGE * 1000, async () => {
+    const [l, u] = [leaderboardLanguages, users];
+    const found = await rows<{ name: string }>(
+      db,
+      sql`SELECT ${l.language} AS name FROM ${l} JOIN ${u} ON ${u.id} = ${l.userId}
+          WHERE ${l.range} = ${range} AND ${l.millis} > 0 AND ${listedOnLeaderboard(u)} AND ${sharesLanguages(u)}
+          GROUP BY ${l.language} ORDER BY count(*) DESC, ${l.language}`,
+    );
+    return found.map((r) => r.name);
+  });
+}
+
+/** Language names compared the way the leaderboard's `language` matches them: ignoring case. */
+const fold = (name: string) => name.toLowerCase();
+
+/**
+ * The languages a visitor can rank the leaderboard by: those ranked in either range, one
+ * spelling for names that differ only in case (the one most users' plugins send), sorted by name.
+ */
+export async function languagesOnLeaderboard(db: Db): Promise<string[]> {
+  const names = new Map<string, string>();
+  for (const range of leaderboardRanges) {
+    for (const name of await rankedLanguages(db, range, await freshSnapshot(db, range))) if (!names.has(fold(name))) names.set(fold(name), name);
+  }
+  return [...names.values()].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
+}
 
 interface RankedRow {
   id: string;
@@ -70,14 +105,19 @@ function rankedByTotal(db: Db, q: LeaderboardQuery): Promise<RankedRow[]> {
  * read in order from their index (rows of users who stopped sharing are gone already); only the
  * page's rows are joined to the users, whose current settings are checked again.
  */
-function rankedByLanguage(db: Db, q: LeaderboardQuery): Promise<RankedRow[]> {
+function rankedByLanguage(db: Db, q: LeaderboardQuery, spellings: string[]): Promise<RankedRow[]> {
   const [l, e, u] = [leaderboardLanguages, leaderboardEntries, users];
+  if (spellings.length === 0) return Promise.resolve([]);
   return rows<RankedRow>(
     db,
-    sql`WITH ranked AS (
-          SELECT ${l.userId} AS user_id, ${l.millis} AS millis, rank() OVER (ORDER BY ${l.millis} DESC)::int AS rank, count(*) OVER ()::int AS total
-          FROM ${l} WHERE ${l.range} = ${q.range} AND ${l.language} = ${q.language}
-          ORDER BY ${l.millis} DESC, ${l.userId} LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}
+    sql`WITH matched AS (
+          SELECT ${l.userId} AS user_id, sum(${l.millis}) AS millis
+          FROM ${l} WHERE ${l.range} = ${q.range} AND ${l.language} IN (${sql.join(spellings.map((name) => sql`${name}`), sql`, `)})
+          GROUP BY ${l.userId}
+        ),
+        ranked AS (
+          SELECT user_id, millis, rank() OVER (ORDER BY millis DESC)::int AS rank, count(*) OVER ()::int AS total
+          FROM matched ORDER BY millis DESC, user_id LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}
         )
         SELECT ${selected(u.id, u.handle, u.displayName)}, ${e.totalMillis}::float8 AS total_millis, true AS shares, r.rank, r.total
         FROM ranked r JOIN ${u} ON ${u.id} = r.user_id JOIN ${e} ON ${e.range} = ${q.range} AND ${e.userId} = r.user_id
@@ -86,13 +126,20 @@ function rankedByLanguage(db: Db, q: LeaderboardQuery): Promise<RankedRow[]> {
   );
 }
 
-/** One page of the leaderboard, ranked by total or by one language (ties share a rank). */
+/**
+ * One page of the leaderboard, ranked by total or by one language (ties share a rank). The
+ * language matches ignoring case: plugins spell some names differently ("TypeScript",
+ * "typescript"), and a user's time under every spelling counts; the answer names the language
+ * as most users' plugins spell it.
+ */
 export async function leaderboardPage(db: Db, q: LeaderboardQuery): Promise<LeaderboardPage> {
   const snap = await freshSnapshot(db, q.range);
-  const key = JSON.stringify([q, snap.generatedAt, snap.revision]);
+  const spellings = q.language ? (await rankedLanguages(db, q.range, snap)).filter((name) => fold(name) === fold(q.language!)) : [];
+  const language = spellings[0] ?? q.language;
+  const key = JSON.stringify([{ ...q, language: language && fold(language) }, snap.generatedAt, snap.revision]);
   return pages.get(key, config().LEADERBOARD_MAX_AGE * 1000, async () => {
     const days = Number(q.range.slice(0, -1));
-    const found = q.language ? await rankedByLanguage(db, q) : await rankedByTotal(db, q);
+    const found = q.language ? await rankedByLanguage(db, q, spellings) : await rankedByTotal(db, q);
     // The top languages of the page's users who share languages, from the same snapshot.
     const sharing = found.filter((r) => r.shares).map((r) => r.id);
     const perLanguage = sharing.length
@@ -121,7 +168,7 @@ export async function leaderboardPage(db: Db, q: LeaderboardQuery): Promise<Lead
     return {
       generated_at: snap.generatedAt,
       range: { name: q.range, from: snap.from, to: snap.to },
-      language: q.language,
+      language,
       page: q.page,
       limit: q.limit,
       total: found[0]?.total ?? 0,

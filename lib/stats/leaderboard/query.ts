@@ -19,7 +19,10 @@ export const leaderboardQuerySchema = z.object({
     })
     .optional()
     .transform((v) => v?.trim() || null)
-    .meta({ description: "Rank by this language's time, named exactly as the plugins send it; only users who share languages appear." }),
+    .meta({
+      description:
+        "Rank by this language's time, named in any case (`typescript` finds TypeScript; a user's time under every spelling counts); the answer's `language` is the name as most plugins spell it. Only users who share languages appear.",
+    }),
   page: wholeNumber(1, 1_000_000, 1),
   limit: wholeNumber(1, MAX_LIMIT, 50),
 });

@@ -5,26 +5,19 @@ import { badgeDto, listBadges } from '../../badges/store';
 import { getDb } from '../../db/client';
 import { hitmapChart, languageChart, timeChart, weeklyChart } from '../../stats/chart-bodies';
 import { hasActivity, ownApps, ownerTarget, ownProjects } from '../../stats/own';
+import type { RangeQuery } from '../../stats/range';
 import { requestOrigin } from './session';
 
 // Everything the dashboard shows its owner: the account, every chart over all their data
 // (projects and desktop applications included), tokens and badges.
 
-export const dashboardRanges = { '7d': 'Last 7 days', '30d': 'Last 30 days', '365d': 'Last 365 days' } as const;
-export type DashboardRange = keyof typeof dashboardRanges;
-
-/** The range a `?range=` asks for, or the default (7 days) for anything else. */
-export function dashboardRange(value: unknown): DashboardRange {
-  return typeof value === 'string' && Object.hasOwn(dashboardRanges, value) ? (value as DashboardRange) : '7d';
-}
-
-export async function dashboardData(user: SessionUser, range: DashboardRange) {
+export async function dashboardData(user: SessionUser, range: RangeQuery) {
   const db = await getDb();
   const target = ownerTarget({ ...user, statsVersion: Number(user.statsVersion) });
   const [account, time, language, hitmap, weekly, tokens, badgeRows, active] = await Promise.all([
     getAccount(db, user.id),
-    timeChart(db, target, { name: range }),
-    languageChart(db, target, { name: range }),
+    timeChart(db, target, range),
+    languageChart(db, target, range),
     hitmapChart(db, target, { name: '365d' }),
     weeklyChart(db, target, 12),
     listTokens(db, user.id),

@@ -43,7 +43,12 @@ export function safeCallback(value: unknown, origin: string): string {
   return sameOriginPath(value, origin) ?? '/dashboard';
 }
 
-/** Where a sign-up goes next: the sign-in page, then the dashboard's welcome; with the chosen plan's id, if any. */
+/** Where a new account lands, signed in: the dashboard's welcome, naming the chosen plan's id, if any. */
+export function welcomeLocation(planId?: string): string {
+  return `/dashboard?${new URLSearchParams({ welcome: '1', ...(planId && { plan: planId }) })}`;
+}
+
+/** Where a sign-up that did not sign in goes (the email had an account): the sign-in page, then the dashboard's welcome; with the chosen plan's id, if any. */
 export function signedUpLocation(planId?: string): string {
   const query = new URLSearchParams({ signedUp: '1', ...(planId && { plan: planId }), callbackUrl: '/dashboard?welcome=1' });
   return `/signin?${query}`;

@@ -1,0 +1,272 @@
+import fs from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+// The dashboard a returning user sees, and the way in, in Chromium against `next start`: signing
+// up signs in; the home page shows the lines of ~/.wakatime.cfg; "Make a key" still shows its key
+// once the first activity has arrived; revoking asks first; the charts fit their cards on a wide
+// screen and on a phone; a range the dashboard cannot show is said; the leaderboard's language is
+// a choice matched in any case.
+
+const base = inject('baseUrl');
+const api = `${base}/main/api/v1`;
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = fs.existsSync(chromiumPath);
+if (!hasChromium && process.env.CI) throw new Error(`CI runs the browser checks, but there is no Chromium at ${chromiumPath}`);
+const password = 'a long enough password';
+const today = new Date().toISOString().slice(0, 10);
+const longName = 'A language whose name is far too long to fit in a card here';
+
+let browser: Browser;
+const errors: string[] = [];
+// One account for the file, signed up by the first test: sign-ups are limited per client address
+// (10 an hour), and the suite's other files sign up too.
+let context: BrowserContext;
+let page: Page;
+
+function watch(page: Page) {
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && !/status of 404/.test(m.text()) && errors.push(`${page.url()}: ${m.text()}`));
+  return page;
+}
+
+async function arrivesAt(page: Page, url: RegExp) {
+  await expect.poll(() => page.url(), { timeout: 20_000 }).toMatch(url);
+  await page.waitForLoadState('networkidle');
+}
+
+/** Signs up in the browser; the sign-up itself signs in and lands on the dashboard's welcome. */
+async function signUp(context: BrowserContext): Promise<{ page: Page; handle: string }> {
+  const page = watch(await context.newPage());
+  const handle = `db${Math.random().toString(36).slice(2, 9)}`;
+  await page.goto(`${base}/signup`, { waitUntil: 'networkidle' });
+  await page.getByLabel('Handle').fill(handle);
+  await page.getByLabel('Email').fill(`${handle}@example.test`);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await arrivesAt(page, /\/dashboard\?welcome=1$/);
+  return { page, handle };
+}
+
+/** A plugin token made with the dashboard's token form. */
+async function tokenFrom(page: Page, name: string): Promise<string> {
+  await page.getByLabel('Token name').fill(name);
+  await page.getByRole('button', { name: 'Create token' }).click();
+  await page.getByTestId('token-value').waitFor();
+  return (await page.getByTestId('token-value').textContent())!;
+}
+
+async function sync(token: string, activities: unknown[]) {
+  const res = await fetch(`${api}/sync/activities`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ activities }),
+  });
+  return res.status;
+}
+
+async function heartbeats(key: string, language: string) {
+  const now = Math.floor(Date.now() / 1000);
+  const res = await fetch(`${base}/api/wakatime/v1/users/current/heartbeats.bulk`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(key).toString('base64')}`, 'content-type': 'application/json', 'user-agent': 'wakatime/v1.98.0 (linux-6.5.0) go1.22.1 vim/9.1 vim-wakatime/11.0.0' },
+    body: JSON.stringify([120, 60, 0].map((s) => ({ entity: '/home/me/proj/main.go', time: now - s, language, project: 'proj' }))),
+  });
+  return res.status;
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+const inside = (inner: Box, outer: Box) =>
+  inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
+  it('the home page names WakaTime and shows the lines of ~/.wakatime.cfg with this site\'s address', async () => {
+    const visitor = await browser.newContext();
+    const page = watch(await visitor.newPage());
+    await page.goto(`${base}/`, { waitUntil: 'networkidle' });
+    await expect(page.locator('.lead').textContent()).resolves.toMatch(/WakaTime plugin/);
+    const cfg = (await page.getByTestId('home-wakatime-cfg').textContent())!;
+    expect(cfg.split('\n')).toEqual(['[settings]', `api_url = ${base}/api/wakatime/v1`, 'api_key = <your key>']);
+    // The same page for everyone: the header offers signing in to a visitor.
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    await visitor.close();
+  });
+
+  it('signing up signs in: the dashboard\'s welcome, and a header with Dashboard and Sign out, with and without JavaScript', async () => {
+    context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    ({ page } = await signUp(context));
+    await expect(page.locator('.notice').first().textContent()).resolves.toMatch(/Your account is ready/);
+    const header = async (p: Page) => {
+      const nav = p.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Sign out' }).waitFor();
+      return [await nav.getByRole('link', { name: 'Dashboard' }).isVisible(), await nav.getByRole('link', { name: 'Sign in' }).isVisible()];
+    };
+    expect(await header(page)).toEqual([true, false]);
+    // Without JavaScript, the same session: the dashboard (rendered for its user) says so by itself.
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    await noScript.addCookies(await context.cookies());
+    const plain = watch(await noScript.newPage());
+    await plain.goto(`${base}/dashboard`);
+    expect(await header(plain)).toEqual([true, false]);
+    await noScript.close();
+  });
+
+  it('"Make a key" shows a new key after the first activity arrived, and names it apart from the first', async () => {
+    await page.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });
+    await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    const keyOf = async () => /api_key = ([0-9a-f-]{36})/.exec((await page.getByTestId('wakatime-cfg-text').textContent())!)![1];
+    await page.getByRole('button', { name: 'Make a key for my editor' }).click();
+    await page.getByTestId('wakatime-cfg-text').waitFor();
+    const first = await keyOf();
+    expect(await heartbeats(first, 'Go')).toBe(201);
+    await expect.poll(() => page.getByTestId('first-activity').textContent(), { timeout: 20_000 }).toMatch(/Your first activity arrived: Go/);
+    // The dashboard now has activity: making a key turns it into the figures, and the key is shown.
+    await page.getByRole('button', { name: 'Make a key for my editor' }).click();
+    await expect.poll(async () => (await page.getByTestId('wakatime-cfg-text').count()) > 0 && (await keyOf()) !== first, { timeout: 20_000 }).toBe(true);
+    const second = await keyOf();
+    await expect(page.getByText(/Key "WakaTime plugins \(2\)" created/).count()).resolves.toBe(1);
+    await page.getByRole('heading', { name: 'Your activity' }).waitFor();
+    expect(await heartbeats(second, 'Go')).toBe(201);
+    // Once more, on the figures: still shown.
+    await page.getByRole('button', { name: 'Make a key for my editor' }).click();
+    await expect.poll(async () => keyOf(), { timeout: 20_000 }).not.toBe(second);
+    const tokens = (await page.getByRole('table', { name: 'Your tokens' }).textContent())!;
+    for (const name of ['WakaTime plugins', 'WakaTime plugins (2)', 'WakaTime plugins (3)']) expect(tokens).toContain(name);
+  });
+
+  it('revoking a token asks first, and only the second step revokes it', async () => {
+    const token = await tokenFrom(page, 'spare');
+    expect(await sync(token, [{ language: 'Go', time: 60, date: today, hour: 1 }])).toBe(200);
+    await page.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });
+    const confirm = page.getByRole('button', { name: 'Yes, revoke token spare' });
+    expect(await confirm.isVisible()).toBe(false);
+    await page.locator('summary[aria-label="Revoke token spare…"]').click();
+    await expect(page.getByText(/“spare” stop sending at once/).isVisible()).resolves.toBe(true);
+    expect(await sync(token, [{ language: 'Go', time: 60, date: today, hour: 2 }])).toBe(200); // asking revoked nothing
+    await confirm.click();
+    await expect.poll(() => sync(token, [{ language: 'Go', time: 60, date: today, hour: 3 }]), { timeout: 20_000 }).toBe(401);
+    await expect.poll(async () => page.getByRole('table', { name: 'Your tokens' }).textContent(), { timeout: 20_000 }).toMatch(/revoked/);
+  });
+
+  it('the year\'s chart and the languages fit their cards at 1366 and 390 px; names, times and shares all show', async () => {
+    await page.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });
+    const token = await tokenFrom(page, 'charts');
+    const days = [0, 1, 2, 40, 100, 200, 300, 360].map((n) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10));
+    const activities = days.flatMap((date, i) => [
+      { language: 'TypeScript', time: 1800 + i * 60, date, hour: 9, project_name: 'site' },
+      { language: longName, time: 600, date, hour: 10, project_name: 'site' },
+      { language: 'Go', time: 300, date, hour: 11, project_name: 'api' },
+    ]);
+    expect(await sync(token, activities)).toBe(200);
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${base}/dashboard?range=365d`, { waitUntil: 'networkidle' });
+      expect([width, await page.evaluate(() => document.documentElement.scrollWidth)]).toEqual([width, width]);
+      const card = (await page.locator('section[aria-labelledby="d-daily"]').boundingBox())!;
+      const plot = (await page.locator('section[aria-labelledby="d-daily"] svg.bars-columns').boundingBox())!;
+      const labels = (await page.locator('section[aria-labelledby="d-daily"] .bars-labels').boundingBox())!;
+      expect([width, inside(plot, card), inside(labels, card), plot.width > 100]).toEqual([width, true, true, true]);
+      // A year is drawn by weeks: some 53 bars, each drawn, none outside the plot.
+      const bars = await page.locator('section[aria-labelledby="d-daily"] svg.bars-columns rect').evaluateAll((rects) => rects.map((r) => r.getBoundingClientRect().toJSON()));
+      expect(bars.length).toBeGreaterThanOrEqual(52);
+      expect(bars.length).toBeLessThanOrEqual(54);
+      expect(bars.every((b) => inside(b, plot))).toBe(true);
+
+      const languages = page.locator('section[aria-labelledby="d-langs"]');
+      const langCard = (await languages.boundingBox())!;
+      for (const row of await languages.locator('tbody tr').all()) {
+        const cells = row.locator('td');
+        for (const i of [0, 1, 2]) {
+          const box = (await cells.nth(i).boundingBox())!;
+          expect([width, i, inside(box, langCard), box.width > 0]).toEqual([width, i, true, true]);
+        }
+        // The time and the share are shown whole, not cut.
+        for (const i of [1, 2]) expect(await cells.nth(i).evaluate((c) => c.scrollWidth <= c.clientWidth)).toBe(true);
+        await expect(cells.nth(2).textContent()).resolves.toMatch(/^\d+(\.\d)?%$/);
+      }
+      // The long name is cut with an ellipsis, and whole in its title.
+      const name = languages.locator(`[title="${longName}"]`);
+      expect(await name.evaluate((e) => [getComputedStyle(e).textOverflow, e.scrollWidth > e.clientWidth])).toEqual(['ellipsis', true]);
+    }
+    // All time is accepted too (drawn by weeks or months, as long as it is).
+    await page.goto(`${base}/dashboard?range=all`, { waitUntil: 'networkidle' });
+    await expect(page.getByRole('navigation', { name: 'Range' }).locator('[aria-current="page"]').textContent()).resolves.toBe('All time');
+  });
+
+  it('shows dates asked with the form, and says why a range cannot be shown, naming the field and the rule', async () => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });
+    const from = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('From', { exact: true }).fill(from);
+    await page.getByLabel('To', { exact: true }).fill(today);
+    await page.getByRole('button', { name: 'Show these dates' }).click();
+    await arrivesAt(page, new RegExp(`/dashboard\\?from=${from}&to=${today}$`));
+    await expect(page.getByText(`${from} to ${today}`).count()).resolves.toBe(1);
+    for (const [query, message] of [
+      ['range=14d', /range: must be one of today, 7d, 30d, 90d, 365d, all/],
+      [`from=${today}&to=${from}`, /to: must not be before from/],
+      ['from=2024-01-01&to=2025-06-01', /to: the span may be at most 366 days/],
+      ['from=2025-02-30&to=2025-03-02', /from: must be a real date/],
+    ] as const) {
+      expect((await page.goto(`${base}/dashboard?${query}`))?.status()).toBe(200);
+      await expect(page.getByTestId('range-error').textContent()).resolves.toMatch(message);
+    }
+  });
+
+  it('the leaderboard\'s language is a choice of the languages ranked, matched in any case', async () => {
+    const made = await fetch(`${api}/admin/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${inject('adminToken')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ handle: `lb${Math.random().toString(36).slice(2, 9)}`, settings: { leaderboard: true, share_languages: true }, token: { scopes: ['sync'] } }),
+    });
+    const { user, token } = (await made.json()) as { user: { handle: string }; token: string };
+    expect(await sync(token, [{ language: 'OCaml', time: 1200, date: today, hour: 4 }])).toBe(200);
+    const visitor = await browser.newContext({ javaScriptEnabled: false });
+    const page = watch(await visitor.newPage());
+    await page.goto(`${base}/leaderboard?range=7d`);
+    const options = await page.locator('select#language option').allTextContents();
+    expect(options[0]).toBe('All languages');
+    expect(options).toContain('OCaml');
+    await page.getByLabel('Language').selectOption('OCaml');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/language=OCaml/);
+    await expect(page.locator('main').textContent()).resolves.toContain(`@${user.handle}`);
+    await page.goto(`${base}/leaderboard?range=7d&language=ocaml`);
+    await expect(page.locator('main').textContent()).resolves.toContain(`@${user.handle}`);
+    expect(await page.locator('select#language').inputValue()).toBe('OCaml');
+    await visitor.close();
+  });
+
+  it('the header\'s "Sign out" asks on a page of its own, which signs out, without JavaScript too (last: it ends the file\'s session)', async () => {
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    await noScript.addCookies(await context.cookies());
+    const plain = watch(await noScript.newPage());
+    await plain.goto(`${base}/leaderboard`);
+    await plain.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).click();
+    // A cached page cannot know who is signed in: its "Sign in" goes on to the dashboard.
+    await arrivesAt(plain, /\/dashboard$/);
+    await plain.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign out' }).click();
+    await arrivesAt(plain, /\/signout$/);
+    await plain.getByRole('main').getByRole('button', { name: 'Sign out' }).click();
+    await arrivesAt(plain, new RegExp(`^${base}/$`));
+    expect((await plain.goto(`${base}/dashboard`))?.url()).toMatch(/\/signin/);
+    expect((await plain.goto(`${base}/signout`))?.url()).toBe(`${base}/`);
+    await noScript.close();
+  });
+
+  afterAll(() => {
+    expect(errors).toEqual([]);
+  });
+});
