@@ -135,7 +135,7 @@ describe('/me/goals', () => {
       [{ language: 'Go', project: 'web' }, 600 + 1800],
       [{ language: 'Python' }, 0],
     ] as const;
-    for (const [filter, seconds] of want) await create(u.account, { period: 'day', seconds: 3000, ...filter });
+    for (const [filter] of want) await create(u.account, { period: 'day', seconds: 3000, ...filter });
     const goals = await goalsOf(u.account);
     expect(goals.map((g: { progress: { actual_seconds: number; done: boolean } }) => g.progress)).toEqual(
       want.map(([, seconds]) => ({ period_start: u.today, actual_seconds: seconds, done: seconds >= 3000 })),
