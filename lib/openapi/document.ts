@@ -141,7 +141,7 @@ export function openApiDocument(): Record<string, unknown> {
         }),
       },
       '/me/export': {
-        get: accountOperation('Export all my data', 'One JSON document (a download): account, tokens (never their values), badges, every IDE and desktop bucket, the heartbeats of the last 14 days (without their files) and the imports.', {
+        get: accountOperation('Export all my data', 'One JSON document (a download): account, tokens (never their values), badges, goals, every IDE and desktop bucket, the heartbeats of the last 14 days (without their files) and the imports.', {
           '200': { description: 'JSON, `Content-Disposition: attachment`.', content: { 'application/json': { schema: { type: 'object' } } } },
         }),
       },

@@ -3,6 +3,7 @@ import { GET as getWakaGoal } from '@/app/api/wakatime/v1/users/[user]/goals/[id
 import { GET as getWakaGoals } from '@/app/api/wakatime/v1/users/[user]/goals/route';
 import { DELETE as deleteGoal } from '@/app/main/api/v1/me/goals/[id]/route';
 import { GET as listGoals, POST as postGoal } from '@/app/main/api/v1/me/goals/route';
+import { GET as exportMe } from '@/app/main/api/v1/me/export/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { issueToken } from '@/lib/accounts/tokens';
 import { addDays, isoWeekStart } from '@/lib/dates';
@@ -69,6 +70,12 @@ describe('/me/goals', () => {
     const named = await (await create(u.account, { period: 'week', seconds: 36_000, language: 'Go', title: '  Ten hours of Go ' })).json();
     expect(named.title).toBe('Ten hours of Go');
     expect((await goalsOf(u.account)).map((g: { id: string }) => g.id)).toEqual([goal.id, named.id]);
+    // The export holds every goal as stored (the title as given, or none).
+    const exported = await (await exportMe(new Request('http://localhost/main/api/v1/me/export', { headers: { authorization: `Bearer ${u.account}` } }))).json();
+    expect(exported.goals).toMatchObject([
+      { id: goal.id, period: 'day', seconds: 3600, language: null, project: null, title: null },
+      { id: named.id, period: 'week', seconds: 36_000, language: 'Go', project: null, title: 'Ten hours of Go' },
+    ]);
 
     const other = await owner();
     expect(await goalsOf(other.account)).toEqual([]);
