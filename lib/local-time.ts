@@ -119,5 +119,7 @@ export function localDay(date: string, timeZone: string): LocalDay {
     start = Math.min(start, at);
     end = at + QUARTER;
   }
+  // A date the zone skipped (Samoa leapt over 2011-12-30): an empty day at the jump.
+  if (start === Infinity) start = end = utcMidnight - first * 60_000;
   return { date, timeZone, start, end, hours, offsetAt };
 }
