@@ -2,7 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { HOUR_CAP_MILLIS } from '../activity';
 import { addDays, isoWeekStart } from '../dates';
 import { rows, type Db } from '../db/client';
-import { goals, ideActivity, userHours, users } from '../db/schema';
+import { goals, ideActivity, userDays, userHours, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { isUuid } from '../ids';
 import { localDateHour } from '../local-time';
@@ -42,7 +42,16 @@ const step = (period: GoalPeriod) => (period === 'week' ? 7 : 1);
 
 /** Capped time per date (and language and project, lower-cased, when some goal needs them) from `from` to `to`. */
 async function cappedDays(db: Db, userId: string, from: string, to: string, by: { language: boolean; project: boolean }) {
-  const [a, h] = [ideActivity, userHours];
+  const [a, h, d] = [ideActivity, userHours, userDays];
+  if (!by.language && !by.project) {
+    // Whole days only: user_days holds them capped already (a few rows, where the buckets are many).
+    const days = await rows<{ date: string; millis: number }>(
+      db,
+      sql`SELECT to_char(${d.date}, 'YYYY-MM-DD') AS date, ${d.millis}::float8 AS millis FROM ${d}
+          WHERE ${d.userId} = ${userId}::uuid AND ${d.date} BETWEEN ${from} AND ${to}`,
+    );
+    return days.map((r) => ({ date: r.date, language: '', project: '', millis: Number(r.millis) }));
+  }
   const language = by.language ? sql`lower(${a.language})` : sql`''`;
   const project = by.project ? sql`lower(${a.project})` : sql`''`;
   const found = await rows<{ date: string; language: string; project: string; millis: number }>(
