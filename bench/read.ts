@@ -3,7 +3,7 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
-import { openDb, type Db } from '../lib/db/client';
+import { openDb, rows, type Db } from '../lib/db/client';
 import { publicOwner } from '../lib/sharing/gate';
 import { hitmapChart, languageChart, timeChart, type ChartTarget } from '../lib/stats/chart-bodies';
 import { leaderboardPage } from '../lib/stats/leaderboard/pages';
@@ -11,6 +11,8 @@ import type { LeaderboardRange } from '../lib/stats/leaderboard/query';
 import { rebuildLeaderboard } from '../lib/stats/leaderboard/snapshot';
 import { addDays } from '../lib/dates';
 import { refreshCommunity } from '../lib/stats/community';
+import { insights } from '../lib/figures/insights';
+import { timeline } from '../lib/figures/timeline';
 import { migrateDb } from '../lib/db/migrate';
 import { resetConfig } from '../lib/config';
 import { sql } from 'drizzle-orm';
@@ -63,6 +65,19 @@ async function main() {
   // 20 users a chart, 60 in all: no user's year was read before (by the bench, at least).
   const perUser = (chart: (db: Db, t: ChartTarget, q: { name: '365d' }) => Promise<unknown>) => timed(() => chart(db, { scope: 'user', owner: owners[i++ % owners.length] } as ChartTarget, { name: '365d' }), 20);
   results.cold_user_year = { time: await perUser(timeChart), language: await perUser(languageChart), hitmaps: await perUser(hitmapChart) };
+  // The owner's own figures of the heaviest user (most time over the year): insights over a year,
+  // and the timeline of each of their 20 busiest days (from buckets: the data set has no heartbeats).
+  const [heaviest] = await rows<{ id: string; timezone: string }>(db, sql`
+    SELECT u.id, u.timezone FROM users u JOIN user_days d ON d.user_id = u.id
+    WHERE substr(u.handle, 2)::int <= ${HEAVY} GROUP BY u.id, u.timezone ORDER BY sum(d.millis) DESC LIMIT 1`);
+  const busiest = await rows<{ date: string }>(db, sql`
+    SELECT to_char(date, 'YYYY-MM-DD') AS date FROM user_days WHERE user_id = ${heaviest.id}::uuid ORDER BY millis DESC LIMIT 20`);
+  let day = 0;
+  results.own_figures = {
+    insights_year: await timed(() => insights(db, heaviest, { name: '365d' }), 20),
+    timeline_day: await timed(() => timeline(db, heaviest, busiest[day++ % busiest.length].date), 20),
+  };
+  console.log('own figures, heaviest user (goal <= 20 ms):   ', JSON.stringify(results.own_figures));
   const global: ChartTarget = { scope: 'global' };
   // Site-wide rollups: the whole history once (what a migration's backfill leaves marked), then
   // one date, which is what a refresh does in steady state (writes mark today).

@@ -79,6 +79,11 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
       {!isNew && (
         <>
           <h2 id="activity">Your activity</h2>
+          <nav aria-label="Your figures" className="pager">
+            <a href="/dashboard/timeline">Timeline of a day</a>
+            <a href="/dashboard/insights">Insights</a>
+            <a href="/dashboard/goals">Goals</a>
+          </nav>
           <nav aria-label="Range" className="pager">
             {Object.entries(dashboardRanges).map(([r, label]) =>
               r === rangeName ? (

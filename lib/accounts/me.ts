@@ -4,7 +4,7 @@ import { handleTag, LEADERBOARD_TAG, PROFILES_TAG } from '../cache/tags';
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { authAccounts, badges, desktopActivity, heartbeats, ideActivity, imports, passwordLogins, users } from '../db/schema';
+import { authAccounts, badges, desktopActivity, goals, heartbeats, ideActivity, imports, passwordLogins, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { displayNameSchema, handleSchema, settingsSchema, timezoneSchema, tokenFormatSchema, tokenNameSchema, tokenScopesSchema, userSchema, type UserDto } from './schemas';
 import { listTokens } from './tokens';
@@ -108,11 +108,13 @@ export async function exportAccount(db: Db, userId: string) {
   const ownBadges = await db.select().from(badges).where(eq(badges.userId, userId)).orderBy(asc(badges.createdAt));
   const beats = await db.select().from(heartbeats).where(eq(heartbeats.userId, userId)).orderBy(asc(heartbeats.at));
   const ownImports = await db.select().from(imports).where(eq(imports.userId, userId)).orderBy(asc(imports.createdAt));
+  const ownGoals = await db.select().from(goals).where(eq(goals.userId, userId)).orderBy(asc(goals.createdAt));
   return {
     exported_at: new Date().toISOString(),
     account,
     tokens: await listTokens(db, userId),
     badges: ownBadges.map((b) => ({ id: b.id, metric: b.metric, range: b.range, language: b.language, label: b.label, color: b.color, style: b.style, created_at: new Date(b.createdAt).toISOString() })),
+    goals: ownGoals.map((g) => ({ id: g.id, period: g.period, seconds: g.seconds, language: g.language, project: g.project, title: g.title, created_at: new Date(g.createdAt).toISOString() })),
     activities: ide.map((a) => ({
       date: day(a.date),
       hour: a.hour,

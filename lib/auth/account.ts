@@ -4,9 +4,14 @@ import { siteOrigin } from '../http/origin';
 import { ApiError, errorResponse } from '../http/problem';
 import { authenticateToken, unauthorized, withHeaders, type RouteContext } from './bearer';
 import { sessionUser } from './session';
+import { anyOf, type ScopeRule } from './tokens';
 
 // The account routes (/me...) accept either the browser session of the dashboard or a token
-// with the `account` scope. A session request that changes something must come from this site.
+// with the `account` scope (the owner's own figures also with `stats`: OWN_FIGURES_SCOPES). A
+// session request that changes something must come from this site.
+
+/** The scopes that read (and set goals on) the owner's own figures: the account's, or the stats reader's. */
+export const OWN_FIGURES_SCOPES: ScopeRule = ['account', 'stats'];
 
 export interface AccountContext<P> {
   request: Request;
@@ -32,16 +37,16 @@ export function assertSameSite(request: Request): void {
   throw new ApiError('forbidden', 'Cross-site request refused: change your account from the dashboard or with a token.');
 }
 
-export function withAccount<P = Record<string, never>>(handler: (ctx: AccountContext<P>) => Promise<Response>) {
+export function withAccount<P = Record<string, never>>(handler: (ctx: AccountContext<P>) => Promise<Response>, scope: ScopeRule = 'account') {
   const run = async (request: Request, route?: RouteContext<P>): Promise<Response> => {
     try {
       const params = ((await route?.params) ?? {}) as P;
       if (request.headers.has('authorization')) {
-        const { principal, db } = await authenticateToken(request, 'account');
+        const { principal, db } = await authenticateToken(request, scope);
         return await handler({ request, db, user: principal.user, via: 'token', params });
       }
       const user = await sessionUser(new RequestCookies(request.headers));
-      if (!user) throw unauthorized('Sign in, or send a token with the "account" scope.');
+      if (!user) throw unauthorized(`Sign in, or send a token with the ${anyOf(scope).map((s) => `"${s}"`).join(' or ')} scope.`);
       assertSameSite(request);
       return await handler({ request, db: await getDb(), user, via: 'session', params });
     } catch (err) {

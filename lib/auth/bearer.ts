@@ -58,8 +58,8 @@ export async function authenticateHash(
   return found;
 }
 
-/** Authenticates the request's Bearer token for a route needing `scope`. */
-export async function authenticateToken(request: Request, scope: Scope): Promise<{ principal: Principal; db: Db }> {
+/** Authenticates the request's Bearer token for a route needing `scope` (one scope, or any of several). */
+export async function authenticateToken(request: Request, scope: ScopeRule): Promise<{ principal: Principal; db: Db }> {
   const tokenHash = tokenHashOf(request);
   const db = await getDb();
   const { principal } = await authenticateHash(db, tokenHash, scope);

@@ -10,3 +10,4 @@ export * from './tables/leaderboard';
 export * from './tables/community';
 export * from './tables/badges';
 export * from './tables/plans';
+export * from './tables/goals';

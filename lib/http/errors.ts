@@ -145,5 +145,6 @@ export const fieldCodes = {
   handle_taken: 'Another account has this handle (handles are unique regardless of case).',
   too_many_tokens: 'The user holds 20 live tokens: revoke one first.',
   too_many_badges: 'The user has 50 badges: delete one first.',
+  too_many_goals: 'The user has 20 goals: delete one first.',
   languages_not_shared: 'A token asked for a language badge while its owner keeps languages private.',
 } as const;

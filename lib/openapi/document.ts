@@ -27,6 +27,7 @@ import {
 import { componentSchemas, idOf, namedSchemas, ref } from './components';
 import { accountOperation, always, jsonBody, ok, problems, publicGet, publicRead, svg, writeOperation } from './operations';
 import { wakatimePaths } from './wakatime';
+import { figuresPaths, figuresRoots, wakatimeGoalPaths } from './figures';
 
 // openapi.json is generated from the same zod schemas that validate requests.
 
@@ -45,6 +46,7 @@ const documentRoots = (): z.ZodType[] => [
   tokenSchema, issuedTokenSchema, tokenListSchema, badgeListSchema, shieldsSchema, healthSchema,
   heartbeatSchema, wakaErrorSchema, heartbeatAnswerSchema, bulkAnswerSchema, statusBarSchema, summariesSchema,
   statsSchema, allTimeSchema, wakaUserSchema, projectsSchema, wakatimeDumpSchema, importSchema, importListSchema,
+  ...figuresRoots,
 ];
 
 /** The zod schema of each component, by its id: tests check answers against them. */
@@ -81,6 +83,8 @@ export function openApiDocument(): Record<string, unknown> {
     },
     paths: {
       ...wakatimePaths(),
+      ...wakatimeGoalPaths(),
+      ...figuresPaths(),
       '/sync/activities': {
         post: writeOperation(
           'Store a batch of IDE buckets',
@@ -137,7 +141,7 @@ export function openApiDocument(): Record<string, unknown> {
         }),
       },
       '/me/export': {
-        get: accountOperation('Export all my data', 'One JSON document (a download): account, tokens (never their values), badges, every IDE and desktop bucket, the heartbeats of the last 14 days (without their files) and the imports.', {
+        get: accountOperation('Export all my data', 'One JSON document (a download): account, tokens (never their values), badges, goals, every IDE and desktop bucket, the heartbeats of the last 14 days (without their files) and the imports.', {
           '200': { description: 'JSON, `Content-Disposition: attachment`.', content: { 'application/json': { schema: { type: 'object' } } } },
         }),
       },

@@ -18,7 +18,7 @@ import { always, jsonBody, ok, problems, rateHeaders, type Operation } from './o
 
 // The operations of the WakaTime-compatible API in openapi.json (lib/wakatime/).
 
-const wakatimeServers = [{ url: '/api/wakatime/v1' }];
+export const wakatimeServers = [{ url: '/api/wakatime/v1' }];
 const wakatimeUser = {
   name: 'user',
   in: 'path',
@@ -75,7 +75,7 @@ function heartbeatPost(shape: 'one' | 'bulk', withUser: boolean): Operation {
   );
 }
 
-const wakatimeRead = (summary: string, description: string, schema: z.ZodType, notes: Partial<Record<ErrorCode, string>> = {}, parameters: unknown[] = [], scope: ScopeRule = 'stats') =>
+export const wakatimeRead = (summary: string, description: string, schema: z.ZodType, notes: Partial<Record<ErrorCode, string>> = {}, parameters: unknown[] = [], scope: ScopeRule = 'stats') =>
   wakatimeOperation(summary, `${description} The key owner\'s own figures, private ones included; \`Cache-Control: private, no-store\`.`, scope, { '200': ok(schema) }, notes, {
     parameters,
   });

@@ -1,3 +1,4 @@
+import { wakaGoalById, wakaGoals } from '../figures/wakatime-goals';
 import { json, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
 import type { WakaContext } from './api-key';
@@ -64,4 +65,14 @@ export async function userHandler({ db, user }: WakaContext): Promise<Response> 
 /** GET projects?q=. */
 export async function projectsHandler({ db, user, request }: WakaContext): Promise<Response> {
   return own(await projects(db, user.id, new URL(request.url).searchParams.get('q')));
+}
+
+/** GET goals: every goal of the owner, in WakaTime's shape. */
+export async function goalsHandler({ db, user }: WakaContext): Promise<Response> {
+  return own(await wakaGoals(db, user));
+}
+
+/** GET goals/{id}: one goal (wakatime-cli --today-goal prints its last chart entry's actual_seconds_text). */
+export async function goalHandler({ db, user, params }: WakaContext): Promise<Response> {
+  return own(await wakaGoalById(db, user, params.id ?? ''));
 }

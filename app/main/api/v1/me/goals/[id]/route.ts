@@ -1,0 +1,13 @@
+// DELETE /main/api/v1/me/goals/{id} — drop one of my goals
+import { OWN_FIGURES_SCOPES, withAccount } from '@/lib/auth/account';
+import { deleteGoal } from '@/lib/figures/goals';
+import { route } from '@/lib/http/methods';
+
+export const dynamic = 'force-dynamic';
+
+const remove = withAccount<{ id: string }>(async ({ db, user, params }) => {
+  await deleteGoal(db, user.id, params.id);
+  return new Response(null, { status: 204 });
+}, OWN_FIGURES_SCOPES);
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ DELETE: remove });

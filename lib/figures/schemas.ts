@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { isCalendarDate } from '../dates';
+import { checkRange, rangeFields, rangeQuery } from '../stats/range';
+import { checkedText } from '../text';
+
+// The owner's own figures (/me/timeline, /me/insights, /me/goals): query parameters, bodies and
+// answers, which also write openapi.json.
+
+export const timelineQuerySchema = z.object({
+  date: z
+    .string({ error: 'date is required: YYYY-MM-DD' })
+    .refine(isCalendarDate, 'must be a real date YYYY-MM-DD')
+    .meta({ format: 'date', description: "The day to draw, in the owner's timezone." }),
+});
+
+const segment = z
+  .object({
+    start: z.string().meta({ description: 'ISO 8601 with the offset in force at that moment.' }),
+    end: z.string(),
+    project: z.string().nullable(),
+    language: z.string(),
+    editor: z.string().nullable(),
+    seconds: z.number().int(),
+  })
+  .meta({ id: 'TimelineSegment' });
+
+export const timelineSchema = z
+  .object({ date: z.string(), timezone: z.string(), segments: z.array(segment) })
+  .meta({ id: 'Timeline' });
+
+export const insightsQuerySchema = z
+  .object(rangeFields('7d'))
+  .superRefine(checkRange)
+  .transform((q) => rangeQuery(q, '7d'));
+
+export const insightsSchema = z
+  .object({
+    range: z.object({ name: z.string(), from: z.string(), to: z.string() }),
+    total_seconds: z.number().int(),
+    daily_average_seconds: z.number().int().meta({ description: 'Total over the days of the range with any coding time (as WakaTime counts it); 0 without any.' }),
+    best_day: z.object({ date: z.string(), seconds: z.number().int() }).nullable().meta({ description: 'The day with the most time (the earliest of equals); null without any.' }),
+    weekdays: z
+      .array(z.object({ weekday: z.number().int().min(0).max(6), average_seconds: z.number().int() }))
+      .meta({ description: '7 entries, Monday (0) first: the time on that weekday over every such date of the range, days without time included.' }),
+    hours: z.array(z.object({ hour: z.number().int().min(0).max(23), seconds: z.number().int() })).meta({ description: '24 entries: the time in each local hour of the day over the range; they add up to total_seconds.' }),
+    streak: z
+      .object({ current_days: z.number().int(), longest_days: z.number().int() })
+      .meta({ description: 'Consecutive days with any coding time, over all time whatever the range: current ends today or yesterday (0 otherwise), longest is the longest run ever.' }),
+  })
+  .meta({ id: 'Insights' });
+
+export const MAX_GOALS_PER_USER = 20;
+export const goalPeriods = ['day', 'week'] as const;
+export type GoalPeriod = (typeof goalPeriods)[number];
+/** The most a goal may ask: the whole period. */
+export const PERIOD_SECONDS: Record<GoalPeriod, number> = { day: 86_400, week: 604_800 };
+
+export const createGoalSchema = z
+  .object({
+    period: z.enum(goalPeriods, 'must be "day" or "week"'),
+    seconds: z.number().int('must be a whole number of seconds').min(60, 'must be at least 60 seconds'),
+    language: checkedText(z.string().trim().min(1).max(64), 'language').optional(),
+    project: checkedText(z.string().trim().min(1).max(200), 'project').optional(),
+    title: checkedText(z.string().trim().min(1).max(100), 'title').optional(),
+  })
+  .superRefine((g, ctx) => {
+    if (g.seconds > PERIOD_SECONDS[g.period]) {
+      ctx.addIssue({ code: 'too_big', origin: 'number', maximum: PERIOD_SECONDS[g.period], path: ['seconds'], message: `a ${g.period} goal is at most ${PERIOD_SECONDS[g.period]} seconds` });
+    }
+  })
+  .meta({ id: 'CreateGoal', examples: [{ period: 'day', seconds: 3600, language: 'TypeScript' }] });
+
+export type CreateGoalInput = z.infer<typeof createGoalSchema>;
+
+export const goalSchema = z
+  .object({
+    id: z.uuid(),
+    period: z.enum(goalPeriods),
+    seconds: z.number().int(),
+    language: z.string().nullable(),
+    project: z.string().nullable(),
+    title: z.string().meta({ description: 'As given, or made from the goal ("Code 1 hr per day in Go").' }),
+    progress: z.object({
+      period_start: z.string().meta({ description: 'The current period: today, or the Monday of this ISO week, in the owner\'s timezone.' }),
+      actual_seconds: z.number().int(),
+      done: z.boolean(),
+    }),
+    streak_periods: z.number().int().meta({ description: 'Consecutive periods that met the goal, ending with the current one once it is met, else with the one before.' }),
+  })
+  .meta({ id: 'Goal' });
+
+export const goalListSchema = z.object({ goals: z.array(goalSchema) }).meta({ id: 'GoalList' });
+
+// WakaTime's goal shape (GET /api/wakatime/v1/users/current/goals), what wakatime-cli --today-goal reads.
+
+export const rangeStatuses = ['success', 'fail', 'pending'] as const;
+
+const chartEntry = z.object({
+  range: z.object({
+    date: z.string(),
+    start: z.string(),
+    end: z.string(),
+    text: z.string(),
+    timezone: z.string(),
+  }),
+  actual_seconds: z.number(),
+  actual_seconds_text: z.string(),
+  goal_seconds: z.number().int(),
+  goal_seconds_text: z.string(),
+  range_status: z.enum(rangeStatuses),
+  range_status_reason: z.string(),
+});
+
+export const wakaGoalSchema = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    custom_title: z.string().nullable(),
+    delta: z.enum(goalPeriods),
+    seconds: z.number().int(),
+    status: z.enum(rangeStatuses).meta({ description: 'The current period\'s range_status.' }),
+    type: z.literal('coding'),
+    languages: z.array(z.string()),
+    projects: z.array(z.string()),
+    editors: z.array(z.string()),
+    is_enabled: z.boolean(),
+    is_inverse: z.boolean(),
+    is_snoozed: z.boolean(),
+    ignore_zero_days: z.boolean(),
+    ignore_days: z.array(z.string()),
+    range_text: z.string(),
+    created_at: z.string(),
+    chart_data: z.array(chartEntry).meta({ description: 'The last 7 periods, oldest first; the last is the current one.' }),
+  })
+  .meta({ id: 'WakaTimeGoal' });
+
+export const wakaGoalListSchema = z
+  .object({ data: z.array(wakaGoalSchema), total: z.number().int(), total_pages: z.number().int() })
+  .meta({ id: 'WakaTimeGoalList' });
+export const wakaGoalAnswerSchema = z.object({ data: wakaGoalSchema }).meta({ id: 'WakaTimeGoalAnswer' });

@@ -1,0 +1,87 @@
+import type { Db } from '../db/client';
+import { addDays } from '../dates';
+import { localDay } from '../local-time';
+import { durationText } from '../wakatime/summaries';
+import { findGoal, judgeGoals, listGoals, type Judged } from './goals';
+
+// Goals in WakaTime's shape (GET /api/wakatime/v1/users/current/goals[/{id}]). wakatime-cli's
+// --today-goal <id> prints `data.chart_data[last].actual_seconds_text` of the single goal, so the
+// last entry is always the current period and chart_data is never empty.
+
+/** How many periods chart_data holds, as WakaTime's goal charts. */
+const CHART_PERIODS = 7;
+
+const shortDate = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const weekdayDate = (date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' }).replace(',', '');
+
+/** WakaTime's name for a period: Today, Yesterday, Mon Jan 23; This week, Last week, Jan 16 - Jan 22. */
+function rangeText(j: Judged, start: string): string {
+  if (j.period === 'day') return start === j.current ? 'Today' : start === j.back(j.current, 1) ? 'Yesterday' : weekdayDate(start);
+  if (start === j.current) return 'This week';
+  if (start === j.back(j.current, 1)) return 'Last week';
+  return `${shortDate(start)} - ${shortDate(addDays(start, 6))}`;
+}
+
+/** The instant a local date begins, as WakaTime writes it (UTC, to the second). */
+const utcIso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
+function chartEntry(j: Judged, start: string, timezone: string) {
+  const next = addDays(start, j.period === 'week' ? 7 : 1);
+  const actualMillis = j.actual(start);
+  const actual = Math.round(actualMillis) / 1000;
+  const goal = j.goal.seconds;
+  const met = actualMillis >= goal * 1000;
+  const status = met ? 'success' : start === j.current ? 'pending' : 'fail';
+  const diff = durationText(Math.abs(Math.floor(actual) - goal));
+  const per = j.period === 'day' ? 'daily' : 'weekly';
+  return {
+    range: { date: start, start: utcIso(localDay(start, timezone).start), end: utcIso(localDay(next, timezone).start - 1000), text: rangeText(j, start), timezone },
+    actual_seconds: actual,
+    actual_seconds_text: durationText(actual),
+    goal_seconds: goal,
+    goal_seconds_text: durationText(goal),
+    range_status: status,
+    range_status_reason: met
+      ? `coded ${durationText(actual)} which is ${diff} more than your ${per} goal`
+      : `coded ${durationText(actual)} which is ${diff} less than your ${per} goal`,
+  } as const;
+}
+
+function wakaGoal(j: Judged, timezone: string) {
+  const starts = Array.from({ length: CHART_PERIODS }, (_, i) => j.back(j.current, CHART_PERIODS - 1 - i));
+  const chart = starts.map((s) => chartEntry(j, s, timezone));
+  const lastDay = addDays(j.current, j.period === 'week' ? 6 : 0);
+  return {
+    id: j.goal.id,
+    title: j.title,
+    custom_title: j.goal.title,
+    delta: j.period,
+    seconds: j.goal.seconds,
+    status: chart.at(-1)!.range_status,
+    type: 'coding' as const,
+    languages: j.goal.language ? [j.goal.language] : [],
+    projects: j.goal.project ? [j.goal.project] : [],
+    editors: [],
+    is_enabled: true,
+    is_inverse: false,
+    is_snoozed: false,
+    ignore_zero_days: false,
+    ignore_days: [],
+    range_text: `from ${starts[0]} until ${lastDay}`,
+    created_at: `${new Date(j.goal.createdAt).toISOString().slice(0, 19)}Z`,
+    chart_data: chart,
+  };
+}
+
+/** GET goals: every goal of the owner. */
+export async function wakaGoals(db: Db, user: { id: string; timezone: string }) {
+  const data = (await judgeGoals(db, user, await listGoals(db, user.id))).map((j) => wakaGoal(j, user.timezone));
+  return { data, total: data.length, total_pages: 1 };
+}
+
+/** GET goals/{id}: one goal of the owner (another user's: 404). */
+export async function wakaGoalById(db: Db, user: { id: string; timezone: string }, id: string) {
+  const [j] = await judgeGoals(db, user, [await findGoal(db, user.id, id)]);
+  return { data: wakaGoal(j, user.timezone) };
+}

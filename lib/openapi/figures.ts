@@ -1,0 +1,100 @@
+import type { z } from 'zod';
+import { OWN_FIGURES_SCOPES } from '../auth/account';
+import { anyOf } from '../auth/tokens';
+import type { ErrorCode } from '../http/errors';
+import { queryParameters } from '../http/query';
+import {
+  createGoalSchema,
+  goalListSchema,
+  goalSchema,
+  insightsQuerySchema,
+  insightsSchema,
+  MAX_GOALS_PER_USER,
+  timelineQuerySchema,
+  timelineSchema,
+  wakaGoalAnswerSchema,
+  wakaGoalListSchema,
+} from '../figures/schemas';
+import { ok, problems, always, jsonBody, type Operation } from './operations';
+import { ref } from './components';
+import { wakatimeRead, wakatimeServers } from './wakatime';
+
+// The owner's own figures in openapi.json: timeline, insights and goals (lib/figures/), and the
+// goals in WakaTime's shape.
+
+export const figuresRoots: z.ZodType[] = [timelineSchema, insightsSchema, createGoalSchema, goalSchema, goalListSchema, wakaGoalListSchema, wakaGoalAnswerSchema];
+
+const scopes = anyOf(OWN_FIGURES_SCOPES);
+
+function ownOperation(summary: string, description: string, responses: Record<string, unknown>, notes: Partial<Record<ErrorCode, string>> = {}, extra: { body?: z.ZodType; parameters?: unknown[] } = {}): Operation {
+  return {
+    summary,
+    description: `${description} The owner's own figures, private ones included: with the dashboard session or a token with the ${scopes.map((s) => `\`${s}\``).join(' or ')} scope; answers are \`Cache-Control: private, no-store\`.`,
+    security: [{ session: [] }, ...scopes.map((s) => ({ bearer: [s] }))],
+    ...(extra.parameters ? { parameters: extra.parameters } : {}),
+    ...(extra.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(extra.body) } } } } : {}),
+    responses: {
+      ...responses,
+      ...problems({
+        unauthorized: 'no session and no token, or a bad token.',
+        forbidden: `the token has neither ${scopes.map((s) => `\`${s}\``).join(' nor ')}, or a session change came from another site.`,
+        ...always,
+        ...notes,
+      }),
+    },
+  };
+}
+
+const goalRules = `Periods are the owner's local dates and ISO weeks (Monday first). A goal counts coding time (each hour capped at 3600 s; a language's or project's share of an hour over the cap scaled down in proportion), in its language and/or project when given (matched regardless of case). Every past period is judged too, so a new goal can already have a streak. At most ${MAX_GOALS_PER_USER} goals a user.`;
+
+const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+
+export function figuresPaths(): Record<string, unknown> {
+  return {
+    '/me/timeline': {
+      get: ownOperation(
+        'When I coded on a day',
+        "Segments in time order; `start`/`end` are ISO 8601 with the owner's offset at that moment (a daylight-saving day shows two offsets). From heartbeats while they are kept (14 days): a run of heartbeats of one project, language and editor, each credited up to the next, is one segment, exact to the second. From hourly buckets otherwise (the sync routes, imports, and heartbeats no longer kept): a bucket's segment spans its whole local hour (an hour the clock skipped is drawn as the hour after the jump; a repeated hour spans both) and may overlap others. Heartbeat time is also in the buckets, so on a day with both a bucket shows only what the heartbeats to its hour and key do not explain; each hour counts at most 3600 s, the buckets' part scaled down to fit, so the segments' seconds add up to the day's total. `project` and `editor` are null when none was sent.",
+        { '200': ok(timelineSchema) },
+        { invalid_query: '`date` missing or not a real date YYYY-MM-DD.' },
+        { parameters: queryParameters(timelineQuerySchema) },
+      ),
+    },
+    '/me/insights': {
+      get: ownOperation(
+        'My insights over a range',
+        "Over `range` (default 7d, ending today in the owner's timezone) or `from`/`to` (at most 366 days; `all` starts at the first day with data). Each hour is capped at 3600 s. `daily_average_seconds` is the total over the days with any coding time (as WakaTime's daily average); `weekdays` averages each weekday over every date of it in the range, days without time included; `hours` sums each local hour of the day; `best_day` is the day with most time (the earliest of equals). `streak` ignores the range: runs of consecutive days with any time, `current_days` the run ending today or yesterday (0 otherwise), `longest_days` the longest ever.",
+        { '200': ok(insightsSchema) },
+        { invalid_query: 'an unknown range, a bad date, `from` without `to`, or a span over 366 days; `errors` names it.' },
+        { parameters: queryParameters(insightsQuerySchema) },
+      ),
+    },
+    '/me/goals': {
+      get: ownOperation('My goals', `Each with the current period's progress and its streak. ${goalRules}`, { '200': ok(goalListSchema) }),
+      post: ownOperation(
+        'Set a goal',
+        `\`seconds\`: at least 60, at most the period (86400 a day, 604800 a week). \`title\` defaults to one made from the goal. ${goalRules} A ${MAX_GOALS_PER_USER + 1}st goal is refused (422 \`too_many_goals\`: delete one first).`,
+        { '201': { ...ok(goalSchema), description: 'Created, with its progress. `Location` names it.', headers: { Location: { schema: { type: 'string' } } } } },
+        { ...jsonBody, invalid_payload: 'naming the field and its rule; `too_many_goals` past the limit.' },
+        { body: createGoalSchema },
+      ),
+    },
+    '/me/goals/{id}': {
+      delete: ownOperation('Drop a goal', 'Deleted at once.', { '204': { description: 'Deleted.' } }, { not_found: 'no goal of mine with that id (another user\'s is not found either).' }, { parameters: [idParameter] }),
+    },
+  };
+}
+
+const wakaGoalRules =
+  "`chart_data` holds the last 7 periods (days or ISO weeks in the owner's timezone), oldest first, the last one the current period: `wakatime-cli --today-goal <id>` prints its `actual_seconds_text`. `range_status` is `success` once the period's time reaches the goal, `pending` for the current period before that, `fail` for a past one; the goal's `status` is its current period's.";
+
+/** The WakaTime-compatible goal routes, under their own server. */
+export function wakatimeGoalPaths(): Record<string, unknown> {
+  return {
+    '/users/{user}/goals': { servers: wakatimeServers, get: wakatimeRead('Goals (WakaTime)', `Every goal of the owner. ${wakaGoalRules}`, wakaGoalListSchema) },
+    '/users/{user}/goals/{id}': {
+      servers: wakatimeServers,
+      get: wakatimeRead('One goal (WakaTime)', `One goal of the owner. ${wakaGoalRules}`, wakaGoalAnswerSchema, { not_found: 'no goal of the owner with that id.' }, [idParameter]),
+    },
+  };
+}

@@ -1,0 +1,249 @@
+import { describe, expect, it } from 'vitest';
+import { GET as getWakaGoal } from '@/app/api/wakatime/v1/users/[user]/goals/[id]/route';
+import { GET as getWakaGoals } from '@/app/api/wakatime/v1/users/[user]/goals/route';
+import { DELETE as deleteGoal } from '@/app/main/api/v1/me/goals/[id]/route';
+import { GET as listGoals, POST as postGoal } from '@/app/main/api/v1/me/goals/route';
+import { GET as exportMe } from '@/app/main/api/v1/me/export/route';
+import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
+import { issueToken } from '@/lib/accounts/tokens';
+import { addDays, isoWeekStart } from '@/lib/dates';
+import { getDb } from '@/lib/db/client';
+import { localDateHour } from '@/lib/local-time';
+import { call, newUser, tokenWithScopes } from '../helpers/api';
+import { expectDocumented } from '../helpers/contract';
+
+// Goals: setting, listing and dropping them, their progress and streaks, and WakaTime's shape.
+
+type Bucket = { date: string; hour: number; language: string; time: number; project_name?: string };
+
+async function owner(timezone = 'UTC') {
+  const u = await newUser({ timezone });
+  const { token: key } = await issueToken(await getDb(), u.user.id, { name: 'vim', format: 'uuid' }); // sync + stats
+  return { ...u, key, account: await tokenWithScopes(u.user.id, ['account']), today: localDateHour(timezone).date };
+}
+
+async function send(token: string, activities: Bucket[]) {
+  const res = await call(postBatch, '/sync/activities', { token, body: { activities } });
+  expect(res.status).toBe(200);
+}
+
+const create = (token: string, body: unknown) => call(postGoal, '/me/goals', { token, body });
+
+async function goalsOf(token: string) {
+  const url = 'http://localhost/main/api/v1/me/goals';
+  const res = await expectDocumented('GET', url, await listGoals(new Request(url, { headers: { authorization: `Bearer ${token}` } })));
+  expect(res.status).toBe(200);
+  expect(res.headers.get('cache-control')).toBe('private, no-store');
+  return (await res.json()).goals;
+}
+
+async function drop(token: string, id: string) {
+  const url = `http://localhost/main/api/v1/me/goals/${id}`;
+  const request = new Request(url, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+  return expectDocumented('DELETE', url, await deleteGoal(request, { params: Promise.resolve({ id }) }));
+}
+
+async function waka(key: string, id?: string) {
+  const url = `http://localhost/api/wakatime/v1/users/current/goals${id ? `/${id}` : ''}`;
+  const request = new Request(url, { headers: { authorization: `Basic ${Buffer.from(key).toString('base64')}` } });
+  const params = Promise.resolve({ user: 'current', ...(id ? { id } : {}) });
+  return expectDocumented('GET', url, id ? await getWakaGoal(request, { params }) : await getWakaGoals(request, { params }));
+}
+
+describe('/me/goals', () => {
+  it('sets, lists and drops goals; another user can neither see nor drop them', async () => {
+    const u = await owner();
+    const res = await create(u.account, { period: 'day', seconds: 3600 });
+    expect(res.status).toBe(201);
+    const goal = await res.json();
+    expect(goal).toEqual({
+      id: expect.any(String),
+      period: 'day',
+      seconds: 3600,
+      language: null,
+      project: null,
+      title: 'Code 1 hr per day',
+      progress: { period_start: u.today, actual_seconds: 0, done: false },
+      streak_periods: 0,
+    });
+    expect(res.headers.get('location')).toBe(`/main/api/v1/me/goals/${goal.id}`);
+    const named = await (await create(u.account, { period: 'week', seconds: 36_000, language: 'Go', title: '  Ten hours of Go ' })).json();
+    expect(named.title).toBe('Ten hours of Go');
+    expect((await goalsOf(u.account)).map((g: { id: string }) => g.id)).toEqual([goal.id, named.id]);
+    // The export holds every goal as stored (the title as given, or none).
+    const exported = await (await exportMe(new Request('http://localhost/main/api/v1/me/export', { headers: { authorization: `Bearer ${u.account}` } }))).json();
+    expect(exported.goals).toMatchObject([
+      { id: goal.id, period: 'day', seconds: 3600, language: null, project: null, title: null },
+      { id: named.id, period: 'week', seconds: 36_000, language: 'Go', project: null, title: 'Ten hours of Go' },
+    ]);
+
+    const other = await owner();
+    expect(await goalsOf(other.account)).toEqual([]);
+    expect((await drop(other.account, goal.id)).status).toBe(404);
+    expect((await drop(u.account, goal.id)).status).toBe(204);
+    expect((await drop(u.account, goal.id)).status).toBe(404);
+    expect((await drop(u.account, 'not-a-uuid')).status).toBe(404);
+    expect((await goalsOf(u.account)).map((g: { id: string }) => g.id)).toEqual([named.id]);
+  });
+
+  it('takes a token with the stats scope too, and refuses one with neither', async () => {
+    const u = await owner();
+    const stats = await tokenWithScopes(u.user.id, ['stats']);
+    expect((await create(stats, { period: 'day', seconds: 600 })).status).toBe(201);
+    expect(await goalsOf(stats)).toHaveLength(1);
+    expect((await create(u.token, { period: 'day', seconds: 600 })).status).toBe(403); // sync + badges
+  });
+
+  it.each([
+    [{ period: 'month', seconds: 3600 }, 'period'],
+    [{ period: 'day' }, 'seconds'],
+    [{ period: 'day', seconds: 30 }, 'seconds'],
+    [{ period: 'day', seconds: 1.5 }, 'seconds'],
+    [{ period: 'day', seconds: 86_401 }, 'seconds'],
+    [{ period: 'week', seconds: 604_801 }, 'seconds'],
+    [{ period: 'day', seconds: 3600, language: '' }, 'language'],
+    [{ period: 'day', seconds: 3600, project: 'x'.repeat(201) }, 'project'],
+    [{ period: 'day', seconds: 3600, title: 'a\u0000b' }, 'title'],
+  ])('refuses %j with 422 naming %s', async (body, field) => {
+    const u = await owner();
+    const res = await create(u.account, body);
+    expect(res.status).toBe(422);
+    expect((await res.json()).errors.map((e: { path: string }) => e.path)).toContain(field);
+  });
+
+  it('keeps at most 20 goals a user: the 21st is refused, naming the limit, until one is dropped', async () => {
+    const u = await owner();
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await (await create(u.account, { period: 'day', seconds: 60 * (i + 1) })).json()).id);
+    const refused = await create(u.account, { period: 'day', seconds: 3600 });
+    expect(refused.status).toBe(422);
+    const body = await refused.json();
+    expect(body.code).toBe('invalid_payload');
+    expect(body.errors).toEqual([{ path: '', code: 'too_many_goals', message: 'delete a goal first: at most 20' }]);
+    expect(await goalsOf(u.account)).toHaveLength(20);
+    expect((await drop(u.account, ids[0])).status).toBe(204);
+    expect((await create(u.account, { period: 'day', seconds: 3600 })).status).toBe(201);
+  });
+
+  it('counts a goal\'s language and project (any case), each hour capped at 3600 s', async () => {
+    const u = await owner();
+    await send(u.token, [
+      { date: u.today, hour: 0, language: 'Go', time: 1800, project_name: 'api' },
+      { date: u.today, hour: 1, language: 'Rust', time: 1200, project_name: 'api' },
+      { date: u.today, hour: 2, language: 'Go', time: 600, project_name: 'web' },
+      // An hour holding 6000 s counts 3600: 1800 of Go and 1800 of TypeScript.
+      { date: u.today, hour: 3, language: 'Go', time: 3000, project_name: 'web' },
+      { date: u.today, hour: 3, language: 'TypeScript', time: 3000, project_name: 'web' },
+    ]);
+    const want = [
+      [{}, 1800 + 1200 + 600 + 3600],
+      [{ language: 'go' }, 1800 + 600 + 1800],
+      [{ project: 'API' }, 1800 + 1200],
+      [{ language: 'Go', project: 'web' }, 600 + 1800],
+      [{ language: 'Python' }, 0],
+    ] as const;
+    for (const [filter] of want) await create(u.account, { period: 'day', seconds: 3000, ...filter });
+    const goals = await goalsOf(u.account);
+    expect(goals.map((g: { progress: { actual_seconds: number; done: boolean } }) => g.progress)).toEqual(
+      want.map(([, seconds]) => ({ period_start: u.today, actual_seconds: seconds, done: seconds >= 3000 })),
+    );
+    expect(goals.map((g: { title: string }) => g.title)).toEqual([
+      'Code 50 mins per day',
+      'Code 50 mins per day in go',
+      'Code 50 mins per day on API',
+      'Code 50 mins per day in Go on web',
+      'Code 50 mins per day in Python',
+    ]);
+  });
+
+  it('counts streaks back from the current period once it is met, else from the one before', async () => {
+    const u = await owner('Pacific/Auckland');
+    const t = u.today;
+    await send(u.token, [
+      { date: addDays(t, -1), hour: 9, language: 'Go', time: 1800 },
+      { date: addDays(t, -2), hour: 9, language: 'Go', time: 2000 },
+      { date: addDays(t, -3), hour: 9, language: 'Go', time: 100 },
+      { date: addDays(t, -4), hour: 9, language: 'Go', time: 1800 },
+    ]);
+    const { id } = await (await create(u.account, { period: 'day', seconds: 1800 })).json();
+    const progress = async () => (await goalsOf(u.account)).find((g: { id: string }) => g.id === id);
+    expect(await progress()).toMatchObject({ progress: { period_start: t, actual_seconds: 0, done: false }, streak_periods: 2 });
+    await send(u.token, [{ date: t, hour: 0, language: 'Go', time: 1800 }]);
+    expect(await progress()).toMatchObject({ progress: { actual_seconds: 1800, done: true }, streak_periods: 3 });
+  });
+
+  it('counts a streak longer than the first window it reads', async () => {
+    const u = await owner();
+    const days = Array.from({ length: 100 }, (_, i) => ({ date: addDays(u.today, -i), hour: 12, language: 'Go', time: 600 }));
+    await send(u.token, days);
+    await create(u.account, { period: 'day', seconds: 600 });
+    expect((await goalsOf(u.account))[0].streak_periods).toBe(100);
+  });
+
+  it('judges week goals by ISO week (Monday first) in the owner\'s timezone', async () => {
+    const u = await owner('America/Los_Angeles');
+    const monday = isoWeekStart(u.today);
+    await send(u.token, [
+      { date: monday, hour: 8, language: 'Go', time: 3600 },
+      { date: addDays(monday, -1), hour: 8, language: 'Go', time: 3600 }, // Sunday: the week before
+      { date: addDays(monday, -7), hour: 8, language: 'Go', time: 3600 },
+    ]);
+    await create(u.account, { period: 'week', seconds: 7200 });
+    const [goal] = await goalsOf(u.account);
+    expect(goal.progress).toEqual({ period_start: monday, actual_seconds: 3600, done: false });
+    expect(goal.streak_periods).toBe(1);
+  });
+});
+
+describe('WakaTime goals', () => {
+  it('lists goals and shows one the way wakatime-cli --today-goal reads it', async () => {
+    const u = await owner('America/Sao_Paulo');
+    await send(u.token, [
+      { date: u.today, hour: 10, language: 'Go', time: 3600 },
+      { date: u.today, hour: 11, language: 'Go', time: 1200 },
+      { date: addDays(u.today, -1), hour: 11, language: 'Go', time: 600 },
+      { date: addDays(u.today, -2), hour: 11, language: 'Go', time: 3600 },
+    ]);
+    const { id } = await (await create(u.account, { period: 'day', seconds: 3600, language: 'Go' })).json();
+
+    const list = await waka(u.key);
+    expect(list.status).toBe(200);
+    expect(list.headers.get('cache-control')).toBe('private, no-store');
+    const listed = await list.json();
+    expect(listed.data.map((g: { id: string }) => g.id)).toEqual([id]);
+
+    const res = await waka(u.key, id);
+    expect(res.status).toBe(200);
+    const { data } = await res.json();
+    expect(data).toMatchObject({ id, title: 'Code 1 hr per day in Go', delta: 'day', seconds: 3600, status: 'success', languages: ['Go'], projects: [] });
+    expect(data.chart_data).toHaveLength(7);
+    const [dayBefore, yesterday, today] = data.chart_data.slice(-3);
+    // What wakatime-cli prints: the last entry's actual_seconds_text.
+    expect(today).toMatchObject({ actual_seconds: 4800, actual_seconds_text: '1 hr 20 mins', goal_seconds: 3600, goal_seconds_text: '1 hr', range_status: 'success' });
+    expect(today.range).toMatchObject({ date: u.today, text: 'Today', timezone: 'America/Sao_Paulo' });
+    // Sao Paulo is three hours behind UTC all year: its day runs 03:00 to 02:59:59 UTC.
+    expect(today.range.start).toBe(`${u.today}T03:00:00Z`);
+    expect(today.range.end).toBe(`${addDays(u.today, 1)}T02:59:59Z`);
+    expect(yesterday).toMatchObject({ actual_seconds: 600, actual_seconds_text: '10 mins', range_status: 'fail', range: { text: 'Yesterday' } });
+    expect(dayBefore).toMatchObject({ actual_seconds: 3600, range_status: 'success' });
+    expect(data.chart_data.map((c: { range: { date: string } }) => c.range.date)).toEqual(Array.from({ length: 7 }, (_, i) => addDays(u.today, i - 6)));
+  });
+
+  it('says pending while the current period is not met, and 0 secs with no time', async () => {
+    const u = await owner();
+    const { id } = await (await create(u.account, { period: 'week', seconds: 3600 })).json();
+    const { data } = await (await waka(u.key, id)).json();
+    expect(data.status).toBe('pending');
+    expect(data.chart_data.at(-1)).toMatchObject({ actual_seconds: 0, actual_seconds_text: '0 secs', range_status: 'pending', range: { date: isoWeekStart(u.today), text: 'This week' } });
+    expect(data.chart_data.at(-2).range.text).toBe('Last week');
+  });
+
+  it('answers another user\'s goal, or no goal, with 404 in WakaTime\'s shape', async () => {
+    const [a, b] = [await owner(), await owner()];
+    const { id } = await (await create(a.account, { period: 'day', seconds: 600 })).json();
+    const res = await waka(b.key, id);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: expect.any(String) });
+    expect((await waka(a.key, '00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+});
