@@ -1,4 +1,5 @@
 import { isCalendarDate } from '../dates';
+import { canonicalEditor } from '../editors';
 import type { DesktopRow, IdeRow } from './rows';
 import { localDateHour, type DateHour } from '../local-time';
 import { MIN_DATE, maxAcceptedDate, type DesktopBucketInput, type IdeBucketInput } from './schemas';
@@ -57,7 +58,9 @@ export function ideRow(b: IdeBucketInput, clock: BatchClock): IdeRow {
     hour: b.hour ?? now!.hour,
     language: b.language,
     project: b.project_name ?? '',
-    editor: b.ide_name ?? '',
+    // One name per editor however the client spells it (lib/editors.ts); the idempotency hash is
+    // of the body as received, so a retry replays whatever name its first answer stored.
+    editor: canonicalEditor(b.ide_name ?? ''),
     millis: toMillis(b.time),
     lines: Math.round(b.lines ?? 0),
   };

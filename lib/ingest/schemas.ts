@@ -67,7 +67,9 @@ export const ideBucketSchema = z
     hour: hour.nullish().meta({ description: "0-23; absent: the current hour in the user's timezone when the request is read (the same for every bucket of a request)." }),
     path: text('path', 1024).nullish().meta({ description: 'Validated, never stored.' }),
     project_name: text('project_name', 200, { trim: true, name: true }).nullish(),
-    ide_name: text('ide_name', 64, { trim: true, name: true }).nullish().meta({ description: 'Name of the editor.' }),
+    ide_name: text('ide_name', 64, { trim: true, name: true })
+      .nullish()
+      .meta({ description: 'Name of the editor, stored under its canonical name as WakaTime shows it (`nvim` and `neovim` are Neovim, `vscode` and `code` VS Code; ASCII case ignored; a name not listed is kept as sent, trimmed).' }),
     filename: text('filename', 255).nullish().meta({ description: 'Basename of the file; validated, never stored.' }),
   })
   .meta({

@@ -55,7 +55,7 @@ function wakatimeOperation(
 }
 
 const heartbeatRules =
-  'Time follows WakaTime\'s rule: the gap to the next heartbeat counts when at most 15 minutes, credited to the earlier one, in the hours it covers in the user\'s timezone; late (up to 14 days), repeated or reordered heartbeats count as if sent once and in order. Older than 14 days or more than an hour ahead: refused per item. The editor and OS come from `user_agent` or the User-Agent. Never kept: the entity (a keyed digest for 14 days tells repeats apart; for `type: app` the entity is the application\'s name, kept as desktop time), branch, dependencies, line and cursor numbers. Counts against the write rate limit.';
+  'Time follows WakaTime\'s rule: the gap to the next heartbeat counts when at most 15 minutes, credited to the earlier one, in the hours it covers in the user\'s timezone; late (up to 14 days), repeated or reordered heartbeats count as if sent once and in order. Older than 14 days or more than an hour ahead: refused per item. The editor and OS come from `user_agent` or the User-Agent, the editor under its canonical name as WakaTime shows it (`neovim/0.9.5 vim-wakatime/11.1.1` is Neovim). Never kept: the entity (a keyed digest for 14 days tells repeats apart; for `type: app` the entity is the application\'s name, kept as desktop time), branch, dependencies, line and cursor numbers. Counts against the write rate limit.';
 
 function heartbeatPost(shape: 'one' | 'bulk', withUser: boolean): Operation {
   const one = shape === 'one';

@@ -6,6 +6,11 @@
 // kept besides the chunk is bounded: at most four containers on the way to the heartbeats, a
 // depth counter (and a bit per level) for a skipped value, a key up to MAX_KEY_BYTES, a heartbeat
 // up to MAX_HEARTBEAT_BYTES; strings, numbers and whitespace are stepped over, never gathered.
+//
+// A dump may also list the User-Agents its heartbeats name by `user_agent_id` (`"user_agents":
+// [{"id", "value", "editor", "os"}]`, at the top level, before or after "days"): each entry is cut
+// out and parsed like a heartbeat and handed to `onUserAgent`. A reader made with
+// `{ heartbeats: false }` skips the days and reads only that list (lib/wakatime/dump-origins.ts).
 
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../json-syntax';
 
@@ -32,6 +37,8 @@ const enum Role {
   Days,
   Day,
   Heartbeats,
+  /** The dump's "user_agents" array. */
+  UserAgents,
 }
 
 /** A container on the way to the heartbeats (the dump, "days", a day, "heartbeats"). */
@@ -57,9 +64,10 @@ function stringEnd(buf: Buffer, start: number): number {
   return -1;
 }
 
-/** What a key names inside a container of a role. */
-function roleOfKey(role: Role, key: string): Role {
-  if (role === Role.Root && key === 'days') return Role.Days;
+/** What a key names inside a container of a role (`days`: whether the days are read). */
+function roleOfKey(role: Role, key: string, days: boolean): Role {
+  if (role === Role.Root && key === 'days') return days ? Role.Days : Role.Skip;
+  if (role === Role.Root && key === 'user_agents') return Role.UserAgents;
   if (role === Role.Day && key === 'heartbeats') return Role.Heartbeats;
   return Role.Skip;
 }
@@ -93,6 +101,14 @@ export function dumpStartProblem(head: Uint8Array): string | null | undefined {
   return c === OPEN_OBJECT || c === OPEN_ARRAY ? null : `${NOT_A_DUMP}: the document is ${kindOf(c)}, where a data dump is a JSON object with "days"`;
 }
 
+/** What a reader reads besides the heartbeats. */
+export interface DumpReaderOptions {
+  /** Whether the days' heartbeats are read (default); without them only "user_agents" is. */
+  heartbeats?: boolean;
+  /** Each entry of the dump's "user_agents", parsed (anything JSON: checking it is the caller's). */
+  onUserAgent?: (entry: unknown) => void;
+}
+
 /**
  * Feed it the dump's bytes in order (`push`), then `end()`. Each call returns the heartbeats
  * completed by that chunk, parsed (anything JSON: checking them is the caller's).
@@ -118,6 +134,22 @@ export class DumpReader {
   /** Where the heartbeat being cut out starts in `buf`, and its nesting depth. */
   private captureStart = -1;
   private captureDepth = 0;
+  /** Whether the value being cut out is an entry of "user_agents" (else a heartbeat). */
+  private capturingUserAgent = false;
+  /** Whether the dump's "user_agents" array has been read to its end. */
+  private agentsRead = false;
+  private readonly days: boolean;
+  private readonly onUserAgent?: (entry: unknown) => void;
+
+  constructor(options: DumpReaderOptions = {}) {
+    this.days = options.heartbeats ?? true;
+    this.onUserAgent = options.onUserAgent;
+  }
+
+  /** Whether the dump's "user_agents" list has been read whole (a reader of that list alone may stop). */
+  get userAgentsRead(): boolean {
+    return this.agentsRead;
+  }
 
   /** Bytes read so far. */
   get bytesRead(): number {
@@ -195,7 +227,9 @@ export class DumpReader {
           if (this.stack.length + ++this.captureDepth > MAX_DEPTH) this.tooDeep(i);
         } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
           if (--this.captureDepth === 0) {
-            out.push(this.parseHeartbeat(this.captureStart, i + 1));
+            const value = this.parseHeartbeat(this.captureStart, i + 1);
+            if (this.capturingUserAgent) this.onUserAgent?.(value);
+            else out.push(value);
             this.captureStart = -1;
           }
         }
@@ -232,9 +266,10 @@ export class DumpReader {
       if (problem) this.fail(problem);
       if (c === OPEN_OBJECT) this.stack.push({ object: true, role: Role.Root, expectKey: true, valueRole: Role.Skip });
       else {
-        // A bare array of heartbeats: nothing more to look for.
+        // A bare array of heartbeats: nothing more to look for (and no list of User-Agents).
         this.hasDays = true;
-        this.stack.push({ object: false, role: Role.Heartbeats, expectKey: false, valueRole: Role.Skip });
+        this.agentsRead = !this.days;
+        this.stack.push({ object: false, role: this.days ? Role.Heartbeats : Role.Skip, expectKey: false, valueRole: Role.Skip });
       }
       return;
     }
@@ -263,19 +298,23 @@ export class DumpReader {
     // The start of a value: its role is what its place makes it.
     const role = top.object ? top.valueRole : top.role === Role.Days ? Role.Day : top.role;
     if (top.object) top.valueRole = Role.Skip;
-    if (role === Role.Heartbeats && !top.object) {
+    if ((role === Role.Heartbeats || role === Role.UserAgents) && !top.object) {
       if (c !== OPEN_OBJECT) {
-        const where = top === this.stack[0] ? 'the array holds' : 'an entry of "heartbeats" is';
-        this.fail(`${NOT_A_DUMP}: ${where} ${kindOf(c)}, where heartbeats (objects) belong`);
+        const where = role === Role.UserAgents ? 'an entry of "user_agents" is' : top === this.stack[0] ? 'the array holds' : 'an entry of "heartbeats" is';
+        this.fail(`${NOT_A_DUMP}: ${where} ${kindOf(c)}, where ${role === Role.UserAgents ? 'User-Agents' : 'heartbeats'} (objects) belong`);
       }
       if (this.stack.length + 1 > MAX_DEPTH) this.tooDeep(i);
       this.captureStart = i;
       this.captureDepth = 1;
+      this.capturingUserAgent = role === Role.UserAgents;
       return;
     }
-    if ((role === Role.Days || role === Role.Heartbeats) && c === NULL) {
+    if ((role === Role.Days || role === Role.Heartbeats || role === Role.UserAgents) && c === NULL) {
       // `"days": null`, `"heartbeats": null`: none (its bytes are stepped over as a skipped value's).
       if (role === Role.Days) this.hasDays = true;
+    } else if (role === Role.UserAgents) {
+      if (c !== OPEN_ARRAY) this.fail(`${NOT_A_DUMP}: "user_agents" is ${kindOf(c)}, where a data dump has an array`);
+      this.stack.push({ object: false, role, expectKey: false, valueRole: Role.Skip });
     } else if (role === Role.Days) {
       if (c !== OPEN_ARRAY) this.fail(`${NOT_A_DUMP}: "days" is ${kindOf(c)}, where a data dump has an array of days`);
       this.hasDays = true;
@@ -306,6 +345,7 @@ export class DumpReader {
   private close(object: boolean): void {
     const top = this.stack.pop();
     if (!top || top.object !== object) this.fail('a closing bracket does not match its opening one');
+    if (top.role === Role.UserAgents) this.agentsRead = true;
     if (this.stack.length === 0) this.finished = true;
   }
 
@@ -318,7 +358,7 @@ export class DumpReader {
     } catch (err) {
       this.fail(`a key is not a valid JSON string: ${(err as Error).message}`, this.base + start);
     }
-    top.valueRole = roleOfKey(top.role, key);
+    top.valueRole = roleOfKey(top.role, key, this.days);
   }
 
   private parseHeartbeat(start: number, end: number): unknown {

@@ -6,6 +6,7 @@ import { serverSecrets } from '../db/schema';
 import { perDatabase } from '../db/services';
 import { nameProblem, textRule } from '../text';
 import { DistinctHeartbeats } from './distinct-heartbeats';
+import type { DumpOrigins } from './dump-origins';
 import { AHEAD_LIMIT_MS, LATE_LIMIT_MS, type Heartbeat, type ItemResult } from './heartbeat';
 import { heartbeatSchema, quickHeartbeat, TextChecks } from './heartbeat-input';
 import { parseUserAgent, type Origin } from './user-agent';
@@ -53,6 +54,8 @@ export interface CheckContext {
   origins: Map<string | null, Origin>;
   /** The text rules, remembering the strings that passed them (none when absent). */
   checks?: TextChecks;
+  /** An import's: what its dump says of the origin of heartbeats without a `user_agent`. */
+  dump?: DumpOrigins;
 }
 
 /** The editor and system of a User-Agent, remembered in `ctx`. */
@@ -124,7 +127,7 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
   const appName = h.type === 'app' ? h.entity.trim() : '';
   const appProblem = h.type === 'app' ? appNameProblem(appName) : null;
   if (appProblem) return `entity of an app heartbeat is the application's name, which ${appProblem}`;
-  const origin = originOf(ctx, h.user_agent ?? ctx.userAgent);
+  const origin = (!h.user_agent && ctx.dump?.of(item as Record<string, unknown>)) || originOf(ctx, h.user_agent ?? ctx.userAgent);
   return {
     at,
     type: h.type,

@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import { imports, users } from '../db/schema';
 import { DayImporter, ImportError } from './day-importer';
 import { DumpError, DumpReader } from './dump';
+import { readDumpOrigins } from './dump-origins';
 import { checkHeartbeat, digestKey, liveTimes, type CheckContext } from './heartbeat-check';
 import { readable, unfinished } from './import-status';
 import { removeSpool, spooledIds, spoolFile } from './spool';
@@ -231,7 +232,9 @@ async function runImport(db: Db, id: string): Promise<void> {
     if (!job) return;
     const now = Date.now();
     const importer = new DayImporter(db, { id: job.userId, timezone: job.timezone }, job.since, now);
-    const ctx: CheckContext = { key: await digestKey(db), userAgent: null, earliest: EARLIEST, latest: liveTimes(now).latest, tooOld: 'time must be after 2000 and at most one hour ahead', digests: new Map(), origins: new Map() };
+    // The dump's list of User-Agents first: it may come after the days (lib/wakatime/dump-origins.ts).
+    const dump = await readDumpOrigins(spoolFile(id), nextSlot, () => scheduler.stopping);
+    const ctx: CheckContext = { key: await digestKey(db), userAgent: null, earliest: EARLIEST, latest: liveTimes(now).latest, tooOld: 'time must be after 2000 and at most one hour ahead', digests: new Map(), origins: new Map(), dump };
     const reader = new DumpReader();
     let saved = Date.now();
     for await (const chunk of createReadStream(spoolFile(id), { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {

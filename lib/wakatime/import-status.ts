@@ -11,6 +11,13 @@ export const wakatimeDumpSchema = z
     user: z.unknown().optional(),
     range: z.unknown().optional(),
     days: z.array(z.object({ date: z.string(), heartbeats: z.array(heartbeatSchema) })),
+    user_agents: z
+      .array(z.object({ id: z.string(), value: z.string().nullish(), editor: z.string().nullish(), os: z.string().nullish() }))
+      .optional()
+      .meta({
+        description:
+          "The User-Agents the heartbeats name by `user_agent_id`, before or after `days`: each heartbeat without a `user_agent` of its own gets the editor and operating system of its entry (the User-Agent read as the heartbeat routes read one, else the entry's `editor` and `os`), or of its own `editor` and `operating_system`; editors under their canonical names. At most 10 000 entries are read.",
+      }),
   })
   .meta({ id: 'WakaTimeDump', description: 'A WakaTime data dump of heartbeats; a bare array of heartbeats is read too.' });
 

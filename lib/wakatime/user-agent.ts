@@ -1,8 +1,13 @@
 // The editor and operating system of a heartbeat, from wakatime-cli's User-Agent:
 //   wakatime/v1.98.0 (linux-6.5.0-14-generic-x86_64) go1.22.1 vscode/1.88.1 vscode-wakatime/24.5.0
 //   wakatime/13.1.0 (linux-5.15.0) python3.11 vim/9.0 vim-wakatime/9.0.1
+//   wakatime/v1.90.0 (darwin-23.4.0-arm64) go1.21.5 neovim/0.9.5 vim-wakatime/11.1.1
 // The plugin is the last `<name>-wakatime/<version>` (or `<name>/<version>`) word; the editor is
-// the name before `-wakatime`, the OS the first word inside the parentheses.
+// the word just before it when that names a known editor (vim-wakatime on Neovim sends
+// `neovim/...`, vscode-wakatime in Cursor `cursor/...`), else the name before `-wakatime`; either
+// way under its canonical name (lib/editors.ts). The OS is the first word inside the parentheses.
+
+import { canonicalEditor, isKnownEditor } from '../editors';
 
 const osNames: Record<string, string> = {
   linux: 'Linux',
@@ -16,30 +21,6 @@ const osNames: Record<string, string> = {
   ios: 'iOS',
 };
 
-/** Editor names as WakaTime shows them, for the plugins whose name differs from the editor's. */
-const editorNames: Record<string, string> = {
-  vscode: 'VS Code',
-  vim: 'Vim',
-  neovim: 'Neovim',
-  nvim: 'Neovim',
-  emacs: 'Emacs',
-  sublime: 'Sublime Text',
-  'sublime-text': 'Sublime Text',
-  jetbrains: 'JetBrains',
-  intellij: 'IntelliJ IDEA',
-  idea: 'IntelliJ IDEA',
-  pycharm: 'PyCharm',
-  webstorm: 'WebStorm',
-  goland: 'GoLand',
-  xcode: 'Xcode',
-  zed: 'Zed',
-  cursor: 'Cursor',
-  atom: 'Atom',
-  terminal: 'Terminal',
-  chrome: 'Chrome',
-  firefox: 'Firefox',
-};
-
 export interface Origin {
   editor: string;
   os: string;
@@ -50,7 +31,9 @@ export function parseUserAgent(userAgent: string | null | undefined): Origin {
   const platform = /\(([A-Za-z]+)[-_ ]?[^)]*\)/.exec(ua)?.[1]?.toLowerCase() ?? '';
   const os = osNames[platform] ?? (platform ? platform[0].toUpperCase() + platform.slice(1) : '');
   const words = ua.split(/\s+/).filter((w) => /^[A-Za-z][\w.-]*\/[\w.+-]+$/.test(w));
-  const plugin = [...words].reverse().find((w) => /-wakatime\//i.test(w)) ?? words.filter((w) => !/^(wakatime|go|python)/i.test(w)).at(-1);
-  const name = plugin ? plugin.split('/')[0].replace(/-wakatime$/i, '').toLowerCase() : '';
-  return { editor: editorNames[name] ?? name, os };
+  const at = words.findLastIndex((w) => /-wakatime\//i.test(w));
+  const plugin = at >= 0 ? words[at] : words.filter((w) => !/^(wakatime|go|python)/i.test(w)).at(-1);
+  const host = at > 0 ? words[at - 1].split('/')[0] : '';
+  const name = isKnownEditor(host) ? host : plugin ? plugin.split('/')[0].replace(/-wakatime$/i, '').toLowerCase() : '';
+  return { editor: canonicalEditor(name), os };
 }

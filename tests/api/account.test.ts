@@ -212,9 +212,9 @@ describe('account routes (/me)', () => {
     expect(exported.headers.get('content-disposition')).toMatch(/attachment/);
     const data = await exported.json();
     expect(data.account.id).toBe(user.id);
-    expect(data.activities).toContainEqual({ date, hour: 4, language: 'Rust', project_name: 'engine', ide_name: 'vim', time: 90, lines: 0 });
+    expect(data.activities).toContainEqual({ date, hour: 4, language: 'Rust', project_name: 'engine', ide_name: 'Vim', time: 90, lines: 0 });
     // The heartbeats' minute (in one hour or split over two).
-    expect(data.activities.filter((a: { ide_name: string }) => a.ide_name !== 'vim').reduce((sum: number, a: { time: number }) => sum + a.time, 0)).toBe(60);
+    expect(data.activities.filter((a: { ide_name: string }) => a.ide_name !== 'Vim').reduce((sum: number, a: { time: number }) => sum + a.time, 0)).toBe(60);
     expect(data.desktop_activities).toEqual([{ date, hour: 4, platform: 'macos', app: 'Figma', time: 30 }]);
     expect(data.badges).toHaveLength(1);
     expect(data.tokens).toHaveLength(3);

@@ -44,7 +44,7 @@ describe.each(Object.entries(owners))('owner %s', (_, settings) => {
     if (!s.profile_public) return;
     const t = await time.json();
     expect(t.total_seconds).toBe(1200);
-    expect(t.editors.map((e: { name: string }) => e.name)).toEqual(s.share_editors ? ['helix'] : []);
+    expect(t.editors.map((e: { name: string }) => e.name)).toEqual(s.share_editors ? ['Helix'] : []);
     expect((await language.json()).languages.map((l: { name: string }) => l.name)).toEqual(s.share_languages ? ['Elixir'] : []);
     expect((await weekly.json()).weeks[0].top_language).toBe(s.share_languages ? 'Elixir' : null);
   });

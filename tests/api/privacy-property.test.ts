@@ -26,7 +26,7 @@ const settingsArb: fc.Arbitrary<Settings> = fc.record({
 });
 const bucketArb = fc.record({
   language: fc.constantFrom(...languages),
-  ide_name: fc.constantFrom('vim', 'zed'),
+  ide_name: fc.constantFrom('Vim', 'Zed'),
   time: fc.integer({ min: 60, max: 3600 }),
   hour: fc.integer({ min: 0, max: 3 }),
 });

@@ -33,10 +33,10 @@ describe('per-user charts', () => {
     ]);
     expect(body.total_seconds).toBe(4320);
     expect(body.daily_average_seconds).toBe(864);
-    // vscode: 3000 * 3600/5400 + 600 = 2600; vim: 2400 * 3600/5400 + 120 = 1720
+    // vscode: 3000 * 3600/5400 + 600 = 2600; vim: 2400 * 3600/5400 + 120 = 1720 (under their canonical names)
     expect(body.editors).toEqual([
-      { name: 'vscode', seconds: 2600, percent: 60.2 },
-      { name: 'vim', seconds: 1720, percent: 39.8 },
+      { name: 'VS Code', seconds: 2600, percent: 60.2 },
+      { name: 'Vim', seconds: 1720, percent: 39.8 },
     ]);
     expect(Object.keys(body.user).sort()).toEqual(['display_name', 'handle', 'id']);
   });

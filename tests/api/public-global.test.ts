@@ -38,7 +38,7 @@ describe('site-wide charts', () => {
     // Zig and emacs rest on one user: left out. Go rests on three community members.
     expect(open.languages).toEqual([{ name: 'Go', seconds: 300, percent: 100 }]);
     const time2 = await (await getChart('time', range)).json();
-    expect(time2.editors).toEqual([{ name: 'vscode', seconds: 300, percent: 100 }]);
+    expect(time2.editors).toEqual([{ name: 'VS Code', seconds: 300, percent: 100 }]);
     expect(time2.days).toEqual([{ date: day, seconds: 3300 }]);
     const hit = await (await getChart('hitmaps', range)).json();
     expect(hit.weekday_hours[0][12]).toBe(3300); // 2026-06-01 is a Monday

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { canonicalEditor } from '../../lib/editors';
 import { desktopKind, ideKind, validateBuckets } from '../../lib/ingest/buckets';
 import type { IdeRow } from '../../lib/ingest/rows';
 import { localDateHour } from '../../lib/local-time';
@@ -18,7 +19,7 @@ describe('IDE bucket validation', () => {
     );
     expect(rejected).toEqual([]);
     expect(rows).toEqual([
-      { date: '2026-01-05', hour: 10, language: 'TypeScript', project: 'codetally', editor: 'vscode', millis: 60_000, lines: 13 },
+      { date: '2026-01-05', hour: 10, language: 'TypeScript', project: 'codetally', editor: 'VS Code', millis: 60_000, lines: 13 },
     ]);
   });
 
@@ -147,15 +148,15 @@ describe('grouping', () => {
     );
     expect(accepted).toBe(5);
     expect(groups).toHaveLength(4);
-    expect(groups[0]).toMatchObject({ project: 'a', editor: 'vim', hour: 10, millis: 30_000, lines: 3 });
+    expect(groups[0]).toMatchObject({ project: 'a', editor: 'Vim', hour: 10, millis: 30_000, lines: 3 });
   });
 
-  it('gives one row per distinct key, holding the sums of its buckets, whatever names and dates repeat', () => {
+  it('gives one row per distinct key, holding the sums of its buckets, whatever names, spellings of editors and dates repeat', () => {
     const name = (values: string[]) => fc.constantFrom(...values);
     const bucket = fc.record({
       language: name(['Go', 'Rust', 'a', 'ab']),
       project_name: name(['', 'a', 'b', 'ab']),
-      ide_name: name(['vim', 'a', 'b']),
+      ide_name: name(['vim', 'Vim', 'nvim', 'neovim', 'NeoVim', 'a', 'b']),
       date: name(['2026-01-05', '2026-01-06']),
       hour: fc.integer({ min: 0, max: 23 }),
       time: fc.integer({ min: 1, max: 3600 }),
@@ -165,8 +166,9 @@ describe('grouping', () => {
       fc.property(fc.array(bucket, { maxLength: 200 }), (items) => {
         const expected = new Map<string, IdeRow>();
         for (const b of items) {
-          const key = JSON.stringify([b.date, b.hour, b.language, b.project_name, b.ide_name]);
-          const row = expected.get(key) ?? { date: b.date, hour: b.hour, language: b.language, project: b.project_name, editor: b.ide_name, millis: 0, lines: 0 };
+          const editor = canonicalEditor(b.ide_name);
+          const key = JSON.stringify([b.date, b.hour, b.language, b.project_name, editor]);
+          const row = expected.get(key) ?? { date: b.date, hour: b.hour, language: b.language, project: b.project_name, editor, millis: 0, lines: 0 };
           row.millis += b.time * 1000;
           row.lines += b.lines;
           expected.set(key, row);

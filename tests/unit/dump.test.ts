@@ -3,6 +3,7 @@ import vm from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DumpError, DumpReader, MAX_KEY_BYTES } from '../../lib/wakatime/dump';
+import { DumpOrigins, MAX_DUMP_USER_AGENTS } from '../../lib/wakatime/dump-origins';
 import { checkHeartbeat, type CheckContext } from '../../lib/wakatime/heartbeat-check';
 
 // The reader of WakaTime data dumps holds the chunk it reads and the heartbeat it cuts out, never
@@ -197,6 +198,85 @@ describe('the data dump reader', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("the dump's list of User-Agents", () => {
+  const agents = [
+    { id: 'ua-1', value: 'wakatime/v1.90.0 (linux-6.8.0-x86_64) go1.22.1 neovim/0.9.5 vim-wakatime/11.1.1', editor: 'Neovim', os: 'Linux' },
+    { id: 'ua-2', value: 'something else', editor: 'vscode', os: 'Mac' },
+  ];
+  const heartbeats = [{ entity: 'a.go', time: 1, user_agent_id: 'ua-1' }];
+  /** Reads `doc` in chunks of `size` bytes; returns the heartbeats and the User-Agent entries. */
+  function both(doc: string, size: number, heartbeats = true) {
+    const entries: unknown[] = [];
+    const reader = new DumpReader({ heartbeats, onUserAgent: (e) => entries.push(e) });
+    const bytes = Buffer.from(doc);
+    const out: unknown[] = [];
+    for (let i = 0; i < bytes.length; i += size) out.push(...reader.push(bytes.subarray(i, i + size)));
+    return { out, entries, read: reader.userAgentsRead, reader };
+  }
+
+  it('is read before or after the days, whatever the chunks, and alone by a reader of that list', () => {
+    const before = JSON.stringify({ user_agents: agents, days: [{ date: '2024-01-01', heartbeats }] });
+    const after = JSON.stringify({ user: {}, days: [{ date: '2024-01-01', heartbeats }], user_agents: agents });
+    for (const doc of [before, after]) {
+      for (const size of [1, 3, 64, 1 << 20]) {
+        const read = both(doc, size);
+        read.reader.end();
+        expect(read).toMatchObject({ out: heartbeats, entries: agents, read: true });
+        // The first pass of an import: no heartbeat is cut out, the list is.
+        expect(both(doc, size, false)).toMatchObject({ out: [], entries: agents, read: true });
+      }
+    }
+    // A reader of the list alone knows at once that a bare array of heartbeats has none.
+    expect(both(JSON.stringify(heartbeats), 1, false)).toMatchObject({ out: [], entries: [], read: true });
+    expect(both(JSON.stringify({ days: [] }), 4, false)).toMatchObject({ entries: [], read: false });
+  });
+
+  it('is an array of objects, or null', () => {
+    expect(both('{"user_agents":null,"days":[]}', 2)).toMatchObject({ entries: [] });
+    expect(errorOf('{"user_agents":{},"days":[]}')).toMatch(/^Not a WakaTime data dump: "user_agents" is an object/);
+    expect(errorOf('{"user_agents":[1],"days":[]}')).toMatch(/^Not a WakaTime data dump: an entry of "user_agents" is a number/);
+  });
+});
+
+describe('the origin of an imported heartbeat', () => {
+  it("comes from its User-Agent in the dump's list, read as the heartbeat routes read one, with canonical names", () => {
+    const origins = new DumpOrigins();
+    origins.add({ id: 'ua-1', value: 'wakatime/v1.90.0 (linux-6.8.0-x86_64) go1.22.1 neovim/0.9.5 vim-wakatime/11.1.1', editor: 'Vim', os: 'Linux' });
+    origins.add({ id: 'ua-2', value: 'not a user agent', editor: 'vscode', os: 'Mac' });
+    origins.add({ id: 'ua-3', value: null, editor: 'sublime', os: 'Windows' });
+    origins.add({ id: 'ua-4', editor: 'bad\u0000name', os: 3 });
+    origins.add('not an entry');
+    origins.add({ id: 7, value: 'x' });
+    expect(origins.of({ user_agent_id: 'ua-1' })).toEqual({ editor: 'Neovim', os: 'Linux' });
+    // The parser finds nothing in it: the dump's own editor and system, the editor's name canonical.
+    expect(origins.of({ user_agent_id: 'ua-2' })).toEqual({ editor: 'VS Code', os: 'Mac' });
+    expect(origins.of({ user_agent_id: 'ua-3' })).toEqual({ editor: 'Sublime Text', os: 'Windows' });
+    expect(origins.of({ user_agent_id: 'ua-4' })).toBeUndefined();
+    expect(origins.of({ user_agent_id: 'unknown' })).toBeUndefined();
+    expect(origins.of({})).toBeUndefined();
+    // An older dump's editor and system on the heartbeat itself.
+    expect(origins.of({ editor: 'nvim', operating_system: 'Linux' })).toEqual({ editor: 'Neovim', os: 'Linux' });
+    expect(origins.of({ editor: 'emacs', user_agent_id: 'ua-3' })).toEqual({ editor: 'Emacs', os: 'Windows' });
+  });
+
+  it('is looked up only for a heartbeat without a user_agent of its own, and by the same checks as every heartbeat', () => {
+    const origins = new DumpOrigins();
+    origins.add({ id: 'ua-1', value: 'wakatime/v1.90.0 (darwin-23.4.0-arm64) go1.22.1 zed/0.150.0 zed-wakatime/0.1.0' });
+    const ctx: CheckContext = { key: 'k', userAgent: null, earliest: 0, latest: Infinity, tooOld: 'old', digests: new Map(), origins: new Map(), dump: origins };
+    const base = { entity: 'a.go', time: 1_700_000_000 };
+    expect(checkHeartbeat({ ...base, user_agent_id: 'ua-1' }, ctx)).toMatchObject({ editor: 'Zed', os: 'Mac' });
+    expect(checkHeartbeat({ ...base, user_agent_id: 'ua-1', user_agent: 'wakatime/1 (linux-6) go1 emacs/29 emacs-wakatime/1.0' }, ctx)).toMatchObject({ editor: 'Emacs', os: 'Linux' });
+    expect(checkHeartbeat({ ...base, user_agent_id: 'nope' }, ctx)).toMatchObject({ editor: '', os: 'Unknown' });
+  });
+
+  it('keeps at most MAX_DUMP_USER_AGENTS User-Agents', () => {
+    const origins = new DumpOrigins();
+    for (let i = 0; i < MAX_DUMP_USER_AGENTS + 50; i++) origins.add({ id: `ua-${i}`, editor: 'vim' });
+    expect(origins.size).toBe(MAX_DUMP_USER_AGENTS);
+    expect(origins.of({ user_agent_id: `ua-${MAX_DUMP_USER_AGENTS + 1}` })).toBeUndefined();
   });
 });
 

@@ -80,7 +80,7 @@ describe('fast bucket guards', () => {
 
   it('accepts the ordinary buckets plugins send', () => {
     const ide = { language: 'TypeScript', time: 42.5, lines: 10, date: '2026-01-05', hour: 9, project_name: ' codetally ', ide_name: 'vscode', filename: 'a.ts', path: '/src/a.ts' };
-    expect(fastIdeRow(ide, clock)).toEqual({ date: '2026-01-05', hour: 9, language: 'TypeScript', project: 'codetally', editor: 'vscode', millis: 42_500, lines: 10 });
+    expect(fastIdeRow(ide, clock)).toEqual({ date: '2026-01-05', hour: 9, language: 'TypeScript', project: 'codetally', editor: 'VS Code', millis: 42_500, lines: 10 });
     expect(fastIdeRow({ language: 'Go', time: 1 }, clock)).toEqual(ideRow(ideBucketSchema.parse({ language: 'Go', time: 1 }), clock));
     const desk = { platform: 'Linux', time: 30, date: '2026-01-05', hour: 9, path: '', filename: 'code', program_name: 'Code' };
     expect(fastDesktopRow(desk, clock)).toEqual({ date: '2026-01-05', hour: 9, platform: 'Linux', app: 'Code', millis: 30_000 });

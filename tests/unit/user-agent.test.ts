@@ -8,7 +8,16 @@ describe("wakatime-cli's User-Agent", () => {
     ['wakatime/v1.90.0 (darwin-23.4.0-arm64) go1.21.5 neovim/0.9.5 neovim-wakatime/1.0.0', 'Neovim', 'Mac'],
     ['wakatime/v1.90.0 (windows-10.0.22631-amd64) go1.21.5 PyCharm/2024.1 PyCharm-wakatime/15.0.0', 'PyCharm', 'Windows'],
     ['wakatime/v1.90.0 (linux-6.1-x86_64) go1.21.5 emacs-wakatime/1.0.2', 'Emacs', 'Linux'],
-    ['wakatime/v1.90.0 (freebsd-14.0-amd64) go1.21.5 helix/24.3 helix-wakatime/0.1.0', 'helix', 'FreeBSD'],
+    ['wakatime/v1.90.0 (freebsd-14.0-amd64) go1.21.5 helix/24.3 helix-wakatime/0.1.0', 'Helix', 'FreeBSD'],
+    // vim-wakatime on Neovim names Neovim before its own plugin; vscode-wakatime in Cursor, Cursor.
+    ['wakatime/v1.90.0 (linux-6.8.0-x86_64) go1.22.1 neovim/0.9.5 vim-wakatime/11.1.1', 'Neovim', 'Linux'],
+    ['wakatime/v1.90.0 (linux-6.8.0-x86_64) go1.22.1 nvim/0.10.0 vim-wakatime/11.1.1', 'Neovim', 'Linux'],
+    ['wakatime/v1.98.0 (darwin-23.4.0-arm64) go1.22.1 cursor/0.42.3 vscode-wakatime/24.6.0', 'Cursor', 'Mac'],
+    ['wakatime/v1.98.0 (linux-6.5.0) go1.22.1 Code/1.88.1 vscode-wakatime/24.5.0', 'VS Code', 'Linux'],
+    ['wakatime/v1.98.0 (linux-6.5.0) go1.22.1 sublime/4169 sublime-wakatime/11.0.0', 'Sublime Text', 'Linux'],
+    ['wakatime/v1.98.0 (linux-6.5.0) go1.22.1 zed/0.150.0 zed-wakatime/0.1.0', 'Zed', 'Linux'],
+    // An unknown word before the plugin is not taken for the editor.
+    ['wakatime/v1.98.0 (linux-6.5.0) go1.22.1 node/20.1.0 acme-wakatime/1.0.0', 'acme', 'Linux'],
   ])('%s -> %s on %s', (ua, editor, os) => {
     expect(parseUserAgent(ua)).toEqual({ editor, os });
   });

@@ -51,7 +51,11 @@ export default function WakatimeDocs() {
 
       <h2 id="privacy">What is kept, and what is not</h2>
       <ul>
-        <li>Kept: each heartbeat&apos;s time, language, project, category, and the editor and operating system named by the plugin&apos;s User-Agent.</li>
+        <li>
+          Kept: each heartbeat&apos;s time, language, project, category, and the editor and operating system named by the plugin&apos;s User-Agent
+          (an imported dump&apos;s heartbeats: by the User-Agent the dump lists for them). Editors go by the names WakaTime shows: Neovim however
+          vim-wakatime or a plugin spells it, VS Code for <code>vscode</code> or <code>code</code>.
+        </li>
         <li>
           Never kept or logged: the file&apos;s path or name, the branch, dependencies, line and cursor numbers. To recognise a heartbeat sent
           twice, a keyed digest of the file name is kept for 14 days, then deleted with the heartbeat.

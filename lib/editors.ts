@@ -1,0 +1,95 @@
+// One name per editor, as WakaTime's dashboard shows it, however a plugin or client spells it:
+// `nvim`, `neovim` and `Neovim` are one editor, not three lines of a chart. Both write paths (the
+// sync routes' `ide_name`, lib/ingest/fast-path.ts, and the heartbeats' User-Agent,
+// lib/wakatime/user-agent.ts) store the name this module gives, and the data migration
+// `canonical_editors` renamed what was stored before with the same list (tests/unit/editors.test.ts
+// checks that its VALUES are exactly `editorAliases()`). Adding a spelling here therefore needs a
+// new data migration for the rows stored under it meanwhile.
+//
+// Matching ignores ASCII case only (and surrounding whitespace): the SQL of a migration lowers
+// with translate() over A-Z, which gives the same answer as this in every database locale.
+// A name not listed passes through unchanged, trimmed.
+
+/** Each editor's name as WakaTime shows it, with the other spellings clients send for it. */
+const EDITORS: Readonly<Record<string, readonly string[]>> = {
+  'VS Code': ['vscode', 'vs-code', 'vs_code', 'code', 'visual studio code', 'visualstudiocode', 'vscode-insiders', 'code-insiders'],
+  VSCodium: ['vscodium', 'codium'],
+  Cursor: ['cursor'],
+  Windsurf: ['windsurf'],
+  Zed: ['zed', 'zed-editor', 'zedpreview'],
+  Vim: ['vim', 'gvim', 'macvim'],
+  Neovim: ['neovim', 'nvim'],
+  Emacs: ['emacs'],
+  'Sublime Text': ['sublime', 'sublime text', 'sublime-text', 'sublime_text', 'sublimetext', 'subl'],
+  Helix: ['helix', 'hx'],
+  Kakoune: ['kakoune', 'kak'],
+  Micro: ['micro'],
+  Nano: ['nano'],
+  Atom: ['atom'],
+  Xcode: ['xcode'],
+  JetBrains: ['jetbrains'],
+  'IntelliJ IDEA': ['intellij', 'intellij idea', 'intellijidea', 'idea', 'intellij-idea', 'intellijideacommunityedition', 'intellijideaultimateedition'],
+  PyCharm: ['pycharm'],
+  WebStorm: ['webstorm'],
+  GoLand: ['goland'],
+  PhpStorm: ['phpstorm'],
+  CLion: ['clion'],
+  Rider: ['rider'],
+  RubyMine: ['rubymine'],
+  DataGrip: ['datagrip'],
+  DataSpell: ['dataspell'],
+  RustRover: ['rustrover'],
+  AppCode: ['appcode'],
+  Fleet: ['fleet'],
+  'Android Studio': ['android studio', 'androidstudio', 'android-studio'],
+  'Visual Studio': ['visualstudio', 'visual studio', 'visual-studio'],
+  Eclipse: ['eclipse'],
+  NetBeans: ['netbeans'],
+  'Notepad++': ['notepad++', 'notepadpp', 'notepad-plus-plus'],
+  TextMate: ['textmate'],
+  Nova: ['nova'],
+  BBEdit: ['bbedit'],
+  Kate: ['kate', 'ktexteditor'],
+  Brackets: ['brackets'],
+  'Azure Data Studio': ['azure data studio', 'azuredatastudio', 'azdata'],
+  Jupyter: ['jupyter', 'jupyterlab'],
+  RStudio: ['rstudio'],
+  Positron: ['positron'],
+  Lapce: ['lapce'],
+  Terminal: ['terminal'],
+  Chrome: ['chrome'],
+  Firefox: ['firefox'],
+  Safari: ['safari'],
+};
+
+/** ASCII letters lowered, nothing else: what `translate(x, 'A..Z', 'a..z')` does in SQL. */
+export const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+
+const byKey = new Map<string, string>();
+for (const [name, spellings] of Object.entries(EDITORS)) {
+  for (const spelling of [name, ...spellings]) {
+    const key = asciiLower(spelling);
+    const taken = byKey.get(key);
+    if (taken !== undefined && taken !== name) throw new Error(`editor spelling ${spelling} names both ${taken} and ${name}`);
+    byKey.set(key, name);
+  }
+}
+
+/** The name an editor is stored and shown under; '' (no editor) stays ''. */
+export function canonicalEditor(name: string): string {
+  const trimmed = name.trim();
+  return byKey.get(asciiLower(trimmed)) ?? trimmed;
+}
+
+/** Whether `name` is a spelling of a listed editor (a word of a User-Agent that names one). */
+export function isKnownEditor(name: string): boolean {
+  return byKey.has(asciiLower(name.trim()));
+}
+
+/**
+ * Every (spelling with ASCII lowered, name) pair, in order of the spelling: what a data migration
+ * matches stored names against (a stored name already equal to its name is left alone).
+ */
+export function editorAliases(): [alias: string, name: string][] {
+  return [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
