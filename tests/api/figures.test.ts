@@ -44,7 +44,7 @@ const beat = (at: number, language: string, project: string, digest: number): He
   category: 'coding',
   language,
   project,
-  editor: 'vim',
+  editor: 'Vim',
   os: 'Linux',
   app: '',
 });
@@ -62,8 +62,8 @@ describe('GET /me/timeline', () => {
       date: '2024-03-10',
       timezone: 'America/New_York',
       segments: [
-        { start: '2024-03-10T01:00:00-05:00', end: '2024-03-10T03:00:00-04:00', project: 'api', language: 'Go', editor: 'vim', seconds: 1800 },
-        { start: '2024-03-10T03:00:00-04:00', end: '2024-03-10T04:00:00-04:00', project: 'api', language: 'Go', editor: 'vim', seconds: 600 },
+        { start: '2024-03-10T01:00:00-05:00', end: '2024-03-10T03:00:00-04:00', project: 'api', language: 'Go', editor: 'Vim', seconds: 1800 },
+        { start: '2024-03-10T03:00:00-04:00', end: '2024-03-10T04:00:00-04:00', project: 'api', language: 'Go', editor: 'Vim', seconds: 600 },
       ],
     });
   });
@@ -90,7 +90,7 @@ describe('GET /me/timeline', () => {
     const db = await getDb();
     // Two heartbeats of one key, the first credited up to the second: 01:55 EDT to 01:10 EST is 15 minutes.
     const at = Date.parse('2024-11-03T05:55:00Z');
-    const base = { userId: u.user.id, type: 'file', category: 'coding', language: 'Go', project: 'api', editor: 'vim', os: 'Linux', app: '', zone: 'America/New_York' };
+    const base = { userId: u.user.id, type: 'file', category: 'coding', language: 'Go', project: 'api', editor: 'Vim', os: 'Linux', app: '', zone: 'America/New_York' };
     await db.insert(heartbeats).values([
       { ...base, at, entityDigest: 1, creditedUntil: at + 600_000 },
       { ...base, at: at + 600_000, entityDigest: 1, creditedUntil: at + 900_000 },
@@ -99,7 +99,7 @@ describe('GET /me/timeline', () => {
     // The same 15 minutes as the heartbeat path puts them in the buckets: local hour 1.
     await send(u.token, [{ date: '2024-11-03', hour: 1, language: 'Go', time: 900, project_name: 'api', ide_name: 'vim' }]);
     const { segments } = await timelineOf(u.stats, '2024-11-03');
-    expect(segments).toEqual([{ start: '2024-11-03T01:55:00-04:00', end: '2024-11-03T01:10:00-05:00', project: 'api', language: 'Go', editor: 'vim', seconds: 900 }]);
+    expect(segments).toEqual([{ start: '2024-11-03T01:55:00-04:00', end: '2024-11-03T01:10:00-05:00', project: 'api', language: 'Go', editor: 'Vim', seconds: 900 }]);
   });
 
   it('mixes heartbeats and sync buckets of one day: heartbeats exact, what buckets add beyond them as whole hours', async () => {
@@ -122,10 +122,10 @@ describe('GET /me/timeline', () => {
     ]);
     const { segments } = await timelineOf(u.stats, date);
     expect(segments).toEqual([
-      { start: `${date}T10:00:00+00:00`, end: `${date}T10:12:00+00:00`, project: 'api', language: 'Go', editor: 'vim', seconds: 720 },
-      { start: `${date}T10:00:00+00:00`, end: `${date}T11:00:00+00:00`, project: 'api', language: 'Go', editor: 'vim', seconds: 300 },
-      { start: `${date}T10:12:00+00:00`, end: `${date}T10:14:00+00:00`, project: 'api', language: 'Rust', editor: 'vim', seconds: 120 },
-      { start: `${date}T14:00:00+00:00`, end: `${date}T15:00:00+00:00`, project: 'etl', language: 'Python', editor: 'vim', seconds: 1200 },
+      { start: `${date}T10:00:00+00:00`, end: `${date}T10:12:00+00:00`, project: 'api', language: 'Go', editor: 'Vim', seconds: 720 },
+      { start: `${date}T10:00:00+00:00`, end: `${date}T11:00:00+00:00`, project: 'api', language: 'Go', editor: 'Vim', seconds: 300 },
+      { start: `${date}T10:12:00+00:00`, end: `${date}T10:14:00+00:00`, project: 'api', language: 'Rust', editor: 'Vim', seconds: 120 },
+      { start: `${date}T14:00:00+00:00`, end: `${date}T15:00:00+00:00`, project: 'etl', language: 'Python', editor: 'Vim', seconds: 1200 },
     ]);
     // Nothing counted twice: the segments add up to the day's total.
     const res = await read(getInsights, `/me/insights?from=${date}&to=${date}`, u.stats);
