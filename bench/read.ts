@@ -21,6 +21,7 @@ import { ensureDataSet } from './dataset';
 import { clientBench } from './client';
 import { heartbeatsBench } from './heartbeats';
 import { ingestBench } from './ingest';
+import { projectsBench } from './projects';
 
 const SEED = Number(process.env.BENCH_SEED ?? 42);
 const USERS = Number(process.env.BENCH_USERS ?? 100_000); // every one opted in to the leaderboard
@@ -78,6 +79,7 @@ async function main() {
     timeline_day: await timed(() => timeline(db, heaviest, busiest[day++ % busiest.length].date), 20),
   };
   console.log('own figures, heaviest user (goal <= 20 ms):   ', JSON.stringify(results.own_figures));
+  results.projects = await projectsBench(db, HEAVY, timed);
   const global: ChartTarget = { scope: 'global' };
   // Site-wide rollups: the whole history once (what a migration's backfill leaves marked), then
   // one date, which is what a refresh does in steady state (writes mark today).

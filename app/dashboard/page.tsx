@@ -133,7 +133,9 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
               <Breakdown donut items={language.languages} empty="No coding time in this range yet." caption="Your languages" />
             </Card>
             <Card id="d-projects" title="Projects" level="h3">
-              <p className="muted">Only you see projects.</p>
+              <p className="muted">
+                Only you see projects. <a href="/dashboard/projects">Each project&apos;s days, CSV, rename and hide</a>
+              </p>
               <Breakdown items={projects} empty="No projects in this range." caption="Your projects" />
             </Card>
             <Card id="d-editors" title="Editors" level="h3">

@@ -11,3 +11,4 @@ export * from './tables/community';
 export * from './tables/badges';
 export * from './tables/plans';
 export * from './tables/goals';
+export * from './tables/projects';

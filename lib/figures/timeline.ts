@@ -4,6 +4,7 @@ import { rows, type Db } from '../db/client';
 import { heartbeats, ideActivity, userHours } from '../db/schema';
 import { isoInZone, localDay, type LocalDay } from '../local-time';
 import { hoursOf } from '../wakatime/credits';
+import { hiddenNames } from '../projects/hidden';
 
 // When the owner coded on one day (GET /me/timeline). Two sources tell it:
 //
@@ -136,7 +137,7 @@ function bucketSegments(buckets: BucketRow[], beats: BeatRow[], day: LocalDay): 
 /** The owner's day: segments in time order (whole-hour bucket segments may overlap each other and heartbeat ones). */
 export async function timeline(db: Db, user: { id: string; timezone: string }, date: string): Promise<{ date: string; timezone: string; segments: Segment[] }> {
   const day = localDay(date, user.timezone);
-  const [beats, buckets] = await Promise.all([dayBeats(db, user.id, date), dayBuckets(db, user.id, date)]);
+  const [beats, buckets, hidden] = await Promise.all([dayBeats(db, user.id, date), dayBuckets(db, user.id, date), hiddenNames(db, user.id)]);
   const drawn = [...beatSegments(beats, day), ...bucketSegments(buckets, beats, day)].sort(
     (a, b) => a.start - b.start || a.end - b.end || a.project.localeCompare(b.project) || a.language.localeCompare(b.language) || a.editor.localeCompare(b.editor),
   );
@@ -144,7 +145,8 @@ export async function timeline(db: Db, user: { id: string; timezone: string }, d
     .map((d) => ({
       start: isoInZone(d.start, day.offsetAt(d.start)),
       end: isoInZone(d.end, day.offsetAt(d.end)),
-      project: d.project || null,
+      // A hidden project's name shows in the owner's project list only (lib/projects/hidden.ts).
+      project: d.project && !hidden.has(d.project) ? d.project : null,
       language: d.language,
       editor: d.editor || null,
       seconds: Math.round(d.millis / 1000),

@@ -19,6 +19,7 @@ import type { DesktopRow, IdeRow } from './rows';
 import type { Admit, AdmitResult } from '../auth/write-token';
 import { countedColumns, countWriteCtes } from '../http/rate-limit';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
+import { aliased, aliasesCte } from '../projects/aliases';
 
 // A write is one statement, so it is atomic without a round trip for BEGIN or COMMIT. The rows
 // travel as a single JSON parameter (an array of tuples, sent as text: a prepared statement's
@@ -121,7 +122,11 @@ function addTo(userId: Param, shape: WriteShape, t: AddTo): SQL {
 export function ideWrites(userId: Param, source: RowSource, guard: SQL, shape: WriteShape = {}): SQL {
   const [a, h, d, l, ed] = [ideActivity, userHours, userDays, userDayLanguages, userDayEditors];
   const parts = [
-    sql`batch AS MATERIALIZED (SELECT * FROM (${source}) AS s ${guard})`,
+    // Projects through the owner's renames (lib/projects/aliases.ts); two names may become one key.
+    aliasesCte(userId),
+    sql`batch AS MATERIALIZED (
+      SELECT date, hour, language, ${aliased(sql`s.project`)} AS project, editor, sum(millis)::bigint AS millis, sum(lines)::bigint AS lines
+      FROM (${source}) AS s ${guard} GROUP BY 1, 2, 3, 4, 5)`,
     sql`batch_hours AS (SELECT date, hour, sum(millis)::bigint AS millis FROM batch GROUP BY date, hour)`,
     addTo(userId, shape, { name: 'activity', table: a, key: [a.date, a.hour, a.language, a.project, a.editor], added: [a.millis, a.lines], from: sql`SELECT * FROM batch`, touched: true }),
     addTo(userId, shape, { name: 'hours_stored', table: h, key: [h.date, h.hour], added: [h.millis], from: sql`SELECT * FROM batch_hours`, returning: sql`${h.date} AS date, ${h.hour} AS hour, ${h.millis} AS millis` }),

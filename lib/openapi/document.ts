@@ -28,6 +28,7 @@ import { componentSchemas, idOf, namedSchemas, ref } from './components';
 import { accountOperation, always, jsonBody, ok, problems, publicGet, publicRead, svg, writeOperation } from './operations';
 import { wakatimePaths } from './wakatime';
 import { figuresPaths, figuresRoots, wakatimeGoalPaths } from './figures';
+import { projectPaths, projectRoots } from './projects';
 
 // openapi.json is generated from the same zod schemas that validate requests.
 
@@ -47,6 +48,7 @@ const documentRoots = (): z.ZodType[] => [
   heartbeatSchema, wakaErrorSchema, heartbeatAnswerSchema, bulkAnswerSchema, statusBarSchema, summariesSchema,
   statsSchema, allTimeSchema, wakaUserSchema, projectsSchema, wakatimeDumpSchema, importSchema, importListSchema,
   ...figuresRoots,
+  ...projectRoots(),
 ];
 
 /** The zod schema of each component, by its id: tests check answers against them. */
@@ -85,6 +87,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...wakatimePaths(),
       ...wakatimeGoalPaths(),
       ...figuresPaths(),
+      ...projectPaths(),
       '/sync/activities': {
         post: writeOperation(
           'Store a batch of IDE buckets',

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
-import { desktopActivity, ideActivity, userHours } from '../db/schema';
+import { desktopActivity, hiddenProjects, ideActivity, userHours } from '../db/schema';
 import { periodOf, type Per } from './queries';
 import { HOUR_CAP_MILLIS } from '../activity';
 import type { PublicOwner } from '../sharing/owner';
@@ -28,16 +28,22 @@ function named(found: { name: string; millis: number }[]): NamedSeconds[] {
     .map((f) => ({ ...f, percent: total ? Math.round((f.seconds / total) * 1000) / 10 : 0 }));
 }
 
-/** Coding time per project (per period), an hour over the cap scaled down in proportion. */
+/**
+ * Coding time per project (per period), an hour over the cap scaled down in proportion. Hidden
+ * projects are left out (their time counts in totals only): only the owner's project list
+ * (lib/projects/read.ts) names them.
+ */
 export async function projectTotals(db: Db, userId: string, from: string, to: string, per: Per = 'range'): Promise<{ period: string; name: string; millis: number }[]> {
-  const [a, h] = [ideActivity, userHours];
+  const [a, h, x] = [ideActivity, userHours, hiddenProjects];
   const found = await rows<{ period: string; name: string; millis: number }>(
     db,
-    sql`SELECT ${periodOf(a.date, per)} AS period, CASE WHEN ${a.project} = '' THEN '(no project)' ELSE ${a.project} END AS name,
-               sum(${a.millis} * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(${h.millis}, 0)))::float8 AS millis
-        FROM ${a} JOIN ${h} ON ${h.userId} = ${a.userId} AND ${h.date} = ${a.date} AND ${h.hour} = ${a.hour}
-        WHERE ${a.userId} = ${userId}::uuid AND ${a.date} BETWEEN ${from} AND ${to}
-        GROUP BY 1, 2`,
+    sql`SELECT * FROM (
+          SELECT ${periodOf(a.date, per)} AS period, CASE WHEN ${a.project} = '' THEN '(no project)' ELSE ${a.project} END AS name,
+                 sum(${a.millis} * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(${h.millis}, 0)))::float8 AS millis
+          FROM ${a} JOIN ${h} ON ${h.userId} = ${a.userId} AND ${h.date} = ${a.date} AND ${h.hour} = ${a.hour}
+          WHERE ${a.userId} = ${userId}::uuid AND ${a.date} BETWEEN ${from} AND ${to}
+          GROUP BY 1, 2) AS p
+        WHERE NOT EXISTS (SELECT 1 FROM ${x} WHERE ${x.userId} = ${userId}::uuid AND ${x.project} = p.name)`,
   );
   return found.map((r) => ({ ...r, millis: Number(r.millis) }));
 }

@@ -6,6 +6,8 @@ import { addDays, daysBetween, isCalendarDate } from '../dates';
 
 export const rangeNames = ['today', '7d', '30d', '90d', '365d', 'all'] as const;
 export type RangeName = (typeof rangeNames)[number];
+/** The named ranges of the owner's own figures (/me/projects, /me/insights, ...). */
+export const ownRangeNames = ['7d', '30d', '365d', 'all'] as const satisfies readonly RangeName[];
 export const MAX_CUSTOM_SPAN_DAYS = 366;
 
 export type RangeQuery = { name: RangeName } | { name: 'custom'; from: string; to: string };
@@ -18,11 +20,11 @@ export interface ResolvedRange {
 
 const calendarDate = z.string().refine(isCalendarDate, 'must be a real date YYYY-MM-DD').meta({ format: 'date' });
 
-/** The three fields; `fallback` is the named range when none is given. */
-export function rangeFields(fallback: RangeName) {
+/** The three fields; `fallback` is the named range when none is given, `names` those a route takes. */
+export function rangeFields(fallback: RangeName, names: readonly [RangeName, ...RangeName[]] = rangeNames) {
   return {
     range: z
-      .enum(rangeNames, `must be one of ${rangeNames.join(', ')}`)
+      .enum(names, `must be one of ${names.join(', ')}`)
       .optional()
       .meta({ description: `A named range ending today (the owner's today, or UTC site-wide); default ${fallback}.` }),
     from: calendarDate.optional().meta({ description: `With to: an inclusive span of at most ${MAX_CUSTOM_SPAN_DAYS} days, instead of range.` }),

@@ -54,6 +54,14 @@ export interface Credits {
   desktop: [date: string, hour: number, platform: string, app: string, millis: number][];
 }
 
+/** Credits with their projects mapped through the owner's renames (lib/projects/aliases.ts), summed again per bucket. */
+export function aliasedCredits(credits: Credits, aliases: Record<string, string>): Credits {
+  if (!credits.ide.some((c) => Object.hasOwn(aliases, c[3]))) return credits;
+  const deltas = new Deltas();
+  deltas.addCredits({ ide: credits.ide.map(([d, h, l, p, e, m]) => [d, h, l, Object.hasOwn(aliases, p) ? aliases[p] : p, e, m]), desktop: credits.desktop }, 1);
+  return deltas.credits();
+}
+
 /** Sums of credit changes per bucket, for the write statement (which adds them to what is stored). */
 export class Deltas {
   private readonly ide = new Map<string, IdeRow>();

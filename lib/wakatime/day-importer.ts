@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
 import { col, cols } from '../db/names';
 import { importedDays } from '../db/schema';
-import { announce, Deltas, type Credits } from './credits';
+import { aliasedCredits, announce, Deltas, type Credits } from './credits';
+import { lockedAliases } from '../projects/aliases';
 import { DayHeartbeats } from './day-heartbeats';
 import { DistinctHeartbeats } from './distinct-heartbeats';
 import { LATE_LIMIT_MS, MAX_HEARTBEATS, type Heartbeat } from './heartbeat';
@@ -158,6 +159,9 @@ export class DayImporter {
     const changed = await this.db.transaction(async (transaction) => {
       const tx = transaction as unknown as Db;
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`codetally:imports:${this.user.id}`}, 0))`);
+      // Stored credits name projects as they count now (a rename rewrites them): so do these.
+      const aliases = await lockedAliases(tx, this.user.id);
+      for (const r of ready) r.credits = aliasedCredits(r.credits, aliases);
       const before = await rows<Omit<Day, 'credits'> & { credits: string }>(
         tx,
         sql`SELECT ${d.day} AS day, ${d.credits}::text AS credits, ${d.heartbeats} AS heartbeats, ${d.continues} AS continues FROM ${d}

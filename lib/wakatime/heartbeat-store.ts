@@ -8,6 +8,7 @@ import type { WriteLimits } from '../http/rate-limit';
 import { announce, QUARTER_MS } from './credits';
 import { digestHex, GAP_MS, type Heartbeat } from './heartbeat';
 import { purgeNowAndThen } from './heartbeat-purge';
+import { aliasedInSnapshot } from '../projects/aliases';
 
 // Heartbeats to time, by WakaTime's rule: for each user, heartbeats ordered by time; the gap to
 // the next one counts when it is at most 15 minutes, credited to the earlier heartbeat's
@@ -57,7 +58,7 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
     incoming AS MATERIALIZED (
       SELECT ${earliest}::bigint + (e->>0)::bigint AS at, e->>1 AS type, ('x' || lpad(e->>2, 16, '0'))::bit(64)::bigint AS digest,
              e->>3 AS category, e->>4 AS language,
-             e->>5 AS project, e->>6 AS editor, e->>7 AS os, e->>8 AS app
+             ${aliasedInSnapshot(user.id, sql`e->>5`)} AS project, e->>6 AS editor, e->>7 AS os, e->>8 AS app
       FROM jsonb_array_elements(${sql.placeholder('beats')}::text::jsonb) AS e
       WHERE (SELECT ok FROM user_lock)
     ),

@@ -1,7 +1,7 @@
-import { and, desc, eq, max, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, max, ne, sql, type SQLWrapper } from 'drizzle-orm';
 import { addDays, daysBetween, isCalendarDate } from '../dates';
 import type { Db } from '../db/client';
-import { ideActivity, users } from '../db/schema';
+import { hiddenProjects, ideActivity, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { localDateHour } from '../local-time';
 import { textProblem } from '../text';
@@ -159,14 +159,18 @@ export async function currentUser(db: Db, userId: string) {
   };
 }
 
-/** GET projects: the owner's projects, the most recently used first; `q` filters by name. */
+/** The user's hidden project of this name, if any: a hidden project's name is not listed (lib/projects/hidden.ts). */
+const hiddenOf = (userId: string, project: SQLWrapper) =>
+  sql`SELECT 1 FROM ${hiddenProjects} WHERE ${hiddenProjects.userId} = ${userId}::uuid AND ${hiddenProjects.project} = ${project}`;
+
+/** GET projects: the owner's projects (not the hidden ones), the most recently used first; `q` filters by name. */
 export async function projects(db: Db, userId: string, q: string | null) {
   if (q !== null && (q.length > 100 || textProblem(q))) throw new ApiError('invalid_query', 'q must be at most 100 characters of well-formed text.');
   const a = ideActivity;
   const found = await db
     .select({ name: a.project, lastDate: max(a.date) })
     .from(a)
-    .where(and(eq(a.userId, userId), ne(a.project, ''), q ? sql`strpos(lower(${a.project}), lower(${q})) > 0` : undefined))
+    .where(and(eq(a.userId, userId), ne(a.project, ''), q ? sql`strpos(lower(${a.project}), lower(${q})) > 0` : undefined, sql`NOT EXISTS (${hiddenOf(userId, a.project)})`))
     .groupBy(a.project)
     .orderBy(desc(max(a.date)), a.project)
     .limit(1000);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 // Accounts: users, their tokens, their ways of signing in, and the service's own secrets.
 
@@ -26,6 +26,13 @@ export const users = pgTable(
      * heartbeats at or after it alone (lib/wakatime/imports.ts).
      */
     heartbeatsSince: bigint('heartbeats_since', { mode: 'number' }),
+    /**
+     * Projects renamed away: old name -> the name its time counts under now, always a final name
+     * (never itself a key). Every write maps a project through it (lib/projects/aliases.ts); it is
+     * on this row because the writes lock the row to read it, so a rename (which locks the row
+     * first) and a write never pass each other.
+     */
+    projectAliases: jsonb('project_aliases').$type<Record<string, string>>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('users_handle_lower_idx').on(sql`lower(${t.handle})`)],

@@ -1,0 +1,72 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { Card } from '../../../components/card';
+import { Breakdown, DailyBars } from '../../../components/chart-figures';
+import { RangePicker } from '../range-picker';
+import { renameProjectAction, setProjectHiddenAction } from '../actions';
+import { formatDuration } from '@/lib/badges/format';
+import { PROJECT_NAME_MAX } from '@/lib/projects/schemas';
+import { projectPageData, rangeSearch } from '@/lib/web/account/projects';
+import { requireUser } from '@/lib/web/account/session';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Project', description: 'Your time on one project.', robots: { index: false } };
+
+type Props = { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string | undefined>> };
+
+export default async function ProjectPage({ params, searchParams }: Props) {
+  const { name } = await params;
+  const path = `/dashboard/projects/${encodeURIComponent(name)}`;
+  const user = await requireUser(path);
+  const search = await searchParams;
+  const data = await projectPageData(user, name, search);
+  if (!data) notFound();
+  const { range, problem, days, figures, hidden } = data;
+  const total = days.reduce((sum, d) => sum + d.seconds, 0);
+  const csv = `/main/api/v1/me/projects/${encodeURIComponent(name)}/days?${rangeSearch(range)}&format=csv`;
+  return (
+    <>
+      <h1>{name}</h1>
+      <p>
+        <a href={`/dashboard/projects?${rangeSearch(range)}`}>All projects</a>
+      </p>
+      {search.notice && <p className="notice">{search.notice}</p>}
+      {hidden && <p className="muted">Hidden: its time counts in every total, but only your project list names it.</p>}
+      <RangePicker path={path} range={range} problem={problem} />
+      <Card id="p-days" title="Hours per day">
+        <p>
+          {formatDuration(total)} in the range{figures ? `, last active ${figures.last_active}` : ''}. <a href={csv}>Download CSV</a> (date, project, seconds, hours).
+        </p>
+        {days.length === 0 ? <p className="muted">No time in this range.</p> : <DailyBars days={days} caption={`Time per day on ${name}`} />}
+      </Card>
+      <Card id="p-languages" title="Languages">
+        <Breakdown items={figures?.languages ?? []} empty="No time in this range." caption={`Languages of ${name}`} />
+      </Card>
+      <Card id="p-editors" title="Editors">
+        <Breakdown items={figures?.editors ?? []} empty="No time in this range." caption={`Editors of ${name}`} />
+      </Card>
+      <Card id="p-rename" title="Rename">
+        <p className="muted">
+          Every figure of the project, past and future, counts under the new name; a name that already has time merges with it. Plugins that still
+          send the old name count under the new one.
+        </p>
+        <form action={renameProjectAction}>
+          <input type="hidden" name="name" value={name} />
+          <label>
+            New name <input name="to" required maxLength={PROJECT_NAME_MAX} defaultValue={name} />
+          </label>{' '}
+          <button type="submit">Rename</button>
+        </form>
+      </Card>
+      <Card id="p-hide" title={hidden ? 'Show' : 'Hide'}>
+        <form action={setProjectHiddenAction}>
+          <input type="hidden" name="name" value={name} />
+          <input type="hidden" name="hidden" value={hidden ? 'false' : 'true'} />
+          <button type="submit" className="secondary">
+            {hidden ? 'Show this project everywhere again' : 'Hide this project'}
+          </button>
+        </form>
+      </Card>
+    </>
+  );
+}
