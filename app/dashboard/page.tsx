@@ -7,11 +7,12 @@ import { signOut } from '../signin/actions';
 import { deleteBadgeAction, refreshBadgeAction, revokeTokenAction } from './actions';
 import { PlanNotice } from '../signup/plan-notice';
 import { DumpImporter } from './importer';
+import { RangePicker } from './range-picker';
 import { BadgeMaker, CopyButton, DeleteAccount, EditorConnector, FirstActivity, PasswordForm, SettingsForm, TokenCreator } from './widgets';
 import { formatDuration } from '@/lib/badges/format';
 import { getDb } from '@/lib/db/client';
 import { dashboardData } from '@/lib/web/account/dashboard';
-import { dashboardRange, dashboardRanges } from '@/lib/web/account/dashboard-range';
+import { dashboardRange } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
 import { chosenPlan } from '@/lib/web/public/pricing';
 
@@ -54,7 +55,6 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
   // The plan chosen on the pricing page before signing up (/dashboard?welcome=1&plan=<id>).
   const plan = search.welcome ? await chosenPlan(await getDb(), search.plan) : null;
   const profile = `/u/${encodeURIComponent(account.handle)}`;
-  const rangeName = range.query.name === 'custom' ? null : range.query.name;
   return (
     <>
       <SignedInPage />
@@ -84,40 +84,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
             <a href="/dashboard/insights">Insights</a>
             <a href="/dashboard/goals">Goals</a>
           </nav>
-          <nav aria-label="Range" className="pager">
-            {Object.entries(dashboardRanges).map(([r, label]) =>
-              r === rangeName ? (
-                <strong key={r} aria-current="page">
-                  {label}
-                </strong>
-              ) : (
-                <a key={r} href={`/dashboard?range=${r}`}>
-                  {label}
-                </a>
-              ),
-            )}
-          </nav>
-          <form method="get" action="/dashboard" className="inline range-form" aria-label="Dates to show">
-            <div>
-              <label htmlFor="range-from">From</label>
-              <input id="range-from" name="from" type="date" defaultValue={range.from ?? (range.query.name === 'custom' ? range.query.from : '')} />
-            </div>
-            <div>
-              <label htmlFor="range-to">To</label>
-              <input id="range-to" name="to" type="date" defaultValue={range.to ?? (range.query.name === 'custom' ? range.query.to : '')} />
-            </div>
-            <button type="submit" className="secondary">
-              Show these dates
-            </button>
-          </form>
-          {range.error && (
-            <p className="form-error" role="alert" data-testid="range-error">
-              That range cannot be shown ({range.error}); here are the last 7 days. Ranges: the links above, or from and to dates at most 366 days apart.
-            </p>
-          )}
-          <p className="muted">
-            {time.range.from} to {time.range.to}
-          </p>
+          <RangePicker path="/dashboard" range={range} dates={time.range} />
           <Figures
             items={[
               { label: 'coding time', value: formatDuration(time.total_seconds) },

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { dashboardRange } from '@/lib/web/account/dashboard-range';
+import { insightsQuerySchema } from '@/lib/figures/schemas';
+import { projectRangeQuery } from '@/lib/projects/schemas';
+import { ownRangeNames } from '@/lib/stats/range';
 import { periods } from '@/lib/web/chart-geometry';
 import { addDays, eachDay } from '@/lib/dates';
 
-// The dashboard's range comes from its address: the links' `range`, or the form's `from` and
-// `to`, checked by the chart routes' rules; a bad one is said, naming the field and the rule.
+// A dashboard page's range comes from its address: the links' `range`, or the form's `from` and
+// `to`, checked by the rules of the route the page draws; a bad one is said, naming the field and
+// the rule, and the page's fallback shown.
 
 describe('the dashboard range', () => {
   it('takes a named range, from and to dates, and nothing as the last 7 days', () => {
@@ -29,6 +33,57 @@ describe('the dashboard range', () => {
     const range = dashboardRange(search);
     expect(range.query).toEqual({ name: '7d' });
     expect(range.error).toMatch(message);
+  });
+});
+
+describe('the range of the other dashboard pages', () => {
+  it('falls back to the page\'s own default, with or without a refused range', () => {
+    expect(dashboardRange({}, '30d')).toEqual({ query: { name: '30d' } });
+    expect(dashboardRange({ range: '7d' }, '30d')).toEqual({ query: { name: '7d' } });
+    expect(dashboardRange({ range: '14d' }, '30d')).toMatchObject({ query: { name: '30d' }, error: expect.stringMatching(/^range: must be one of/) });
+    expect(dashboardRange({ range: ['7d', '7d'] }, '30d')).toEqual({ query: { name: '30d' }, error: 'range: give it once' });
+    expect(dashboardRange({ from: '2025-03-02', to: '2025-03-01' }, '30d')).toEqual({
+      query: { name: '30d' },
+      error: 'to: must not be before from',
+      from: '2025-03-02',
+      to: '2025-03-01',
+    });
+  });
+
+  it('takes only the named ranges of the page\'s route, and names them when refusing another', () => {
+    expect(dashboardRange({ range: '365d' }, '30d', ownRangeNames)).toEqual({ query: { name: '365d' } });
+    expect(dashboardRange({ range: '90d' }, '30d', ownRangeNames)).toEqual({ query: { name: '30d' }, error: 'range: must be one of 7d, 30d, 365d, all' });
+    expect(dashboardRange({ range: 'today' }, '30d', ownRangeNames).error).toBe('range: must be one of 7d, 30d, 365d, all');
+  });
+
+  // The pages link to their route's answers (a project's CSV) with the range they show, and
+  // insights draws GET /me/insights: a page must accept exactly what its route accepts.
+  it.each([
+    ['the project pages and GET /me/projects', '30d', ownRangeNames, projectRangeQuery],
+    // (The insights page shows 30 days when asked for none, the route 7; compared with the route's.)
+    ['insights and GET /me/insights', '7d', undefined, insightsQuerySchema],
+  ] as const)('%s accept the same addresses and read them alike', (_, fallback, names, route) => {
+    const searches: Record<string, string>[] = [
+      {},
+      ...['today', '7d', '30d', '90d', '365d', 'all', '1y', 'constructor'].map((range) => ({ range })),
+      { from: '2025-01-01', to: '2025-12-31' },
+      { from: '2024-01-01', to: '2025-01-01' },
+      { from: '2025-01-02', to: '2025-01-01' },
+      { from: '2025-02-29', to: '2025-03-01' },
+      { from: '2025-01-01' },
+      { range: '7d', from: '2025-01-01', to: '2025-01-02' },
+    ];
+    let refused = 0;
+    for (const search of searches) {
+      const page = dashboardRange(search, fallback, names);
+      const api = route.safeParse(search);
+      expect([search, page.error === undefined]).toEqual([search, api.success]);
+      if (api.success) expect([search, page.query]).toEqual([search, api.data]);
+      else refused++;
+    }
+    // Both kinds were compared.
+    expect(refused).toBeGreaterThan(3);
+    expect(refused).toBeLessThan(searches.length - 3);
   });
 });
 

@@ -1,19 +1,19 @@
 import type { Metadata } from 'next';
 import { Card } from '../../components/card';
 import { Figures } from '../../components/figures';
+import { RangePicker } from '../range-picker';
 import { formatDuration } from '@/lib/badges/format';
 import { getDb } from '@/lib/db/client';
 import { insights } from '@/lib/figures/insights';
+import { dashboardRange } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
 
 // Insights over a range (GET /me/insights, drawn): headline figures and two bar lists, plain
-// HTML and CSS, ranges as links.
+// HTML and CSS, the range chosen as on the dashboard.
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Insights', description: 'Your coding time by weekday and hour, best day and streaks.', robots: { index: false } };
 
-const ranges = { '7d': 'Last 7 days', '30d': 'Last 30 days', '365d': 'Last year', all: 'All time' } as const;
-type Named = keyof typeof ranges;
 const weekdayNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 function BarList({ rows, caption }: { rows: { label: string; seconds: number }[]; caption: string }) {
@@ -40,31 +40,16 @@ function BarList({ rows, caption }: { rows: { label: string; seconds: number }[]
 
 export default async function InsightsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser('/dashboard/insights');
-  const asked = (await searchParams).range;
-  const range: Named = typeof asked === 'string' && asked in ranges ? (asked as Named) : '30d';
-  const found = await insights(await getDb(), user, { name: range });
+  // GET /me/insights's rules (any named range, or from and to); 30 days unless asked.
+  const range = dashboardRange(await searchParams, '30d');
+  const found = await insights(await getDb(), user, range.query);
   return (
     <>
       <p>
         <a href="/dashboard">← Dashboard</a>
       </p>
       <h1>Insights</h1>
-      <nav aria-label="Range" className="pager">
-        {Object.entries(ranges).map(([r, label]) =>
-          r === range ? (
-            <strong key={r} aria-current="page">
-              {label}
-            </strong>
-          ) : (
-            <a key={r} href={`/dashboard/insights?range=${r}`}>
-              {label}
-            </a>
-          ),
-        )}
-      </nav>
-      <p className="muted">
-        {found.range.from} to {found.range.to}
-      </p>
+      <RangePicker path="/dashboard/insights" range={range} dates={found.range} />
       <Figures
         items={[
           { label: 'coding time', value: formatDuration(found.total_seconds) },

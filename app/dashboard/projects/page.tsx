@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { Card } from '../../components/card';
-import { RangePicker } from './range-picker';
+import { RangePicker } from '../range-picker';
 import { formatDuration } from '@/lib/badges/format';
-import { projectsPageData, rangeSearch } from '@/lib/web/account/projects';
+import { projectsPageData, rangeSearch, shownDates } from '@/lib/web/account/projects';
 import { requireUser } from '@/lib/web/account/session';
 
 export const dynamic = 'force-dynamic';
@@ -10,9 +10,9 @@ export const metadata: Metadata = { title: 'Projects', description: 'Your time p
 
 const listed = (items: { name: string; seconds: number }[]) => items.map((i) => `${i.name} ${formatDuration(i.seconds)}`).join(', ');
 
-export default async function Projects({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function Projects({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser('/dashboard/projects');
-  const { range, problem, projects, hidden } = await projectsPageData(user, await searchParams);
+  const { asked, range, projects, hidden } = await projectsPageData(user, await searchParams);
   const query = rangeSearch(range);
   return (
     <>
@@ -21,7 +21,7 @@ export default async function Projects({ searchParams }: { searchParams: Promise
         <a href="/dashboard">Back to the dashboard</a>
       </p>
       <p className="muted">Only you see your projects. A hidden project counts in every total, but only this page names it.</p>
-      <RangePicker path="/dashboard/projects" range={range} problem={problem} />
+      <RangePicker path="/dashboard/projects" range={asked} dates={shownDates(range)} />
       <Card id="p-list" title="Time per project">
         {projects.length === 0 ? (
           <p className="muted">No project has time in this range.</p>

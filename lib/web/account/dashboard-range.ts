@@ -1,18 +1,25 @@
 import { z } from 'zod';
-import { checkRange, rangeFields, rangeQuery, type RangeQuery } from '../../stats/range';
+import { checkRange, rangeFields, rangeNames, rangeQuery, type RangeName, type RangeQuery } from '../../stats/range';
 
-// The dashboard's range, from its address: `?range=` (the links) or `?from=&to=` (its small GET
-// form), checked by the same rules as the chart routes' query (lib/stats/range.ts).
+// The range of a dashboard page (the dashboard, insights, projects), from its address: `?range=`
+// (the links) or `?from=&to=` (the small GET form), checked by the same rules as the API route the
+// page draws (lib/stats/range.ts), so a page accepts what its route accepts.
 
-/** The named ranges the dashboard links to; any of the chart routes' names is accepted. */
-export const dashboardRanges = { '7d': 'Last 7 days', '30d': 'Last 30 days', '365d': 'Last 365 days', all: 'All time' } as const;
+/** What each named range is called on the pages. */
+export const rangeLabels: Record<RangeName, string> = {
+  today: 'Today',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+  '90d': 'Last 90 days',
+  '365d': 'Last 365 days',
+  all: 'All time',
+};
 
-const DEFAULT_RANGE = '7d';
-const schema = z.object(rangeFields(DEFAULT_RANGE)).superRefine(checkRange);
+type Names = readonly [RangeName, ...RangeName[]];
 
 export interface DashboardRange {
   query: RangeQuery;
-  /** Why the address's range was set aside for the default, naming the parameter and its rule. */
+  /** Why the address's range was set aside for the fallback, naming the parameter and its rule. */
   error?: string;
   /** The dates the form shows again (as given, even when refused). */
   from?: string;
@@ -20,21 +27,22 @@ export interface DashboardRange {
 }
 
 /**
- * The range the dashboard's address asks for; the default (7 days) when it asks for none, or,
- * with `error`, when it asks for one that breaks a rule. A field left empty in the form is not
- * given; a parameter given twice is refused (which one would be meant?).
+ * The range a page's address asks for; `fallback` when it asks for none, or, with `error`, when it
+ * asks for one that breaks a rule. `names` are the named ranges the page's route takes (default:
+ * the chart routes' names). A field left empty in the form is not given; a parameter given twice
+ * is refused (which one would be meant?).
  */
-export function dashboardRange(search: Record<string, string | string[] | undefined>): DashboardRange {
+export function dashboardRange(search: Record<string, string | string[] | undefined>, fallback: RangeName = '7d', names: Names = rangeNames): DashboardRange {
   const given: Record<string, string> = {};
   for (const name of ['range', 'from', 'to'] as const) {
     const value = search[name];
-    if (Array.isArray(value)) return { query: { name: DEFAULT_RANGE }, error: `${name}: give it once` };
+    if (Array.isArray(value)) return { query: { name: fallback }, error: `${name}: give it once` };
     if (value !== undefined && value.trim() !== '') given[name] = value.trim();
   }
-  const parsed = schema.safeParse(given);
+  const parsed = z.object(rangeFields(fallback, names)).superRefine(checkRange).safeParse(given);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { query: { name: DEFAULT_RANGE }, error: `${issue.path.join('.')}: ${issue.message}`, from: given.from, to: given.to };
+    return { query: { name: fallback }, error: `${issue.path.join('.')}: ${issue.message}`, from: given.from, to: given.to };
   }
-  return { query: rangeQuery(parsed.data, DEFAULT_RANGE), from: given.from, to: given.to };
+  return { query: rangeQuery(parsed.data, fallback), from: given.from, to: given.to };
 }

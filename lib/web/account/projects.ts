@@ -2,44 +2,46 @@ import type { SessionUser } from '../../auth/session';
 import { getDb } from '../../db/client';
 import { ApiError } from '../../http/problem';
 import { listProjects, ownRange, projectDays, projectParam } from '../../projects/read';
-import { projectRangeQuery } from '../../projects/schemas';
-import type { ResolvedRange } from '../../stats/range';
+import { ownRangeNames, type ResolvedRange } from '../../stats/range';
+import { dashboardRange, type DashboardRange } from './dashboard-range';
 
 // What the dashboard's project pages show (app/dashboard/projects/): the same functions and query
-// rules as GET /me/projects and /me/projects/{name}/days.
+// rules (named ranges 7d, 30d, 365d, all) as GET /me/projects and /me/projects/{name}/days, so the
+// pages' links to the CSV keep their range.
 
-export const projectRanges = { '7d': 'Last 7 days', '30d': 'Last 30 days', '365d': 'Last 365 days', all: 'All time' } as const;
+type Search = Record<string, string | string[] | undefined>;
 
-type Search = Record<string, string | undefined>;
-
-/** The range the page's query asks for (as the API reads it), or the default with what was wrong. */
-export function pageRange(user: SessionUser, search: Search): { range: ResolvedRange; problem?: string } {
-  const query = Object.fromEntries(['range', 'from', 'to'].filter((k) => search[k]).map((k) => [k, search[k]]));
-  const parsed = projectRangeQuery.safeParse(query);
-  if (parsed.success) return { range: ownRange(parsed.data, user.timezone) };
-  const issue = parsed.error.issues[0];
-  return { range: ownRange({ name: '30d' }, user.timezone), problem: `${String(issue.path[0] ?? 'range')} ${issue.message} (showing the last 30 days)` };
+/**
+ * The range the page's address asks for, by the rules of the routes it draws (their named
+ * ranges, 30 days by default), and the dates it covers in the user's timezone.
+ */
+export function pageRange(user: SessionUser, search: Search): { asked: DashboardRange; range: ResolvedRange } {
+  const asked = dashboardRange(search, '30d', ownRangeNames);
+  return { asked, range: ownRange(asked.query, user.timezone) };
 }
 
 /** The query string of a range, for links that keep it. */
 export const rangeSearch = (range: ResolvedRange) => (range.name === 'custom' ? `from=${range.from}&to=${range.to}` : `range=${range.name}`);
 
 export async function projectsPageData(user: SessionUser, search: Search) {
-  const { range, problem } = pageRange(user, search);
+  const { asked, range } = pageRange(user, search);
   const { projects, hidden } = await listProjects(await getDb(), user.id, range);
-  return { range, problem, projects, hidden };
+  return { asked, range, projects, hidden };
 }
 
 /** One project's page, or null when the user has no project of that name. */
 export async function projectPageData(user: SessionUser, name: string, search: Search) {
-  const { range, problem } = pageRange(user, search);
+  const { asked, range } = pageRange(user, search);
   const db = await getDb();
   try {
     const found = await projectDays(db, user.id, projectParam(name), range);
     const { projects, hidden } = await listProjects(db, user.id, range);
-    return { range, problem, ...found, figures: projects.find((p) => p.name === name) ?? null, hidden: hidden.includes(name) };
+    return { asked, range, ...found, figures: projects.find((p) => p.name === name) ?? null, hidden: hidden.includes(name) };
   } catch (err) {
     if (err instanceof ApiError && err.code === 'not_found') return null;
     throw err;
   }
 }
+
+/** The dates to print for a range: none for all time, whose start here is a placeholder (ownRange). */
+export const shownDates = (range: ResolvedRange) => (range.name === 'all' ? undefined : range);

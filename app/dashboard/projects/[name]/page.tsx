@@ -2,17 +2,17 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Card } from '../../../components/card';
 import { Breakdown, DailyBars } from '../../../components/chart-figures';
-import { RangePicker } from '../range-picker';
+import { RangePicker } from '../../range-picker';
 import { renameProjectAction, setProjectHiddenAction } from '../actions';
 import { formatDuration } from '@/lib/badges/format';
 import { PROJECT_NAME_MAX } from '@/lib/projects/schemas';
-import { projectPageData, rangeSearch } from '@/lib/web/account/projects';
+import { projectPageData, rangeSearch, shownDates } from '@/lib/web/account/projects';
 import { requireUser } from '@/lib/web/account/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Project', description: 'Your time on one project.', robots: { index: false } };
 
-type Props = { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string | undefined>> };
+type Props = { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function ProjectPage({ params, searchParams }: Props) {
   const { name } = await params;
@@ -21,7 +21,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
   const search = await searchParams;
   const data = await projectPageData(user, name, search);
   if (!data) notFound();
-  const { range, problem, days, figures, hidden } = data;
+  const { asked, range, days, figures, hidden } = data;
   const total = days.reduce((sum, d) => sum + d.seconds, 0);
   const csv = `/main/api/v1/me/projects/${encodeURIComponent(name)}/days?${rangeSearch(range)}&format=csv`;
   return (
@@ -32,7 +32,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
       </p>
       {search.notice && <p className="notice">{search.notice}</p>}
       {hidden && <p className="muted">Hidden: its time counts in every total, but only your project list names it.</p>}
-      <RangePicker path={path} range={range} problem={problem} />
+      <RangePicker path={path} range={asked} dates={shownDates(range)} />
       <Card id="p-days" title="Hours per day">
         <p>
           {formatDuration(total)} in the range{figures ? `, last active ${figures.last_active}` : ''}. <a href={csv}>Download CSV</a> (date, project, seconds, hours).

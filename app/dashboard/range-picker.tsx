@@ -1,0 +1,51 @@
+import { MAX_CUSTOM_SPAN_DAYS, ownRangeNames } from '@/lib/stats/range';
+import { rangeLabels, type DashboardRange } from '@/lib/web/account/dashboard-range';
+
+/**
+ * The range of a dashboard page: links to the named ranges every page takes, a plain GET form for
+ * from and to (no JavaScript), why the address's range was refused, and the dates shown.
+ */
+export function RangePicker({ path, range, dates }: { path: string; range: DashboardRange; dates?: { from: string; to: string } }) {
+  const { query, error } = range;
+  return (
+    <>
+      <nav aria-label="Range" className="pager">
+        {ownRangeNames.map((r) =>
+          r === query.name ? (
+            <strong key={r} aria-current="page">
+              {rangeLabels[r]}
+            </strong>
+          ) : (
+            <a key={r} href={`${path}?range=${r}`}>
+              {rangeLabels[r]}
+            </a>
+          ),
+        )}
+      </nav>
+      <form method="get" action={path} className="inline range-form" aria-label="Dates to show">
+        <div>
+          <label htmlFor="range-from">From</label>
+          <input id="range-from" name="from" type="date" defaultValue={range.from ?? (query.name === 'custom' ? query.from : '')} />
+        </div>
+        <div>
+          <label htmlFor="range-to">To</label>
+          <input id="range-to" name="to" type="date" defaultValue={range.to ?? (query.name === 'custom' ? query.to : '')} />
+        </div>
+        <button type="submit" className="secondary">
+          Show these dates
+        </button>
+      </form>
+      {error && (
+        <p className="form-error" role="alert" data-testid="range-error">
+          That range cannot be shown ({error}); shown instead: {query.name === 'custom' ? 'your dates' : rangeLabels[query.name].toLowerCase()}. Ranges: the
+          links above, or from and to dates at most {MAX_CUSTOM_SPAN_DAYS} days apart.
+        </p>
+      )}
+      {dates && (
+        <p className="muted">
+          {dates.from} to {dates.to}
+        </p>
+      )}
+    </>
+  );
+}
