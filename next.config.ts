@@ -6,8 +6,9 @@ import { publicPages } from './lib/web/public/page-list';
 const nextConfig: NextConfig = {
   // .next/standalone: the server with only the files it needs (completed by scripts/bundle.mjs).
   output: 'standalone',
-  // PGlite loads its WASM and data files from its own package directory at run time.
-  serverExternalPackages: ['@electric-sql/pglite'],
+  // PGlite loads its WASM and data files from its own package directory at run time; prom-client
+  // (lib/metrics) is loaded from node_modules as Node would, once, rather than copied per bundle.
+  serverExternalPackages: ['@electric-sql/pglite', 'prom-client'],
   poweredByHeader: false,
   // The one stylesheet (a few kB) goes in each page's <head>: no render-blocking request on a
   // phone's first visit.

@@ -62,6 +62,8 @@ export const configSchema = z.object({
   IMPORT_MAX_BYTES: intFrom(4 * 1024 ** 3, 1),
   IMPORT_SPOOL_MAX_BYTES: intFrom(16 * 1024 ** 3, 1),
   ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  // GET /metrics (Prometheus) answers a caller presenting it; unset, the route does not exist.
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   PUBLIC_MIN_USERS: intFrom(3, 1),
   // The scale of the noise on every site-wide cell (lib/stats/community.ts); 0 turns noise and
   // rounding off (for installs whose members all trust one another).

@@ -5,6 +5,7 @@
 // the least recently used entry goes (lru-cache keeps the order).
 
 import { LRUCache } from 'lru-cache';
+import { cacheTally, type CacheTally } from './metrics/tally';
 
 interface Entry<T> {
   value: Promise<T>;
@@ -21,15 +22,22 @@ const REFRESH_AHEAD = 0.8;
 
 export class ProcessCache<T> {
   private readonly entries: LRUCache<string, Entry<T>>;
+  private readonly tally: CacheTally;
 
-  constructor(maxEntries = 5000) {
+  /** `name`: the cache's name in the metrics (lib/metrics), which count its hits and misses. */
+  constructor(name: string, maxEntries = 5000) {
     this.entries = new LRUCache({ max: maxEntries });
+    this.tally = cacheTally(name);
   }
 
   get(key: string, ttlMs: number, compute: () => Promise<T>, now = Date.now()): Promise<T> {
     const hit = this.entries.get(key);
-    if (hit && !hit.settled) return hit.value; // a computation in flight is shared however long it takes
-    if (hit && this.servable(key, hit, ttlMs, compute, now)) return hit.value;
+    // A computation in flight is shared however long it takes: a hit, as it costs no computation.
+    if (hit && (!hit.settled || this.servable(key, hit, ttlMs, compute, now))) {
+      this.tally.hit++;
+      return hit.value;
+    }
+    this.tally.miss++;
     return this.store(key, ttlMs, compute());
   }
 
@@ -40,7 +48,9 @@ export class ProcessCache<T> {
    */
   peek(key: string, ttlMs: number, compute: () => Promise<T>, now = Date.now()): T | undefined {
     const hit = this.entries.get(key);
-    return hit?.settled && this.servable(key, hit, ttlMs, compute, now) ? hit.result : undefined;
+    if (!hit?.settled || !this.servable(key, hit, ttlMs, compute, now)) return undefined; // counted by the `get` that follows
+    this.tally.hit++;
+    return hit.result;
   }
 
   /** Whether a settled entry may be served now; starts its background refresh when it is due. */

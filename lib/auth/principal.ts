@@ -4,6 +4,7 @@ import { preparedRows, type Db } from '../db/client';
 import { col, selected } from '../db/names';
 import { apiTokens, users } from '../db/schema';
 import { countedColumns, countWriteCtes, rateLimitState, type CountedRow, type RateLimitState, type WriteLimits } from '../http/rate-limit';
+import { cacheTally } from '../metrics/tally';
 import { anyOf, type Scope, type ScopeRule } from './tokens';
 
 export interface Principal {
@@ -21,10 +22,13 @@ const lastUsedWritten = new LRUCache<string, number>({ max: MAX_TOKENS_KEPT });
 // statement checks again that the token is live and the timezone unchanged (lib/ingest/store.ts),
 // so an entry that went stale is never trusted. The least recently used go first past the bound.
 const cached = new LRUCache<string, { principal: Principal; lastUsedAt: string | Date | null }>({ max: MAX_TOKENS_KEPT });
+const tally = cacheTally('principals');
 
 /** The principal last found for this token hash in this process, if any (not proof that it is live). */
 export async function cachedPrincipal(db: Db, tokenHash: string): Promise<Principal | undefined> {
   const entry = cached.get(tokenHash);
+  if (entry) tally.hit++;
+  else tally.miss++;
   if (entry) await touchToken(db, entry.principal.token.id, entry.lastUsedAt);
   return entry?.principal;
 }

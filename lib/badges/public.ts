@@ -12,7 +12,7 @@ import { badgeFace, notFoundFace, renderSvg, styleOf, type BadgeFace } from './r
 
 // The public badge routes: an SVG image, or the same figure as shields.io endpoint JSON.
 
-const faces = new ProcessCache<BadgeFace>();
+const faces = new ProcessCache<BadgeFace>('badge-faces');
 const FACE_TTL_MS = 10 * 60_000;
 // A badge can be deleted (or its figure change) at any moment: shared caches (CDNs, GitHub's image
 // proxy) keep it at most a minute, plus a minute stale while they ask again (an ETag makes that

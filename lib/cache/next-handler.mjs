@@ -21,6 +21,12 @@ const pending = new Map();
 
 const clock = () => globalThis[Symbol.for('codetally.cache-clock')];
 
+// Hits and misses for the metrics, where lib/metrics/tally.ts keeps every cache's (the same lines:
+// this file imports nothing of the app).
+const tallies = (globalThis[Symbol.for('codetally.cache-lookups')] ??= new Map());
+if (!tallies.has('page-cache')) tallies.set('page-cache', { hit: 0, miss: 0 });
+const tally = tallies.get('page-cache');
+
 function sizeOf(value) {
   if (value == null) return 0;
   if (typeof value === 'string') return value.length * 2;
@@ -67,10 +73,12 @@ export default class CodetallyCacheHandler {
     const entry = entries.get(key);
     if (entry && (await c.servable(entry.tags, entry.since))) {
       if (due(entry, now)) renderBegins(key, now);
+      tally.hit++;
       return { lastModified: entry.lastModified, value: entry.value, cacheControl: entry.cacheControl };
     }
     if (entry) entries.delete(key);
     renderBegins(key, now);
+    tally.miss++;
     return null;
   }
 

@@ -8,6 +8,7 @@ import { boundedClient } from './deadline';
 import { embeddedChanges, postgresChanges, unheardChanges } from './changes';
 import type postgres from 'postgres';
 import { lockDataDir } from './embedded-lock';
+import { metrics } from '../metrics/registry';
 import { postgresClient } from './postgres-url';
 import { embeddedClient, queryFailed } from './errors';
 import * as schema from './schema';
@@ -48,8 +49,10 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { migrati
     const pooled = target.pooler === 'transaction';
     // Startup parameters beyond these (application_name is one every pooler passes on) would be
     // refused by PgBouncer: the session's settings are the role's.
+    const max = options.migrations ? 1 : (poolSizeOf(target.databaseUrl) ?? poolSize);
+    if (!options.migrations) metrics().poolConnections.set(max);
     const pool = postgresClient(target.databaseUrl, {
-      max: options.migrations ? 1 : (poolSizeOf(target.databaseUrl) ?? poolSize),
+      max,
       prepare: !pooled,
       connect_timeout: 5,
       idle_timeout: 60,
@@ -73,6 +76,7 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { migrati
       pooled ? undefined : (query) => runPrepared(client, query),
     );
   }
+  metrics().poolConnections.set(1);
   const release = lockDataDir(target.dataDir);
   const client = await PGlite.create({ dataDir: target.dataDir }).catch((err) => {
     release();

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type postgres from 'postgres';
+import { measureStatement, transactionAsked } from '../metrics/registry';
 import { inTransaction, queryFailed } from './errors';
 
 // Every wait on PostgreSQL has a bound kept by the service itself, not only by PostgreSQL: a
@@ -87,7 +88,9 @@ function bounded(query: Pending, text: string, deadline: boolean): Pending {
   const run = () =>
     (raced ??= (() => {
       let settled = false;
-      const done = query.then(
+      // Counted in flight and timed until PostgreSQL answers (a cancelled one too: it holds its
+      // connection until then).
+      const done = measureStatement(query).then(
         (value) => ((settled = true), value),
         (err: unknown) => {
           settled = true;
@@ -140,14 +143,16 @@ export function boundedClient<T extends postgres.Sql | postgres.TransactionSql>(
         return (first: string | TransactionCallback, second?: TransactionCallback) => {
           const [mode, callback] = typeof first === 'string' ? [first, second!] : ['', first];
           let abandoned = false;
+          const measure = transactionAsked();
           const work = inTransaction(
             (run: TransactionCallback) => (target as postgres.Sql).begin(mode, run),
             (sql: postgres.TransactionSql) => {
+              measure.began();
               if (abandoned) throw new DeadlineExceeded('a transaction');
               return callback(boundedClient(sql, options));
             },
             'BEGIN … COMMIT',
-          );
+          ).finally(measure.ended);
           return deadlines ? race(work, left(BACKGROUND_TRANSACTION_MS), 'a transaction', () => (abandoned = true)) : work;
         };
       }

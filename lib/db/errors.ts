@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { countStatementFailure, measureStatement, transactionAsked } from '../metrics/registry';
 
 // What a failed statement may tell the rest of the service: which statement, and the database's
 // code for what went wrong. Never its parameters, nor the database's message, which often quotes
@@ -53,7 +54,10 @@ export function statementName(text: string): string {
 
 /** A driver's or drizzle's error for a statement, as a QueryFailed (already one: unchanged). */
 export function queryFailed(err: unknown, text: string): QueryFailed {
-  return err instanceof QueryFailed ? err : new QueryFailed(statementName(text), errorCode(err));
+  if (err instanceof QueryFailed) return err;
+  const failed = new QueryFailed(statementName(text), errorCode(err));
+  countStatementFailure(failed.code);
+  return failed;
 }
 
 // PostgreSQL connection-exception classes and shutdown codes, and the socket-level failures
@@ -139,13 +143,17 @@ export function embeddedClient<T extends PGlite | Transaction>(client: T): T {
       const method = (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args);
       if (prop === 'query' || prop === 'exec') {
         return (text: string, ...rest: unknown[]) =>
-          (method(text, ...rest) as Promise<unknown>).catch((err: unknown) => {
+          measureStatement(method(text, ...rest) as Promise<unknown>).catch((err: unknown) => {
             throw queryFailed(err, text);
           });
       }
       if (prop === 'transaction') {
-        return (callback: (tx: Transaction) => Promise<unknown>) =>
-          inTransaction((work: (tx: Transaction) => Promise<unknown>) => method(work) as Promise<unknown>, (tx) => callback(embeddedClient(tx)), 'BEGIN … COMMIT');
+        return (callback: (tx: Transaction) => Promise<unknown>) => {
+          // The wait measured is for the database's one session, which a transaction holds whole.
+          const measure = transactionAsked();
+          const run = (tx: Transaction) => (measure.began(), callback(embeddedClient(tx)));
+          return inTransaction((work: (tx: Transaction) => Promise<unknown>) => method(work) as Promise<unknown>, run, 'BEGIN … COMMIT').finally(measure.ended);
+        };
       }
       return method;
     },

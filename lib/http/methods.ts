@@ -1,4 +1,5 @@
 import { REQUEST_BOUND_SECONDS, withinDeadline } from '../db/deadline';
+import { observeRequest } from '../metrics/registry';
 import { corsHeaders } from './public';
 import { ApiError, errorResponse, problemResponse } from './problem';
 
@@ -35,11 +36,32 @@ function bounded(handler: Handler): Handler {
 }
 
 /**
- * The exports of a route file. `cors`: a public route, readable from any origin, whose OPTIONS
- * answers a browser's preflight. `upload`: a route that receives a body for longer than the
- * request bound (a data dump), whose statements keep only their own bound.
+ * A handler whose requests are counted and timed under `pattern`, the route's path as its file
+ * names it (`/main/api/v1/public/charts/[userUUID]/[chart]`): Next tells a handler no pattern, and
+ * the path asked for would put ids and handles in the metrics (lib/metrics/registry.ts).
  */
-export function route<H extends Handlers>(given: H, options: { cors?: boolean; upload?: boolean } = {}): RouteMethods<H> {
+export function measured(pattern: string, handler: Handler): Handler {
+  return async (request, context) => {
+    const started = performance.now();
+    let status = 500;
+    try {
+      const response = await handler(request, context);
+      status = response.status;
+      return response;
+    } finally {
+      observeRequest(pattern, request.method, status, (performance.now() - started) / 1000);
+    }
+  };
+}
+
+/**
+ * The exports of a route file. `pattern`: the route's path as its file names it, under which its
+ * requests are measured (`measured`; tests/api/metrics.test.ts checks each file's). `cors`: a
+ * public route, readable from any origin, whose OPTIONS answers a browser's preflight. `upload`: a
+ * route that receives a body for longer than the request bound (a data dump), whose statements
+ * keep only their own bound.
+ */
+export function route<H extends Handlers>(given: H, options: { pattern: string; cors?: boolean; upload?: boolean }): RouteMethods<H> {
   const handlers = options.upload ? given : (Object.fromEntries(Object.entries(given).map(([m, h]) => [m, bounded(h!)])) as H);
   const methods = standard.filter((m) => handlers[m]);
   const allow = [...methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])), 'OPTIONS'].join(', ');
@@ -62,5 +84,6 @@ export function route<H extends Handlers>(given: H, options: { cors?: boolean; u
       : {};
     return new Response(null, { status: 204, headers: { allow, ...preflight } });
   };
-  return { GET: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, ...handlers, OPTIONS } as RouteMethods<H>;
+  const all: Record<string, Handler> = { GET: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, ...handlers, OPTIONS };
+  return Object.fromEntries(Object.entries(all).map(([m, h]) => [m, measured(options.pattern, h)])) as RouteMethods<H>;
 }

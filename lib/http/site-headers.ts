@@ -26,7 +26,7 @@ export const dataContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-
 /**
  * Where the answers are data or images, never a page: a path ending in `/` stands for everything
  * under it, any other for itself. The APIs, the internal cached badge and chart routes, Auth.js's JSON
- * answers, the badge preview, the icon, the sitemap and robots.txt.
+ * answers, the badge preview, the icon, the sitemap, robots.txt and the metrics.
  */
 export const dataPaths = [
   '/main/api/',
@@ -40,6 +40,7 @@ export const dataPaths = [
   '/icon.svg',
   '/sitemap.xml',
   '/robots.txt',
+  '/metrics',
 ] as const;
 
 /** On every answer. */

@@ -3,6 +3,7 @@ import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { jsonContentType, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
+import { metrics } from '../metrics/registry';
 import { desktopKind, ideKind, validateBuckets, type BucketKind } from './buckets';
 import type { DesktopRow, IdeRow } from './rows';
 import { idempotencyKeyOf, inProgress, purgeExpiredKeys, replayOf, type IdempotencyKey } from './idempotency';
@@ -59,6 +60,7 @@ async function writeOnce<Input, Row>(db: Db, kind: BucketKind<Input, Row>, req: 
   if (groups.length === 0) {
     const earlier = await replay();
     if (earlier) return earlier;
+    metrics().buckets.inc({ kind: kind.name, outcome: 'rejected' }, batch.rejected.length);
     throw new ApiError('invalid_payload', 'No activity in the batch was valid.', {
       errors: batch.rejected.flatMap((r) => r.errors.map((e) => ({ index: r.index, ...e }))),
     });
@@ -77,7 +79,16 @@ async function writeOnce<Input, Row>(db: Db, kind: BucketKind<Input, Row>, req: 
   // 'taken' with no live record: it expired between the two statements, so a retry will write.
   if (outcome === 'taken') return (await replay()) ?? Promise.reject(inProgress());
   if (kind.name === 'ide') await announceWrite(db, req.userId);
+  countWrite(kind.name, batch.accepted, batch.rejected.length);
   return { outcome: 'done', result: { status: req.successStatus, body, replayed: false } };
+}
+
+/** A committed write in the metrics: no user, project or language, only how many. */
+function countWrite(kind: string, stored: number, rejected: number): void {
+  const m = metrics();
+  m.batches.inc({ kind });
+  m.buckets.inc({ kind, outcome: 'stored' }, stored);
+  if (rejected > 0) m.buckets.inc({ kind, outcome: 'rejected' }, rejected);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { UserChanges } from '../db/types';
 import { perDatabase } from '../db/services';
 import type { Db } from '../db/client';
 import type { PublicOwner } from './owner';
+import { cacheTally } from '../metrics/tally';
 
 // Public owners cached in memory, so that a cached chart answer costs no database round trip. An
 // entry goes as soon as its user changes (every write bumps the user's stats version, every
@@ -11,6 +12,8 @@ import type { PublicOwner } from './owner';
 
 const ENTRY_MS = 60_000;
 const MAX_ENTRIES = 10_000;
+/** Hits and misses in the metrics (a `peek` that misses is followed by a `get`, which counts). */
+const tally = cacheTally('public-owners');
 
 export class OwnerCache {
   private byRef = new Map<string, { owner: PublicOwner; expires: number }>();
@@ -30,7 +33,9 @@ export class OwnerCache {
    * no other process can change it (the embedded database); otherwise ask `get`.
    */
   peek(ref: string, now = Date.now()): PublicOwner | undefined {
-    return this.changes.shared ? undefined : this.cached(ref, now);
+    const hit = this.changes.shared ? undefined : this.cached(ref, now);
+    if (hit) tally.hit++;
+    return hit;
   }
 
   private cached(ref: string, now: number): PublicOwner | undefined {
@@ -42,8 +47,12 @@ export class OwnerCache {
     // Cached before and after receiving every change committed so far (a change drops the entry).
     if (this.cached(ref, now) && (await this.changes.heard())) {
       const hit = this.cached(ref, Date.now());
-      if (hit) return hit;
+      if (hit) {
+        tally.hit++;
+        return hit;
+      }
     }
+    tally.miss++;
     const key = ref.toLowerCase();
     const start = this.seq;
     this.loading++;

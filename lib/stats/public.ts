@@ -15,7 +15,7 @@ import { chartQueries } from './schemas';
 export type ChartName = 'time' | 'language' | 'hitmaps' | 'weekly';
 
 type ChartQuery = z.output<(typeof chartQueries)[ChartName]>;
-const cache = new ProcessCache<Serialized>();
+const cache = new ProcessCache<Serialized>('public-charts');
 /** A per-user answer is keyed by the user's data version, so it can live until evicted. */
 const userEntryMs = 10 * 60_000;
 

@@ -1,6 +1,7 @@
 import { wakaGoalById, wakaGoals } from '../figures/wakatime-goals';
 import { json, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
+import { metrics } from '../metrics/registry';
 import type { WakaContext } from './api-key';
 import { MAX_HEARTBEATS } from './heartbeat';
 import { answerStatus, bulkAnswer, heartbeatAnswer } from './heartbeat-answers';
@@ -29,9 +30,19 @@ export function heartbeatHandler(shape: 'one' | 'bulk') {
     const items = shape === 'bulk' ? bulkItems(value) : [value];
     const { valid, results } = await readHeartbeats(db, items, request.headers.get('user-agent'));
     await storeHeartbeats(db, user, valid, admission);
+    countHeartbeats(shape, results);
     if (shape === 'one') return json(heartbeatAnswer(results[0]), { status: answerStatus(results[0]) });
     return json(bulkAnswer(results), { status: 201 });
   };
+}
+
+/** A stored request in the metrics: how many heartbeats were taken and refused, nothing of them. */
+function countHeartbeats(shape: 'one' | 'bulk', results: readonly unknown[]): void {
+  const m = metrics();
+  const rejected = results.filter((r) => typeof r === 'string').length;
+  m.heartbeatBatches.inc({ shape });
+  m.heartbeats.inc({ outcome: 'accepted' }, results.length - rejected);
+  if (rejected > 0) m.heartbeats.inc({ outcome: 'rejected' }, rejected);
 }
 
 /** The owner's own figures: for them only, never kept by a shared cache. */

@@ -2,9 +2,13 @@ import { route } from '../http/methods';
 import { withWakatimeKey } from './api-key';
 import { heartbeatHandler } from './handlers';
 
-// The heartbeat routes, defined once: the route files at every path plugins send to give them to Next.
+// The heartbeat routes, defined once: the route files at every path plugins send to give them to
+// Next, each under its own pattern (`route`'s, for the metrics).
 
-export const heartbeatRoutes = {
-  one: route({ POST: withWakatimeKey('sync', heartbeatHandler('one'), { counted: true }) }),
-  bulk: route({ POST: withWakatimeKey('sync', heartbeatHandler('bulk'), { counted: true }) }),
+const handlers = {
+  one: { POST: withWakatimeKey('sync', heartbeatHandler('one'), { counted: true }) },
+  bulk: { POST: withWakatimeKey('sync', heartbeatHandler('bulk'), { counted: true }) },
 };
+
+/** A heartbeat route file's exports: `shape`'s handler, at the route file's `pattern`. */
+export const heartbeatRoute = (shape: keyof typeof handlers, pattern: string) => route(handlers[shape], { pattern });

@@ -87,7 +87,7 @@ describe('the sitemap', () => {
 describe('robots.txt', () => {
   it('lets crawlers read the public pages and badges, not the dashboard or the APIs, and names the sitemap', () => {
     expect(robotsRules(origin)).toEqual({
-      rules: { userAgent: '*', allow: ['/', '/main/api/v1/public/'], disallow: ['/dashboard', '/auth/', '/api/', '/main/api/'] },
+      rules: { userAgent: '*', allow: ['/', '/main/api/v1/public/'], disallow: ['/dashboard', '/auth/', '/api/', '/main/api/', '/metrics'] },
       sitemap: `${origin}/sitemap.xml`,
     });
   });

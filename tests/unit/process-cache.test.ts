@@ -11,7 +11,7 @@ function deferred<T>() {
 
 describe('ProcessCache', () => {
   it('shares one computation among concurrent misses', async () => {
-    const cache = new ProcessCache<number>();
+    const cache = new ProcessCache<number>('test');
     let calls = 0;
     const d = deferred<number>();
     const compute = () => (calls++, d.promise);
@@ -22,7 +22,7 @@ describe('ProcessCache', () => {
   });
 
   it('recomputes ahead of expiry in the background while serving the current answer', async () => {
-    const cache = new ProcessCache<number>();
+    const cache = new ProcessCache<number>('test');
     let n = 0;
     const slow = deferred<number>();
     await cache.get('k', 1000, async () => ++n);
@@ -38,7 +38,7 @@ describe('ProcessCache', () => {
   });
 
   it('never serves a stale answer when the time to live is 0', async () => {
-    const cache = new ProcessCache<number>();
+    const cache = new ProcessCache<number>('test');
     let n = 0;
     await cache.get('k', 0, async () => ++n);
     await tick();
@@ -46,14 +46,14 @@ describe('ProcessCache', () => {
   });
 
   it('forgets a failed computation', async () => {
-    const cache = new ProcessCache<number>();
+    const cache = new ProcessCache<number>('test');
     await expect(cache.get('k', 1000, () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
     await tick();
     expect(await cache.get('k', 1000, async () => 5)).toBe(5);
   });
 
   it('peeks at a settled answer without waiting, and never at one it would have to wait for', async () => {
-    const cache = new ProcessCache<number>();
+    const cache = new ProcessCache<number>('test');
     let n = 0;
     const first = deferred<number>();
     expect(cache.peek('k', 1000, async () => ++n)).toBeUndefined(); // nothing stored; peeking computes nothing

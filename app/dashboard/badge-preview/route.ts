@@ -25,4 +25,4 @@ async function get(request: Request): Promise<Response> {
   return new Response(renderSvg(face, styleOf(values.style, 'flat')), { headers });
 }
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/dashboard/badge-preview' });

@@ -32,8 +32,8 @@ export interface LeaderboardPage {
   entries: LeaderboardEntry[];
 }
 
-const pages = new ProcessCache<LeaderboardPage>();
-const languageNames = new ProcessCache<string[]>();
+const pages = new ProcessCache<LeaderboardPage>('leaderboard-pages');
+const languageNames = new ProcessCache<string[]>('leaderboard-languages');
 
 /**
  * The languages ranked in a range's snapshot (listed users who share languages, time above

@@ -13,7 +13,7 @@ export const SITEMAP_MAX_URLS = 50_000;
 
 /**
  * Everything public may be crawled. Kept out: the account's pages (the dashboard, sign-in
- * callbacks) and the APIs, which are for programs. Badge images stay allowed: they are embedded
+ * callbacks), the APIs, which are for programs, and the operators' metrics. Badge images stay allowed: they are embedded
  * in other sites' pages (READMEs), and a crawler that indexes such a page fetches them.
  */
 export function robotsRules(origin: string): MetadataRoute.Robots {
@@ -21,7 +21,7 @@ export function robotsRules(origin: string): MetadataRoute.Robots {
     rules: {
       userAgent: '*',
       allow: ['/', '/main/api/v1/public/'],
-      disallow: ['/dashboard', '/auth/', '/api/', '/main/api/'],
+      disallow: ['/dashboard', '/auth/', '/api/', '/main/api/', '/metrics'],
     },
     sitemap: `${origin}/sitemap.xml`,
   };

@@ -1,7 +1,7 @@
 // POST /api/wakatime/v1/heartbeats.bulk — the bulk route at the path older clients send to; the
 // same as users/current/heartbeats.bulk
-import { heartbeatRoutes } from '@/lib/wakatime/routes';
+import { heartbeatRoute } from '@/lib/wakatime/routes';
 
 export const dynamic = 'force-dynamic';
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = heartbeatRoutes.bulk;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = heartbeatRoute('bulk', '/api/wakatime/v1/heartbeats.bulk');

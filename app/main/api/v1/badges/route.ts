@@ -21,4 +21,4 @@ const get = withToken('badges', async ({ request, db, user }) => {
   return json({ badges: (await listBadges(db, user.id)).map((b) => badgeDto(b, origin)) });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post, GET: get });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post, GET: get }, { pattern: '/main/api/v1/badges' });

@@ -11,4 +11,4 @@ async function get(): Promise<Response> {
   });
 }
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/main/api/v1/health' });

@@ -26,4 +26,4 @@ const remove = withAccount(async ({ db, user, via }) => {
   return response;
 });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get, PATCH: patch, DELETE: remove });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get, PATCH: patch, DELETE: remove }, { pattern: '/main/api/v1/me' });

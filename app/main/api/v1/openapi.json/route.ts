@@ -12,4 +12,4 @@ async function get(): Promise<Response> {
   });
 }
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { cors: true });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/main/api/v1/openapi.json', cors: true });

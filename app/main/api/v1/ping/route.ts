@@ -7,4 +7,4 @@ async function get(): Promise<Response> {
   return Response.json({ status: 'ok' }, { headers: { 'cache-control': 'no-store' } });
 }
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/main/api/v1/ping' });

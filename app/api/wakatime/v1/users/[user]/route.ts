@@ -6,4 +6,4 @@ import { userHandler } from '@/lib/wakatime/handlers';
 export const dynamic = 'force-dynamic';
 const get = withWakatimeKey('stats', userHandler);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/api/wakatime/v1/users/[user]' });

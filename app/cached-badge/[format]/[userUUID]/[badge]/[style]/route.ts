@@ -5,6 +5,7 @@
 // method is sent here. Only proxy.ts's rewrites reach it (a request from outside gets its 404).
 import { badgeShields, badgeSvg } from '@/lib/badges/public';
 import { cachedBadgeOf, type CachedBadgeParams } from '@/lib/badges/urls';
+import { measured } from '@/lib/http/methods';
 import { ApiError, problemResponse } from '@/lib/http/problem';
 import { publicRoute } from '@/lib/http/public';
 import { tagRender } from '@/lib/web/public/pages';
@@ -12,10 +13,14 @@ import { tagRender } from '@/lib/web/public/pages';
 export const revalidate = 60;
 export const generateStaticParams = (): CachedBadgeParams[] => [];
 
-export const GET = publicRoute(async (_request: Request, ctx: { params: Promise<CachedBadgeParams> }) => {
+// Measured (lib/metrics) when Next renders it, not when Next's cache answers.
+export const GET = measured(
+  '/cached-badge/[format]/[userUUID]/[badge]/[style]',
+  publicRoute(async (_request: Request, ctx: { params: Promise<CachedBadgeParams> }) => {
   const named = cachedBadgeOf(await ctx.params);
   // A path proxy.ts never makes: a 404 that says no-store, which the page cache does not keep.
   if (!named) return problemResponse(new ApiError('not_found', 'No such badge URL.'));
   const { format, owner, ...query } = named;
   return (format === 'shields' ? badgeShields : badgeSvg)(null, owner, query, (tags) => tagRender(...tags));
-});
+}),
+);

@@ -12,4 +12,4 @@ const post = withAdmin(async ({ request, db }) => {
   return json(await createUser(db, input), { status: 201 });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post }, { pattern: '/main/api/v1/admin/users' });

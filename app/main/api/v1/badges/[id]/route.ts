@@ -10,4 +10,4 @@ const remove = withToken<{ id: string }>('badges', async ({ db, user, params }) 
   return new Response(null, { status: 204 });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ DELETE: remove });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ DELETE: remove }, { pattern: '/main/api/v1/badges/[id]' });

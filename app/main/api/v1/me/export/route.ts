@@ -12,4 +12,4 @@ const get = withAccount(async ({ db, user }) =>
   }),
 );
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/main/api/v1/me/export' });

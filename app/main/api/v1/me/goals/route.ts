@@ -16,4 +16,4 @@ const post = withAccount(async ({ request, db, user }) => {
   return json(goalDto(created), { status: 201, headers: { location: `/main/api/v1/me/goals/${created.goal.id}` } });
 }, OWN_FIGURES_SCOPES);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get, POST: post });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get, POST: post }, { pattern: '/main/api/v1/me/goals' });

@@ -13,4 +13,4 @@ const post = withAccount(async ({ request, db, user }) => {
   return json(accepted, { status: 202, headers: { location: `/main/api/v1/me/imports/${accepted.id}` } });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get, POST: post }, { upload: true });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get, POST: post }, { pattern: '/main/api/v1/me/imports', upload: true });

@@ -13,4 +13,4 @@ const get = withAccount(async ({ request, db, user }) => {
   return json(await insights(db, user, range));
 }, OWN_FIGURES_SCOPES);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/main/api/v1/me/insights' });

@@ -15,4 +15,4 @@ const post = withAccount(async ({ request, db, user }) => {
   return json(await issueToken(db, user.id, input), { status: 201 });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get, POST: post });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get, POST: post }, { pattern: '/main/api/v1/me/tokens' });

@@ -6,4 +6,4 @@ import { route } from '@/lib/http/methods';
 export const dynamic = 'force-dynamic';
 const post = withWriteToken(writeHandler('ide', 'batch'));
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post }, { pattern: '/main/api/v1/sync/activities' });

@@ -1,6 +1,6 @@
 // POST /api/wakatime/v1/users/current/heartbeats — one heartbeat from a WakaTime plugin
-import { heartbeatRoutes } from '@/lib/wakatime/routes';
+import { heartbeatRoute } from '@/lib/wakatime/routes';
 
 export const dynamic = 'force-dynamic';
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = heartbeatRoutes.one;
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = heartbeatRoute('one', '/api/wakatime/v1/users/[user]/heartbeats');

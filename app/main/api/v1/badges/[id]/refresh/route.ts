@@ -11,4 +11,4 @@ const post = withToken<{ id: string }>('badges', async ({ request, db, user, par
   return json(badgeDto(await refreshBadge(db, user.id, params.id), siteOrigin(request.headers)));
 });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post }, { pattern: '/main/api/v1/badges/[id]/refresh' });

@@ -11,4 +11,4 @@ const get = publicRoute(async (request: Request) =>
   publicJson(request, { plans: await listPublicPlans(await getDb()) }, plansCache),
 );
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { cors: true });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/main/api/v1/get/list/plans', cors: true });

@@ -6,4 +6,4 @@ import { route } from '@/lib/http/methods';
 export const dynamic = 'force-dynamic';
 const get = publicRoute((request: Request) => chartResponse(request, 'language'));
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { cors: true });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/main/api/v1/get/public/language', cors: true });

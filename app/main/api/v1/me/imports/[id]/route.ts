@@ -13,4 +13,4 @@ const get = withAccount<{ id: string }>(async ({ db, user, params }) => {
   return json(found);
 });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/main/api/v1/me/imports/[id]' });

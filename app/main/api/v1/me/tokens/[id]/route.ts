@@ -11,4 +11,4 @@ const remove = withAccount<{ id: string }>(async ({ db, user, params }) => {
   return new Response(null, { status: 204 });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ DELETE: remove });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ DELETE: remove }, { pattern: '/main/api/v1/me/tokens/[id]' });

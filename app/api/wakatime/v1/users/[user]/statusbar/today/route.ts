@@ -8,4 +8,4 @@ import { statusBarHandler } from '@/lib/wakatime/handlers';
 export const dynamic = 'force-dynamic';
 const get = withWakatimeKey(statusBarScopes, statusBarHandler);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/api/wakatime/v1/users/[user]/statusbar/today' });

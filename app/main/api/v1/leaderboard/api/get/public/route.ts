@@ -18,4 +18,4 @@ const get = publicRoute(async (request: Request) => {
   });
 });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { cors: true });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/main/api/v1/leaderboard/api/get/public', cors: true });

@@ -19,4 +19,4 @@ const get = withAccount<{ name: string }>(async ({ request, db, user, params }) 
   });
 }, OWN_FIGURES_SCOPES);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/main/api/v1/me/projects/[name]/days' });

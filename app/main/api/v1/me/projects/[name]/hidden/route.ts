@@ -15,4 +15,4 @@ const put = withAccount<{ name: string }>(async ({ request, db, user, params }) 
   return json(await setProjectHidden(db, user.id, name, hidden));
 }, OWN_FIGURES_SCOPES);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ PUT: put });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ PUT: put }, { pattern: '/main/api/v1/me/projects/[name]/hidden' });

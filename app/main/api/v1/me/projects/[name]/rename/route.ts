@@ -15,4 +15,4 @@ const post = withAccount<{ name: string }>(async ({ request, db, user, params })
   return json(await renameProject(db, user.id, name, to));
 }, OWN_FIGURES_SCOPES);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post }, { pattern: '/main/api/v1/me/projects/[name]/rename' });

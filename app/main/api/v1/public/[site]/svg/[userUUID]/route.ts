@@ -10,4 +10,4 @@ const get = publicRoute(async (request: Request, ctx: { params: Promise<{ userUU
   badgeSvg(request, (await ctx.params).userUUID, badgeQueryOf(request)),
 );
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { cors: true });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/main/api/v1/public/[site]/svg/[userUUID]', cors: true });

@@ -19,4 +19,4 @@ const get = publicRoute(async (request: Request, ctx: { params: Promise<{ userUU
   return chartImage(request, userUUID, chartOfSegment(chart), query);
 });
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { cors: true });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/main/api/v1/public/charts/[userUUID]/[chart]', cors: true });
