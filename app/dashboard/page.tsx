@@ -7,6 +7,7 @@ import { signOut } from '../signin/actions';
 import { deleteBadgeAction, refreshBadgeAction, revokeTokenAction } from './actions';
 import { PlanNotice } from '../signup/plan-notice';
 import { DumpImporter } from './importer';
+import { ReadmeCards } from './readme-cards';
 import { BadgeMaker, CopyButton, DeleteAccount, EditorConnector, FirstActivity, PasswordForm, SettingsForm, TokenCreator } from './widgets';
 import { formatDuration } from '@/lib/badges/format';
 import { getDb } from '@/lib/db/client';
@@ -262,6 +263,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
           </div>
         </section>
       ))}
+      <ReadmeCards origin={origin} handle={account.handle} profilePublic={account.settings.profile_public} sharesLanguages={account.settings.share_languages} />
 
       {account.email && (
         <>
