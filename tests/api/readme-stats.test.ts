@@ -48,7 +48,7 @@ async function stats(user: string, opts: { range?: string; key?: string; headers
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = basic(opts.key);
   const request = new Request(url, { headers });
-  const params = Promise.resolve(opts.range ? { user, range: opts.range } : { user });
+  const params = Promise.resolve<Record<string, string>>(opts.range ? { user, range: opts.range } : { user });
   const res = await (opts.range ? getRangedStats : getStats)(request, { params });
   return expectDocumented('GET', url, res);
 }
