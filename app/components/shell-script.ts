@@ -38,7 +38,7 @@ function shell() {
     .catch(() => {});
   document.addEventListener('DOMContentLoaded', () => {
     document.querySelectorAll<HTMLElement>('[data-origin-text]').forEach((element) => {
-      element.textContent = element.dataset.originText!.replaceAll('{origin}', location.origin);
+      element.textContent = element.dataset.originText!.replaceAll('{origin}', location.origin).replaceAll('{host}', location.host);
     });
   });
 }

@@ -2,11 +2,11 @@
 // rendered with the configured origin (SITE_URL), then given the address this browser used by
 // the shell script (app/components/shell-script.ts).
 
-/** `text` with every `{origin}` replaced by the site's origin. */
+/** `text` with every `{origin}` replaced by the site's origin, and `{host}` by its host (a README card's `api_domain`). */
 export function WithOrigin({ text, configured }: { text: string; configured: string }) {
   return (
     <span data-origin-text={text} suppressHydrationWarning>
-      {text.replaceAll('{origin}', configured)}
+      {text.replaceAll('{origin}', configured).replaceAll('{host}', new URL(configured).host)}
     </span>
   );
 }

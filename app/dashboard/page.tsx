@@ -8,6 +8,7 @@ import { deleteBadgeAction, refreshBadgeAction, revokeTokenAction } from './acti
 import { PlanNotice } from '../signup/plan-notice';
 import { DumpImporter } from './importer';
 import { RangePicker } from './range-picker';
+import { ReadmeCards } from './readme-cards';
 import { BadgeMaker, CopyButton, DeleteAccount, EditorConnector, FirstActivity, PasswordForm, SettingsForm, TokenCreator } from './widgets';
 import { formatDuration } from '@/lib/badges/format';
 import { getDb } from '@/lib/db/client';
@@ -231,6 +232,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
           </div>
         </section>
       ))}
+      <ReadmeCards origin={origin} handle={account.handle} profilePublic={account.settings.profile_public} sharesLanguages={account.settings.share_languages} />
 
       {account.email && (
         <>

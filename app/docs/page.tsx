@@ -25,6 +25,7 @@ export default function Docs() {
       <nav aria-label="On this page">
         <ul>
           <li><a href="/docs/wakatime">Use your WakaTime plugins</a></li>
+          <li><a href="/docs/readme-cards">Your coding time in a README</a></li>
           <li><a href="#clients">Writing a client</a></li>
           <li><a href="#example">A first upload</a></li>
           <li><a href="#badges">Embedding badges</a></li>

@@ -31,6 +31,7 @@ export const dataContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-
 export const dataPaths = [
   '/main/api/',
   '/api/wakatime/',
+  '/api/v1/', // the same routes at WakaTime's path layout (lib/wakatime/paths.ts)
   '/cached-badge/',
   '/cached-chart/',
   '/auth/session',

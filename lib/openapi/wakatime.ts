@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { anyOf, statusBarScopes, type ScopeRule } from '../auth/tokens';
 import type { ErrorCode } from '../http/errors';
 import { heartbeatSchema } from '../wakatime/heartbeat-input';
-import { statsRanges } from '../wakatime/reads';
+import { WAKATIME_ALIAS, WAKATIME_BASE } from '../wakatime/paths';
+import { DEFAULT_STATS_RANGE, statsRanges } from '../wakatime/reads';
 import {
   allTimeSchema,
   bulkAnswerSchema,
@@ -18,7 +19,10 @@ import { always, jsonBody, ok, problems, rateHeaders, type Operation } from './o
 
 // The operations of the WakaTime-compatible API in openapi.json (lib/wakatime/).
 
-export const wakatimeServers = [{ url: '/api/wakatime/v1' }];
+export const wakatimeServers = [
+  { url: WAKATIME_BASE },
+  { url: WAKATIME_ALIAS, description: 'The same routes at WakaTime\'s own path layout (`api_url = https://<site>/api/v1`), for clients and README generators written for wakatime.com.' },
+];
 const wakatimeUser = {
   name: 'user',
   in: 'path',
@@ -80,6 +84,26 @@ export const wakatimeRead = (summary: string, description: string, schema: z.Zod
     parameters,
   });
 
+/** GET users/{user}/stats[/{range}]: the owner's figures with a key, a public profile's shared ones without (lib/wakatime/public-stats.ts). */
+function statsOperation(ranged: boolean): Operation {
+  const operation = wakatimeOperation(
+    ranged ? 'Figures of a range (WakaTime; public without a key)' : 'Figures of the last 7 days (WakaTime; public without a key)',
+    `${ranged ? 'The range\'s figures together.' : `The same as \`stats/${DEFAULT_STATS_RANGE}\`: what github-readme-stats' WakaTime card asks for.`} With a key (scope \`stats\`; \`{user}\` is \`current\` or the key owner's handle or id): the owner's own figures, every list whole, \`Cache-Control: private, no-store\`. Without a key, \`{user}\` names a user by handle (any case) or id: their public figures, for README cards (\`api_domain\`) and profile generators. A private or unknown user is 404 alike (\`current\` without a key: 401). The totals show whenever the profile is public; \`languages\` only with share_languages; \`editors\`, \`operating_systems\` and \`categories\` only with share_editors; \`projects\` never; an unshared list is empty and its \`is_*_visible\` flag false; no \`timezone\`. Public answers carry \`Access-Control-Allow-Origin: *\`, \`Cache-Control: public, max-age=60, s-maxage=60, stale-while-revalidate=60\` and a weak \`ETag\` (304 to a matching \`If-None-Match\`), and follow each write of the owner at once on the server. Every hour counts at most 3600 s.`,
+    'stats',
+    {
+      '200': { description: 'OK', headers: { ETag: { description: 'Public answers only.', schema: { type: 'string' } } }, content: { 'application/json': { schema: ref(statsSchema) } } },
+      '304': { description: 'Not modified (public answers): the If-None-Match ETag still matches.' },
+    },
+    {
+      unauthorized: 'a key that is unknown, revoked or not a Codetally key, or `current` without a key.',
+      not_found: `${ranged ? 'an unknown range, or ' : ''}without a key: an unknown user, or one whose profile is not public.`,
+    },
+    { withUser: false, parameters: ranged ? [{ name: 'range', in: 'path', required: true, schema: { type: 'string', enum: [...statsRanges] } }] : [] },
+  );
+  const user = { ...wakatimeUser, description: 'Without a key: a handle (any case) or a user id. With a key: `current`, or the key owner\'s own handle or id (another user: 403).' };
+  return { ...operation, parameters: [user, ...(operation.parameters as unknown[])], security: [{}, ...wakatimeKeys('stats')] };
+}
+
 const query = (name: string, description: string) => ({ name, in: 'query', required: false, schema: { type: 'string' }, description });
 
 /** The WakaTime-compatible routes, each under its own server (/api/wakatime/v1). */
@@ -107,11 +131,8 @@ export function wakatimePaths(): Record<string, unknown> {
         query('range', 'Instead of start and end: Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month, Last Month.'),
       ]),
     }),
-    '/users/{user}/stats/{range}': at({
-      get: wakatimeRead('Figures of a range (WakaTime)', 'The range\'s figures together.', statsSchema, { not_found: 'an unknown range.' }, [
-        { name: 'range', in: 'path', required: true, schema: { type: 'string', enum: [...statsRanges] } },
-      ]),
-    }),
+    '/users/{user}/stats': at({ get: statsOperation(false) }),
+    '/users/{user}/stats/{range}': at({ get: statsOperation(true) }),
     '/users/{user}/all_time_since_today': at({ get: wakatimeRead('Every second counted (WakaTime)', 'From the first date with data to today.', allTimeSchema) }),
     '/users/{user}/projects': at({ get: wakatimeRead('Projects (WakaTime)', 'The most recently used first.', projectsSchema, { invalid_query: '`q` too long or not well-formed text.' }, [query('q', 'Keep projects whose name contains this (any case).')]) }),
     '/users/{user}': at({ get: wakatimeRead('The key\'s owner (WakaTime)', 'The user the key belongs to.', wakaUserSchema, { not_found: 'the account no longer exists.' }) }),

@@ -32,7 +32,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 const nextMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 /** Where the route handlers of the API live (the rest are pages and a few routes of Next's). */
-const apiPaths = ['/main/api/', '/api/wakatime/'];
+const apiPaths = ['/main/api/', '/api/wakatime/', '/api/v1/'];
 /** What pages (and the few route handlers outside the API) answer. */
 const pageMethods = 'GET, HEAD, POST';
 const pageMethodSet = new Set(pageMethods.split(', '));

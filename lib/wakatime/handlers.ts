@@ -7,7 +7,7 @@ import { MAX_HEARTBEATS } from './heartbeat';
 import { answerStatus, bulkAnswer, heartbeatAnswer } from './heartbeat-answers';
 import { readHeartbeats } from './heartbeat-check';
 import { storeHeartbeats } from './heartbeat-store';
-import { allTimeSinceToday, currentUser, projects, stats, summaries } from './reads';
+import { allTimeSinceToday, currentUser, DEFAULT_STATS_RANGE, projects, stats, summaries } from './reads';
 import { statusBarToday } from './summaries';
 
 // The WakaTime-compatible routes' handlers (their auth wrapper: ./api-key.ts).
@@ -58,9 +58,9 @@ export async function summariesHandler({ db, user, request }: WakaContext): Prom
   return own(await summaries(db, user, new URL(request.url).searchParams));
 }
 
-/** GET stats/{range}. */
+/** GET stats/{range}, or stats (the last 7 days). */
 export async function statsHandler({ db, user, params }: WakaContext): Promise<Response> {
-  return own(await stats(db, user, params.range ?? ''));
+  return own(await stats(db, user, params.range ?? DEFAULT_STATS_RANGE));
 }
 
 /** GET all_time_since_today. */

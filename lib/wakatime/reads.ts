@@ -3,7 +3,7 @@ import { addDays, daysBetween, isCalendarDate } from '../dates';
 import type { Db } from '../db/client';
 import { hiddenProjects, ideActivity, users } from '../db/schema';
 import { ApiError } from '../http/problem';
-import { localDateHour } from '../local-time';
+import { localDateHour, localDay } from '../local-time';
 import { textProblem } from '../text';
 import { dayTotals, earliestDate } from '../stats/queries';
 import { durationText, figures, type WakaUser } from './summaries';
@@ -87,10 +87,18 @@ export async function summaries(db: Db, user: WakaUser, params: URLSearchParams)
 
 export const statsRanges = ['last_7_days', 'last_30_days', 'last_6_months', 'last_year', 'all_time'] as const;
 export type StatsRange = (typeof statsRanges)[number];
+/** The range of a stats URL that names none (users/{user}/stats), as WakaTime's. */
+export const DEFAULT_STATS_RANGE: StatsRange = 'last_7_days';
+const rangeNames: Record<StatsRange, string> = { last_7_days: 'Last 7 Days', last_30_days: 'Last 30 Days', last_6_months: 'Last 6 Months', last_year: 'Last Year', all_time: 'All Time' };
 
-/** GET stats/{range}: the range's figures together. */
+export const isStatsRange = (range: string): range is StatsRange => (statsRanges as readonly string[]).includes(range);
+
+/** An instant as WakaTime writes `start` and `end`: UTC to the second, `2024-05-01T22:00:00Z` (README generators parse exactly that). */
+const utcSecond = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
+/** GET stats/{range}: the range's figures together, every list whole (the owner's own answer). */
 export async function stats(db: Db, user: WakaUser & { handle: string }, range: string) {
-  if (!(statsRanges as readonly string[]).includes(range)) {
+  if (!isStatsRange(range)) {
     throw new ApiError('not_found', `No such stats range: use ${statsRanges.join(', ')}.`);
   }
   const today = localDateHour(user.timezone).date;
@@ -103,18 +111,34 @@ export async function stats(db: Db, user: WakaUser & { handle: string }, range: 
   return {
     data: {
       ...found,
+      dependencies: [],
+      machines: [],
       total_seconds: total,
+      total_seconds_including_other_language: total,
       human_readable_total: durationText(total),
+      human_readable_total_including_other_language: durationText(total),
       daily_average: average,
+      daily_average_including_other_language: average,
       human_readable_daily_average: durationText(average),
+      human_readable_daily_average_including_other_language: durationText(average),
       days_including_holidays: span,
       range,
-      start: `${from}T00:00:00`,
-      end: `${today}T23:59:59`,
+      human_readable_range: rangeNames[range],
+      start: utcSecond(localDay(from, user.timezone).start),
+      end: utcSecond(localDay(today, user.timezone).end - 1000),
       timezone: user.timezone,
+      is_including_today: true,
       is_up_to_date: true,
       percent_calculated: 100,
       status: 'ok',
+      timeout: 15,
+      writes_only: false,
+      is_coding_activity_visible: true,
+      is_other_usage_visible: true,
+      is_language_usage_visible: true,
+      is_editor_usage_visible: true,
+      is_os_usage_visible: true,
+      is_category_usage_visible: true,
       user_id: user.id,
       username: user.handle,
     },

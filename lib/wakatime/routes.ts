@@ -1,9 +1,10 @@
 import { route } from '../http/methods';
 import { withWakatimeKey } from './api-key';
 import { heartbeatHandler } from './handlers';
+import { statsGet } from './public-stats';
 
-// The heartbeat routes, defined once: the route files at every path plugins send to give them to
-// Next, each under its own pattern (`route`'s, for the metrics).
+// The routes served at more than one path, defined once: the route files at every path plugins
+// and README generators ask give them to Next, each under its own pattern (`route`'s, for the metrics).
 
 const handlers = {
   one: { POST: withWakatimeKey('sync', heartbeatHandler('one'), { counted: true }) },
@@ -12,3 +13,6 @@ const handlers = {
 
 /** A heartbeat route file's exports: `shape`'s handler, at the route file's `pattern`. */
 export const heartbeatRoute = (shape: keyof typeof handlers, pattern: string) => route(handlers[shape], { pattern });
+
+/** GET users/{user}/stats[/{range}]: the key owner's figures, or without a key the public ones (./public-stats.ts). */
+export const statsRoute = (pattern: string) => route({ GET: statsGet }, { cors: true, pattern });

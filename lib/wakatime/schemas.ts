@@ -69,19 +69,37 @@ export const summariesSchema = z
   })
   .meta({ id: 'WakaTimeSummaries' });
 
+const visible = (what: string) => z.boolean().meta({ description: `Whether ${what} this answer holds (an unshared list is empty and its flag false).` });
+
 export const statsSchema = z
   .object({
     data: z
       .object({
         ...figures,
         total_seconds: z.number(),
+        total_seconds_including_other_language: z.number(),
         human_readable_total: z.string(),
+        human_readable_total_including_other_language: z.string(),
         daily_average: z.number(),
+        daily_average_including_other_language: z.number(),
         human_readable_daily_average: z.string(),
+        human_readable_daily_average_including_other_language: z.string(),
+        days_including_holidays: z.number().int(),
         range: z.string(),
-        start: z.string(),
-        end: z.string(),
-        timezone: z.string(),
+        human_readable_range: z.string(),
+        start: z.string().meta({ description: 'The first instant of the range (the owner\'s local midnight) in UTC, `YYYY-MM-DDTHH:MM:SSZ`.' }),
+        end: z.string().meta({ description: 'The last second of the range (the end of the owner\'s today) in UTC, `YYYY-MM-DDTHH:MM:SSZ`.' }),
+        timezone: z.string().optional().meta({ description: 'The owner\'s timezone: in the owner\'s own answer (with a key) only.' }),
+        is_including_today: z.boolean(),
+        is_up_to_date: z.boolean(),
+        status: z.string(),
+        is_coding_activity_visible: visible('the totals'),
+        is_other_usage_visible: visible('every one of languages, editors, operating systems and categories'),
+        is_language_usage_visible: visible('`languages`'),
+        is_editor_usage_visible: visible('`editors`'),
+        is_os_usage_visible: visible('`operating_systems`'),
+        is_category_usage_visible: visible('`categories`'),
+        user_id: z.string(),
         username: z.string(),
       })
       .loose(),

@@ -27,6 +27,7 @@ describe('the sitemap', () => {
       `${origin}/pricing`,
       `${origin}/docs`,
       `${origin}/docs/wakatime`,
+      `${origin}/docs/readme-cards`,
       `${origin}/docs/errors`,
     ]);
     expect(listed).toContain(profile(shown.user.handle));

@@ -11,11 +11,14 @@ type Operation = { responses: Record<string, { content?: Record<string, Media> }
 
 const document = openApiDocument() as { servers: { url: string }[]; paths: Record<string, Record<string, Operation> & { servers?: { url: string }[] }> };
 const schemas = documentedSchemas();
-// Each path under its server (the document's, or the path's own: the WakaTime-compatible routes).
-const templates = Object.entries(document.paths).map(([template, item]) => ({
-  template,
-  pattern: new RegExp(`^${(item.servers ?? document.servers)[0].url}${template.replace(/\./g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),
-}));
+// Each path under each of its servers (the document's, or the path's own: the WakaTime-compatible
+// routes, at /api/wakatime/v1 and at WakaTime's own layout, /api/v1).
+const templates = Object.entries(document.paths).flatMap(([template, item]) =>
+  (item.servers ?? document.servers).map((server) => ({
+    template,
+    pattern: new RegExp(`^${server.url}${template.replace(/\./g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  })),
+);
 
 const componentOf = (ref: string) => schemas.get(ref.replace('#/components/schemas/', ''));
 

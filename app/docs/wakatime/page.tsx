@@ -14,7 +14,8 @@ const routes: [string, string, string][] = [
   ['POST', '/users/current/heartbeats.bulk', 'up to 1000 heartbeats; 201 {"responses": [[{"data": …}, 201] | [{"error": …}, 400], …]}, one per heartbeat, in order'],
   ['GET', '/users/current/statusbar/today', 'what the status bar shows: the total, categories, languages, editors, projects, systems'],
   ['GET', '/users/current/summaries?start=&end=', 'per date; or range=Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month, Last Month'],
-  ['GET', '/users/current/stats/{range}', 'last_7_days, last_30_days, last_6_months, last_year or all_time'],
+  ['GET', '/users/current/stats/{range}', 'last_7_days, last_30_days, last_6_months, last_year or all_time; /users/current/stats: the last 7 days'],
+  ['GET', '/users/{handle}/stats[/{range}]', 'without a key: a public profile\'s shared figures, for README cards (see "Your coding time in a README")'],
   ['GET', '/users/current/all_time_since_today', 'every second ever counted'],
   ['GET', '/users/current', 'you'],
   ['GET', '/users/current/projects', 'your projects, the most recently used first; ?q= filters'],
@@ -94,7 +95,8 @@ export default function WakatimeDocs() {
       <p>
         Under <code>{site(base)}</code>. Sending needs a key with the <code>sync</code> scope (and counts against the write rate limit), which also
         reads today&apos;s status bar; reading your other figures needs <code>stats</code>. A key made for your editor has both. Errors are <code>{'{"error": "…"}'}</code> with the usual
-        status.
+        status. The same routes answer under <code>{site(`${origin}/api/v1`)}</code>, WakaTime&apos;s own path layout, for clients and{' '}
+        <a href="/docs/readme-cards">README tools</a> that assume it.
       </p>
       <DocTable caption="WakaTime's routes" columns={[['Method', styles.colStatus], ['Path', styles.colPath], ['What']]}>
         {routes.map(([method, path, what]) => (

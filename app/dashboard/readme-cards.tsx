@@ -1,0 +1,33 @@
+import { readmeCards } from '@/lib/web/public/readme-cards';
+import { CopyButton } from './widgets';
+
+// The dashboard's "README card" section: each README tool that reads WakaTime-shaped stats, set
+// up for this user and this site (lib/web/public/readme-cards.ts; how each works: /docs/readme-cards).
+export function ReadmeCards({ origin, handle, profilePublic, sharesLanguages }: { origin: string; handle: string; profilePublic: boolean; sharesLanguages: boolean }) {
+  return (
+    <>
+      <h3 id="readme-cards">README card</h3>
+      <p>
+        Tools made for WakaTime draw your coding time into a GitHub README; pointed at this site they read your figures here.{' '}
+        <a href="/docs/readme-cards">How each one works</a>.
+      </p>
+      {(!profilePublic || !sharesLanguages) && (
+        <p className="muted" data-testid="readme-card-private">
+          The github-readme-stats card reads without a key, so it shows languages only while your profile is public and you share languages
+          (settings above). The GitHub Actions send a key with the <code>stats</code> scope (a key made for your editor has it) and show your own figures.
+        </p>
+      )}
+      <div className="grid">
+        {readmeCards({ origin, host: new URL(origin).host, handle }).map((card) => (
+          <div key={card.id} className="card" data-testid={`readme-card-${card.id}`}>
+            <h4>{card.tool}</h4>
+            <p>{card.what}</p>
+            <p className="muted">{card.where}</p>
+            <pre data-testid={`readme-card-${card.id}-text`}>{card.snippet}</pre>
+            <CopyButton text={card.snippet} label={`Copy for ${card.tool.split(' (')[0]}`} />
+          </div>
+        ))}
+      </div>
+    </>
+  );
+}

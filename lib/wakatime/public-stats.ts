@@ -1,0 +1,84 @@
+import { getDb } from '../db/client';
+import { corsHeaders, publicSerialized, serialize, type PublicCachePolicy, type Serialized } from '../http/public';
+import { localDateHour } from '../local-time';
+import { ProcessCache } from '../process-cache';
+import { publicOwner } from '../sharing/gate';
+import type { PublicOwner } from '../sharing/owner';
+import { wakatimeError, wakatimeKey, withWakatimeKey } from './api-key';
+import { statsHandler } from './handlers';
+import { DEFAULT_STATS_RANGE, stats } from './reads';
+
+// GET users/{user}/stats[/{range}], as README cards and profile generators ask for it
+// (github-readme-stats' WakaTime card with `api_domain`, lowlighter/metrics, waka-readme,
+// waka-readme-stats). With a key (any form wakatime-cli sends) or for `current`: the key owner's
+// own figures, every list whole, `private, no-store`. Without a key: the named user's public
+// figures, through the sharing gate (private and unknown: the same 404, in WakaTime's
+// `{"error"}` shape), readable from any origin and cacheable like a badge:
+// - the totals: whenever the profile is public (`is_coding_activity_visible`);
+// - `languages`: only with share_languages;
+// - `editors`, `operating_systems`, `categories`: only with share_editors (what the owner works
+//   with, as WakaTime groups them under "other usage");
+// - `projects`: never (a project's name can say what the owner works on for whom);
+// - the owner's timezone: left out (`start` and `end` are instants, as WakaTime writes them).
+// An unshared list is empty and its `is_*_visible` flag false.
+
+/** As a badge's: shared caches keep an answer a minute, plus a minute stale while they ask again (an ETag makes that cheap). */
+export const publicStatsCache: PublicCachePolicy = { maxAge: 60, sMaxAge: 60, staleWhileRevalidate: 60 };
+
+// Keyed by what the answer is made of: the owner's data version (a write moves it; the gate's
+// owner cache hears every change), what they share, their handle and their date. A stale key is
+// never asked again, so an entry may live until evicted.
+const answers = new ProcessCache<Serialized>('readme-stats');
+const ENTRY_MS = 10 * 60_000;
+
+type OwnStats = Awaited<ReturnType<typeof stats>>;
+
+/** The owner's figures as the public may see them, list by list. */
+export function publicStatsBody({ data }: OwnStats, shares: PublicOwner['shares']) {
+  const { timezone: _private, ...figures } = data;
+  return {
+    data: {
+      ...figures,
+      languages: shares.languages ? figures.languages : [],
+      editors: shares.editors ? figures.editors : [],
+      operating_systems: shares.editors ? figures.operating_systems : [],
+      categories: shares.editors ? figures.categories : [],
+      projects: [],
+      is_coding_activity_visible: true,
+      is_other_usage_visible: shares.languages && shares.editors,
+      is_language_usage_visible: shares.languages,
+      is_editor_usage_visible: shares.editors,
+      is_os_usage_visible: shares.editors,
+      is_category_usage_visible: shares.editors,
+    },
+  };
+}
+
+/** The public answer for `ref` (a handle in any case, or an id) over `range`. */
+async function publicStats(request: Request, ref: string, range: string): Promise<Response> {
+  const db = await getDb();
+  const owner = await publicOwner(db, ref);
+  const { user, timezone, shares, statsVersion } = owner;
+  const today = localDateHour(timezone).date;
+  const key = [user.id, statsVersion, shares.languages, shares.editors, timezone, user.handle, range, today].join('|');
+  const serialized = await answers.get(key, ENTRY_MS, async () =>
+    serialize(publicStatsBody(await stats(db, { id: user.id, timezone, handle: user.handle }, range), shares)),
+  );
+  return publicSerialized(request, serialized, publicStatsCache);
+}
+
+const ownStats = withWakatimeKey('stats', statsHandler);
+
+/** GET users/{user}/stats and users/{user}/stats/{range} (lib/wakatime/routes.ts). */
+export async function statsGet(request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> {
+  const { user = 'current', range = DEFAULT_STATS_RANGE } = (await context?.params) ?? {};
+  // `current` names whoever holds the key: without one it is nobody (401, as wakatime.com answers).
+  if (wakatimeKey(request) !== null || user === 'current') return ownStats(request, context);
+  try {
+    return await publicStats(request, user, range);
+  } catch (err) {
+    const answer = await wakatimeError(err);
+    for (const [name, value] of Object.entries(corsHeaders)) answer.headers.set(name, value);
+    return answer;
+  }
+}
