@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { PGlite, Transaction } from '@electric-sql/pglite';
-import { countStatementFailure, measureStatement, transactionAsked } from '../metrics/registry';
+import { countStatementFailure } from '../metrics/tally';
 
 // What a failed statement may tell the rest of the service: which statement, and the database's
 // code for what went wrong. Never its parameters, nor the database's message, which often quotes
 // them ("invalid input syntax for type uuid: ..."): users' data stays out of the logs. Drivers'
 // errors become QueryFailed where they leave the driver (the PostgreSQL pool's in
-// lib/db/deadline.ts, the embedded database's here), before drizzle wraps them in its
+// lib/db/deadline.ts, the embedded database's in lib/db/embedded-client.ts), before drizzle wraps them in its
 // DrizzleQueryError, which names the statement (patches/drizzle-orm+0.45.4.patch keeps the
 // parameters out of it).
 
@@ -127,35 +126,4 @@ export async function inTransaction<C, R>(open: (work: (client: C) => Promise<R>
   } catch (err) {
     throw thrown && thrown.error === err ? err : queryFailed(err, text);
   }
-}
-
-/**
- * The embedded database's client, whose statements fail with a QueryFailed (PGlite's errors carry
- * the statement's parameters and the database's message), as drizzle's PGlite session uses it:
- * `query`, `exec`, and `transaction`, whose client is of the same kind.
- */
-export function embeddedClient<T extends PGlite | Transaction>(client: T): T {
-  return new Proxy(client, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target) as unknown;
-      if (typeof value !== 'function') return value;
-      // PGlite's methods reach its private state through `this`: always the client itself.
-      const method = (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args);
-      if (prop === 'query' || prop === 'exec') {
-        return (text: string, ...rest: unknown[]) =>
-          measureStatement(method(text, ...rest) as Promise<unknown>).catch((err: unknown) => {
-            throw queryFailed(err, text);
-          });
-      }
-      if (prop === 'transaction') {
-        return (callback: (tx: Transaction) => Promise<unknown>) => {
-          // The wait measured is for the database's one session, which a transaction holds whole.
-          const measure = transactionAsked();
-          const run = (tx: Transaction) => (measure.began(), callback(embeddedClient(tx)));
-          return inTransaction((work: (tx: Transaction) => Promise<unknown>) => method(work) as Promise<unknown>, run, 'BEGIN … COMMIT').finally(measure.ended);
-        };
-      }
-      return method;
-    },
-  });
 }

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { cacheTallies } from './tally';
+import { cacheTallies, failureTallies } from './tally';
 
 // The process's metrics for operators (GET /metrics, README "Operations"). One registry and one
 // set of metric objects per process, on globalThis: Next's bundles hold several copies of this
@@ -59,6 +59,10 @@ function make() {
       help: "Failed statements by SQLSTATE class (its first two characters), or the driver's code for a connection failure or the service's deadline.",
       labelNames: ['class'] as const,
       registers: r,
+      collect() {
+        this.reset();
+        for (const [klass, count] of failureTallies()) this.inc({ class: klass }, count);
+      },
     }),
     buckets: new Counter({
       name: 'codetally_ingest_buckets_total',
@@ -129,18 +133,6 @@ export function observeRequest(route: string, method: string, status: number, se
   metrics().requests.observe({ route, method: methods.has(method) ? method : 'other', status: statusClass }, seconds);
 }
 
-/**
- * The label of a failed statement's code: a SQLSTATE's class (its first two characters), or a
- * driver's or the service's own code (ECONNREFUSED, CONNECTION_CLOSED, DEADLINE_EXCEEDED: a set
- * the drivers fix), else `other`.
- */
-export function failureClass(code: string | undefined): string {
-  if (code === undefined) return 'other';
-  // Every SQLSTATE holds a digit; EPIPE, five letters, is the driver's.
-  if (/^[0-9A-Z]{5}$/.test(code) && /\d/.test(code)) return code.slice(0, 2);
-  return /^[A-Z][A-Z_]{2,40}$/.test(code) ? code : 'other';
-}
-
 /** A statement in flight until `work` settles, then timed (lib/db: both drivers' clients). */
 export function measureStatement<T>(work: PromiseLike<T>): Promise<T> {
   const m = metrics();
@@ -157,11 +149,6 @@ export function measureStatement<T>(work: PromiseLike<T>): Promise<T> {
       throw err;
     },
   );
-}
-
-/** A statement's failure, when it becomes a QueryFailed (lib/db/errors.ts): once per failure. */
-export function countStatementFailure(code: string | undefined): void {
-  metrics().statementFailures.inc({ class: failureClass(code) });
 }
 
 /**
