@@ -4,6 +4,8 @@ import { CACHED_CHART_ROOT, cachedChartPath } from './lib/charts/urls';
 import { ApiError, problemResponse } from './lib/http/problem';
 
 // Runs before these requests only (the matcher below):
+// - a POST to /unsubscribe (a mail client's one-click unsubscribe, RFC 8058, or the page's
+//   button) goes to the API route that does it; a GET there is the page;
 // - a badge URL: a GET as embeds make it goes to the route Next caches (lib/badges/urls.ts),
 //   unless it is conditional; a chart image URL likewise (lib/charts/urls.ts);
 // - the cached badge and chart routes themselves, asked from outside: 404. It is reached by the rewrite above
@@ -18,6 +20,7 @@ import { ApiError, problemResponse } from './lib/http/problem';
 //   Next as such a body, and Next answers 500 when it cannot be read. Here it gets a 400 problem
 //   instead; a readable body goes on to the page untouched.
 export async function proxy(request: NextRequest): Promise<Response> {
+  if (request.nextUrl.pathname === '/unsubscribe' && request.method === 'POST') return NextResponse.rewrite(new URL(`/main/api/v1/unsubscribe${request.nextUrl.search}`, request.url));
   if (isCachedPath(request.nextUrl.pathname)) return problemResponse(new ApiError('not_found', 'No such page.'));
   if (isImagePath(request.nextUrl.pathname) && request.method !== 'GET' && request.method !== 'HEAD') {
     return problemResponse(new ApiError('method_not_allowed', `${request.method} is not allowed here; this image allows ${imageMethods}.`, { headers: { allow: imageMethods } }));
@@ -71,6 +74,7 @@ export const config = {
     '/icon.svg',
     '/favicon.ico',
     '/u/:handle/opengraph-image',
+    '/unsubscribe',
     { source: '/((?!main/api/).*)', has: [{ type: 'header', key: 'content-type', value: 'multipart/form-data.*' }] },
     { source: '/((?!main/api/).*)', has: [{ type: 'header', key: 'next-action' }] },
   ],

@@ -84,9 +84,32 @@ export const configSchema = z.object({
   AUTH_OIDC_ID: optionalString,
   AUTH_OIDC_SECRET: optionalString,
   AUTH_OIDC_NAME: optionalString.transform((v) => v ?? 'OpenID Connect'),
+  // Mail (lib/mail/): both or neither. Without them nothing is mailed and an operator resets
+  // passwords (npm run admin -- reset-password).
+  SMTP_URL: optionalString.pipe(
+    z
+      .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587' })
+      .optional(),
+  ),
+  MAIL_FROM: optionalString.pipe(
+    z
+      .string()
+      .regex(/^([^<>\r\n]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, 'must be an address, e.g. codetally@example.com or "Codetally <codetally@example.com>"')
+      .optional(),
+  ),
   // Set by Vercel in its builds and functions.
   VERCEL: optionalString,
 }).superRefine((cfg, ctx) => {
+  if (!cfg.SMTP_URL !== !cfg.MAIL_FROM)
+    ctx.addIssue({
+      code: 'custom',
+      path: [cfg.SMTP_URL ? 'MAIL_FROM' : 'SMTP_URL'],
+      message: 'SMTP_URL and MAIL_FROM go together: set both to send mail, or neither',
+    });
+  // A link in a mail must name the site itself: taken from a request's Host, a forged Host would
+  // send someone's password-reset link to another site.
+  if (cfg.SMTP_URL && !cfg.SITE_URL)
+    ctx.addIssue({ code: 'custom', path: ['SITE_URL'], message: 'is required with SMTP_URL: the links in mail (password reset, confirmation, unsubscribe) are made from it' });
   if (cfg.DATABASE_POOLER === 'transaction' && !cfg.DATABASE_MIGRATION_URL)
     ctx.addIssue({
       code: 'custom',

@@ -17,7 +17,10 @@ const usage = `Usage: npm run admin -- <command> [options]
 
   --format uuid issues a key in the format WakaTime plugins accept (scopes sync and stats unless named).
   revoke-token --handle <h> --token <id or prefix>
-  list-tokens  --handle <h>`;
+  list-tokens  --handle <h>
+  reset-password --handle <h> [--generate]
+               sets a new password and signs the user out everywhere: typed at the prompt, or
+               (empty answer, --generate, or no terminal) generated and printed once`;
 
 function commandFromArgs(argv: string[]): Command {
   const { positionals, values } = parseArgs({
@@ -37,6 +40,7 @@ function commandFromArgs(argv: string[]): Command {
       'share-editors': { type: 'boolean' },
       'share-apps': { type: 'boolean' },
       'no-community-stats': { type: 'boolean' },
+      generate: { type: 'boolean' },
     },
   });
   const command = positionals[0];
@@ -68,10 +72,52 @@ function commandFromArgs(argv: string[]): Command {
   return parsed.data;
 }
 
+/** Reads a line from the terminal without showing it. */
+function promptHidden(question: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stdin = process.stdin;
+    process.stdout.write(question);
+    stdin.setRawMode(true);
+    stdin.setEncoding('utf8');
+    stdin.resume();
+    let value = '';
+    const done = () => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      process.stdout.write('\n');
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0003') {
+          done();
+          if (ch === '\u0003') reject(new CommandError('cancelled'));
+          else resolve(value);
+          return;
+        }
+        value = ch === '\u007f' || ch === '\b' ? value.slice(0, -1) : value + ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+/** reset-password: the new password typed twice at a terminal; none (generated) when left empty, asked for, or without a terminal. */
+async function withPassword(command: Command, generate: boolean): Promise<Command> {
+  if (command.command !== 'reset-password' || generate || !process.stdin.isTTY) return command;
+  const password = await promptHidden(`New password for ${command.handle} (empty: generate one): `);
+  if (password === '') return command;
+  if ((await promptHidden('The same again: ')) !== password) throw new CommandError('the two passwords differ; nothing was changed');
+  const parsed = commandSchema.safeParse({ ...command, password });
+  if (!parsed.success) throw new CommandError(parsed.error.issues.map((i) => i.message).join('\n'));
+  return parsed.data;
+}
+
 async function main(): Promise<void> {
   enterAppRoot();
   const cfg = loadConfigOrExit();
-  const command = commandFromArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const command = await withPassword(commandFromArgs(argv), argv.includes('--generate'));
   if (!cfg.DATABASE_URL) {
     const answer = await sendControlCommand(controlSocketPath(cfg.DATA_DIR), command);
     if (answer) {

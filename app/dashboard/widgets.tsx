@@ -182,6 +182,11 @@ const sentences: { flag: string; title: string; sentence: string }[] = [
   { flag: 'share_apps', title: 'Share desktop applications', sentence: 'Allows showing which desktop applications you use; no public page shows them today, and projects are never public.' },
   { flag: 'leaderboard', title: 'Appear on the leaderboard', sentence: 'Your name, handle and coding time for the last 7 and 30 days are listed on the public leaderboard (pages already served may show you for up to five minutes after you leave).' },
   { flag: 'community_stats', title: 'Count in community statistics', sentence: 'Your time adds, anonymously, to site-wide figures shown only when enough people are behind them.' },
+  {
+    flag: 'weekly_report',
+    title: 'Weekly report by mail',
+    sentence: 'On Monday morning, your week before (total, top languages and projects, goals met) against the week before that, sent to the email you sign in with. Every mail has a one-click unsubscribe link.',
+  },
 ];
 
 export function SettingsForm({ account }: { account: AccountView }) {

@@ -1,19 +1,23 @@
 'use server';
 
 import { redirect } from 'next/navigation';
+import { after } from 'next/server';
+import { signUpByMail } from '@/lib/accounts/confirmation';
 import { signUp, signUpSchema } from '@/lib/accounts/sign-in';
 import { signInOptions } from '@/lib/auth/providers';
 import { getDb } from '@/lib/db/client';
+import { mailConfigured } from '@/lib/mail/transport';
 import { authAction } from '@/lib/web/account/auth-actions';
 import { formError, parseForm, safeCallback, signedUpLocation, welcomeLocation, type FormState } from '@/lib/web/account/forms';
 import { chosenPlan } from '@/lib/web/public/pricing';
 import { requestOrigin, visitorAddress } from '@/lib/web/account/session';
 
 /** Where Auth.js sends the browser after a password sign-in (a path of the site), or why it did not sign in. */
-async function passwordSignIn(email: string, password: string, callbackUrl: string, origin: string): Promise<string | 'refused' | 'limited'> {
+async function passwordSignIn(email: string, password: string, callbackUrl: string, origin: string): Promise<string | 'refused' | 'limited' | 'unconfirmed'> {
   const answer = await authAction('callback/credentials', { email, password, callbackUrl });
   const location = new URL(answer, origin);
   if (location.searchParams.get('code') === 'rate_limited') return 'limited';
+  if (location.searchParams.get('code') === 'unconfirmed') return 'unconfirmed';
   return location.searchParams.has('error') ? 'refused' : safeCallback(answer, origin);
 }
 
@@ -28,6 +32,7 @@ export async function signInWithPassword(_: FormState, form: FormData): Promise<
   const location = await passwordSignIn(email, password, safeCallback(form.get('callbackUrl'), origin), origin);
   if (location === 'limited') return { message: 'Too many sign-in attempts for this account or from your address. Try again in 15 minutes.', values };
   if (location === 'refused') return { message: 'That email and password do not match an account.', values };
+  if (location === 'unconfirmed') return { message: 'Confirm your email first: open the link we mailed to it when you signed up.', values, result: { unconfirmed: true } };
   redirect(location);
 }
 
@@ -50,17 +55,21 @@ export async function signUpWithPassword(_: FormState, form: FormData): Promise<
   if ('state' in parsed) return { ...parsed.state, values };
   let created: string | null;
   try {
-    created = await signUp(await getDb(), parsed.data, await visitorAddress());
+    // With mail: the account waits for its address to be confirmed; new and taken emails get the
+    // same answer, and the mail says which it was (lib/accounts/confirmation.ts).
+    if (mailConfigured()) {
+      after((await signUpByMail(await getDb(), parsed.data, await visitorAddress())).delivered);
+      created = null;
+    } else created = await signUp(await getDb(), parsed.data, await visitorAddress());
   } catch (err) {
     return formError(err, values);
   }
+  if (mailConfigured()) redirect('/signup?sent=1');
   const plan = (await chosenPlan(await getDb(), form.get('plan')))?.id;
   // A new email: the account is the visitor's, signed in at once and sent to the dashboard's
-  // welcome. This is where a confirmation by mail goes once the site sends mail (SMTP_URL, the
-  // contract's Mail section): then the answer becomes "check your mail" for a new email and a
-  // taken one alike, and the link in the mail signs in. Until then a new email is told apart from
-  // a taken one by where the browser lands; sign-ups are limited per client address
-  // (attemptPolicies.signUp), which bounds how many emails one can test that way.
+  // welcome. Without mail a new email is told apart from a taken one by where the browser lands;
+  // sign-ups are limited per client address (attemptPolicies.signUp), which bounds how many
+  // emails one can test that way.
   if (created) {
     const origin = await requestOrigin();
     const location = await passwordSignIn(parsed.data.email, parsed.data.password, welcomeLocation(plan), origin);

@@ -3,26 +3,30 @@
 import { useActionState, useSyncExternalStore } from 'react';
 import { Field, FormMessage } from '../components/form-bits';
 import { signInWithPassword, signUpWithPassword } from './actions';
+import { SendAgainForm } from '../forgot-password/forms';
 import { submitted, type FormState } from '@/lib/web/account/forms';
 
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(signInWithPassword, {});
   return (
-    <form action={action} noValidate>
-      <input type="hidden" name="callbackUrl" value={callbackUrl} />
-      <Field name="email" label="Email" state={state}>
-        {(p) => <input {...p} type="email" autoComplete="email" required defaultValue={submitted(state, 'email')} />}
-      </Field>
-      <Field name="password" label="Password" state={state}>
-        {(p) => <input {...p} type="password" autoComplete="current-password" required />}
-      </Field>
-      <FormMessage state={state} />
-      <p>
-        <button type="submit" disabled={pending}>
-          Sign in
-        </button>
-      </p>
-    </form>
+    <>
+      <form action={action} noValidate>
+        <input type="hidden" name="callbackUrl" value={callbackUrl} />
+        <Field name="email" label="Email" state={state}>
+          {(p) => <input {...p} type="email" autoComplete="email" required defaultValue={submitted(state, 'email')} />}
+        </Field>
+        <Field name="password" label="Password" state={state}>
+          {(p) => <input {...p} type="password" autoComplete="current-password" required />}
+        </Field>
+        <FormMessage state={state} />
+        <p>
+          <button type="submit" disabled={pending}>
+            Sign in
+          </button>
+        </p>
+      </form>
+      {state.result?.unconfirmed === true && <SendAgainForm email={submitted(state, 'email') ?? ''} />}
+    </>
   );
 }
 

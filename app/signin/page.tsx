@@ -2,12 +2,14 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { signInOptions } from '@/lib/auth/providers';
 import { getDb } from '@/lib/db/client';
+import { mailConfigured } from '@/lib/mail/transport';
 import { safeCallback } from '@/lib/web/account/forms';
 import { chosenPlan } from '@/lib/web/public/pricing';
 import { currentUser, requestOrigin } from '@/lib/web/account/session';
 import { signInWithProvider } from './actions';
 import { SignInForm } from './forms';
 import { PlanNotice } from '../signup/plan-notice';
+import { OperatorReset } from '../forgot-password/operator';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in', description: 'Sign in to Codetally to manage tokens, sharing and badges.' };
@@ -28,6 +30,16 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
         </p>
       )}
       {plan && <PlanNotice plan={plan} />}
+      {search.reset && (
+        <p className="notice" role="status">
+          Your new password is set, and every device was signed out. Sign in with it.
+        </p>
+      )}
+      {search.confirmed && (
+        <p className="notice" role="status">
+          Your email is confirmed. Sign in with it and your password.
+        </p>
+      )}
       {search.error && <p className="form-error">Sign-in did not work ({search.error}). Try again.</p>}
       {options.oauth.length > 0 && (
         <form action={signInWithProvider}>
@@ -48,6 +60,14 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
           New here? <a href="/signup">Create an account</a>.
         </p>
       )}
+      {options.password &&
+        (mailConfigured() ? (
+          <p>
+            <a href="/forgot-password">Forgot your password?</a>
+          </p>
+        ) : (
+          <OperatorReset />
+        ))}
     </>
   );
 }

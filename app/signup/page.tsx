@@ -14,7 +14,19 @@ export default async function SignUp({ searchParams }: { searchParams: Promise<R
   if (await currentUser()) redirect('/dashboard');
   const options = signInOptions();
   // The plan chosen on the pricing page (/signup?plan=<id>); anything else is no choice.
-  const plan = await chosenPlan(await getDb(), (await searchParams).plan);
+  const search = await searchParams;
+  const plan = await chosenPlan(await getDb(), search.plan);
+  // After a sign-up on a site that sends mail (app/signin/actions.ts): the same for a new address and a taken one.
+  if (search.sent)
+    return (
+      <>
+        <h1>Check your mail</h1>
+        <p className="lead" role="status">
+          We sent a mail to the address you gave. Open the link in it to confirm the address, then sign in. No mail after a few minutes? Look in
+          the spam folder, or <a href="/signin">sign in</a> to have the link sent again.
+        </p>
+      </>
+    );
   return (
     <>
       <h1>Create an account</h1>

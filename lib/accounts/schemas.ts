@@ -40,6 +40,9 @@ export const settingsSchema = z
     share_apps: z.boolean(),
     leaderboard: z.boolean().meta({ description: 'Opt in to the public leaderboard.' }),
     community_stats: z.boolean().meta({ description: 'Count towards site-wide aggregates.' }),
+    weekly_report: z.boolean().meta({
+      description: 'Opt in to a mail on Monday morning (your timezone) summing up the week before; needs an email sign-in and a site that sends mail. Every report has a one-click unsubscribe link.',
+    }),
   })
   .meta({ id: 'SharingSettings' });
 
@@ -52,6 +55,7 @@ export const defaultSettings: Settings = {
   share_apps: false,
   leaderboard: false,
   community_stats: true,
+  weekly_report: false,
 };
 
 

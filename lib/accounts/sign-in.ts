@@ -36,9 +36,10 @@ export type SignUpInput = z.infer<typeof signUpSchema>;
  * email already has an account. The caller answers both the same way (nobody learns from
  * signing up whether an email is registered), and both cost one password hash. A taken handle
  * is said (422): handles are public anyway, and it is checked before the email, whatever the email.
- * Sign-ups are limited per client address.
+ * Sign-ups are limited per client address. `awaitingConfirmation`: the login cannot sign in until
+ * the address is confirmed (lib/accounts/confirmation.ts).
  */
-export async function signUp(db: Db, input: SignUpInput, clientAddress: string): Promise<string | null> {
+export async function signUp(db: Db, input: SignUpInput, clientAddress: string, options: { awaitingConfirmation?: boolean } = {}): Promise<string | null> {
   await takeAttempt(db, [{ policy: attemptPolicies.signUp, subject: clientAddress }]);
   const passwordHash = await hashPassword(input.password);
   if (await findUserByHandle(db, input.handle)) throw handleTaken(input.handle);
@@ -47,7 +48,7 @@ export async function signUp(db: Db, input: SignUpInput, clientAddress: string):
       const [existing] = await tx.select({ id: passwordLogins.userId }).from(passwordLogins).where(sql`lower(${passwordLogins.email}) = lower(${input.email})`);
       if (existing) return null;
       const user = await insertUser(tx, { handle: input.handle, timezone: input.timezone });
-      const [login] = await tx.insert(passwordLogins).values({ userId: user.id, email: input.email, passwordHash }).onConflictDoNothing().returning();
+      const [login] = await tx.insert(passwordLogins).values({ userId: user.id, email: input.email, passwordHash, awaitingConfirmation: options.awaitingConfirmation ?? false }).onConflictDoNothing().returning();
       if (!login) tx.rollback(); // the same email signed up at the same moment: no user either
       return user.id;
     })

@@ -23,6 +23,7 @@ export function userDto(u: UserRow): UserDto {
       share_apps: u.shareApps,
       leaderboard: u.leaderboard,
       community_stats: u.communityStats,
+      weekly_report: u.weeklyReport,
     },
     created_at: new Date(u.createdAt).toISOString(),
   };
@@ -37,6 +38,7 @@ export function settingColumns(s: Partial<Settings>) {
     shareApps: s.share_apps,
     leaderboard: s.leaderboard,
     communityStats: s.community_stats,
+    weeklyReport: s.weekly_report,
   };
 }
 

@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { createUserSchema, handleSchema, tokenFormatSchema, tokenNameSchema, tokenScopesSchema } from '../accounts/schemas';
 import { issueToken, listTokens, revokeToken } from '../accounts/tokens';
 import { createUser, findUserByHandle, userDto } from '../accounts/users';
+import { setPasswordByOperator } from '../accounts/password-reset';
+import { passwordSchema } from '../accounts/sign-in';
 import type { Db } from '../db/client';
 import { checkedText } from '../text';
 
@@ -19,6 +22,8 @@ export const commandSchema = z.discriminatedUnion('command', [
   }),
   z.object({ command: z.literal('revoke-token'), handle: handleSchema, token: checkedText(z.string().min(1).max(100), 'token') }),
   z.object({ command: z.literal('list-tokens'), handle: handleSchema }),
+  // The CLI prompts for the password, or leaves it out to have one generated and shown once.
+  z.object({ command: z.literal('reset-password'), handle: handleSchema, password: passwordSchema.optional() }),
 ]);
 
 export type Command = z.infer<typeof commandSchema>;
@@ -50,6 +55,15 @@ export async function runCommand(db: Db, command: Command): Promise<unknown> {
     case 'list-tokens': {
       const user = await userByHandle(db, command.handle);
       return { tokens: await listTokens(db, user.id) };
+    }
+    case 'reset-password': {
+      // Where the site sends no mail, the way back into a forgotten account (lib/accounts/password-reset.ts).
+      const user = await userByHandle(db, command.handle);
+      const password = command.password ?? randomBytes(15).toString('base64url');
+      if (!(await setPasswordByOperator(db, user.id, password))) {
+        throw new CommandError(`${command.handle} signs in through an outside provider: there is no password to reset`);
+      }
+      return { handle: user.handle, sessions_ended: true, ...(command.password ? {} : { password }) };
     }
   }
 }

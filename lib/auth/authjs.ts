@@ -11,6 +11,7 @@ import { clientAddress, siteOrigin } from '../http/origin';
 import { sameOriginPath } from '../http/url';
 import { attemptPolicies, TooManyAttempts } from './attempts';
 import { checkPassword, userForProviderAccount } from '../accounts/sign-in';
+import { awaitingConfirmation } from '../accounts/confirmation';
 import { signInOptions } from './providers';
 import { authSecret } from './secret';
 import { endSessions, sessionVersion } from './sessions';
@@ -25,6 +26,14 @@ export const authBasePath = '/auth';
 /** Auth.js's answer to a guess past the limit: its redirect carries `code=rate_limited`. */
 class SignInLimited extends CredentialsSignin {
   override code = 'rate_limited';
+}
+
+/**
+ * The right password of a login whose address is not confirmed yet: its redirect carries
+ * `code=unconfirmed` (said only to whoever knows the password).
+ */
+class SignInUnconfirmed extends CredentialsSignin {
+  override code = 'unconfirmed';
 }
 
 /** Whether an Auth.js answer is a sign-in refused for too many attempts. */
@@ -62,7 +71,9 @@ function providers(): Provider[] {
         async authorize(input, request) {
           if (typeof input.email !== 'string' || typeof input.password !== 'string') return null;
           try {
-            const id = await checkPassword(await getDb(), input.email, input.password, clientAddress(request.headers));
+            const db = await getDb();
+            const id = await checkPassword(db, input.email, input.password, clientAddress(request.headers));
+            if (id && (await awaitingConfirmation(db, id))) throw new SignInUnconfirmed();
             return id ? { id } : null;
           } catch (err) {
             if (err instanceof TooManyAttempts) throw new SignInLimited();

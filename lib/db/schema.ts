@@ -12,3 +12,4 @@ export * from './tables/badges';
 export * from './tables/plans';
 export * from './tables/goals';
 export * from './tables/projects';
+export * from './tables/mail';

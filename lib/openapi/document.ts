@@ -13,6 +13,7 @@ import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ide
 import { problemSchema } from '../http/problem';
 import { heartbeatSchema } from '../wakatime/heartbeat-input';
 import { importListSchema, importSchema, wakatimeDumpSchema } from '../wakatime/import-status';
+import { unsubscribedSchema, unsubscribeQuerySchema } from '../mail/unsubscribe';
 import {
   allTimeSchema,
   bulkAnswerSchema,
@@ -47,6 +48,7 @@ const documentRoots = (): z.ZodType[] => [
   tokenSchema, issuedTokenSchema, tokenListSchema, badgeListSchema, shieldsSchema, healthSchema,
   heartbeatSchema, wakaErrorSchema, heartbeatAnswerSchema, bulkAnswerSchema, statusBarSchema, summariesSchema,
   statsSchema, allTimeSchema, wakaUserSchema, projectsSchema, wakatimeDumpSchema, importSchema, importListSchema,
+  unsubscribedSchema,
   ...figuresRoots,
   ...projectRoots(),
 ];
@@ -340,6 +342,19 @@ export function openApiDocument(): Record<string, unknown> {
             '200': ok(healthSchema),
             '503': { ...ok(healthSchema), description: 'The database does not answer: `{"status":"degraded","db":"unavailable"}`.' },
             ...problems({ method_not_allowed: '' }),
+          },
+        },
+      },
+      '/unsubscribe': {
+        post: {
+          summary: 'Unsubscribe from the weekly report, in one click',
+          description:
+            'The `List-Unsubscribe` URL of every weekly report mail is `/unsubscribe?token=…` at the site (a POST there comes here), with `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058): a POST turns the setting `weekly_report` off for the user the token names, without a session. Posting it again changes nothing. The body, form-encoded, is what RFC 8058 has mail clients send (`List-Unsubscribe=One-Click`) and is not needed; with `then=page` (the page\'s button) the answer is 303 to the page. A GET of `/unsubscribe` is a page with a button, and changes nothing.',
+          parameters: queryParameters(unsubscribeQuerySchema),
+          responses: {
+            '200': ok(unsubscribedSchema),
+            '303': { description: 'With `then=page`: to `/unsubscribe?done=1`.' },
+            ...problems({ invalid_query: 'no token, or not one this site made.', ...always }),
           },
         },
       },

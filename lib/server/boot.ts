@@ -7,6 +7,7 @@ import { getDb } from '../db/client';
 import { servicesOf } from '../db/services';
 import { sessionSettingsProblem } from '../db/settings';
 import { DataDirInUse } from '../db/embedded-lock';
+import { startWeeklyReports } from '../mail/weekly';
 import { resumeImports } from '../wakatime/import-queue';
 
 function refuseToStart(message: string): never {
@@ -20,8 +21,9 @@ function refuseToStart(message: string): never {
  * its lock) and the operator socket. A second process on the same data directory stops here, saying why. Then
  * the page cache starts receiving changes (lib/cache/clock.ts: until then it serves nothing; on
  * Vercel, lib/cache/vercel.ts), a PostgreSQL database is checked for the session settings of the
- * service's role (lib/db/settings.ts: a warning naming what is missing), and
- * imports left unfinished on this server are queued again.
+ * service's role (lib/db/settings.ts: a warning naming what is missing),
+ * imports left unfinished on this server are queued again, and, with mail configured, the
+ * weekly reports' check starts (lib/mail/weekly.ts).
  */
 export async function boot(): Promise<void> {
   let cfg: Config;
@@ -54,6 +56,7 @@ export async function boot(): Promise<void> {
           (err) => console.warn('[codetally] warning: the session settings could not be checked:', (err as Error)?.message),
         );
       }
+      startWeeklyReports(db);
       return resumeImports(db);
     })
     .catch((err) => console.error('[codetally] starting the page cache or resuming imports failed:', (err as Error)?.message));

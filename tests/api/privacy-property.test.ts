@@ -23,6 +23,8 @@ const settingsArb: fc.Arbitrary<Settings> = fc.record({
   share_apps: fc.boolean(),
   leaderboard: fc.boolean(),
   community_stats: fc.boolean(),
+  // Not a sharing setting: it must change nothing any public surface shows.
+  weekly_report: fc.boolean(),
 });
 const bucketArb = fc.record({
   language: fc.constantFrom(...languages),

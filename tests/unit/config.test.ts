@@ -31,4 +31,16 @@ describe('configuration', () => {
       expect(() => parseConfig({ DATABASE_URL: `postgres://app@db/codetally?max=${max}` })).toThrow(/DATABASE_URL: max \(the pool size\)/);
     }
   });
+  it('takes mail with SMTP_URL and MAIL_FROM together, and SITE_URL for its links', () => {
+    const mail = { SMTP_URL: 'smtps://user:secret@mail.example:465', MAIL_FROM: 'Codetally <codetally@example.com>', SITE_URL: 'https://codetally.example' };
+    expect(parseConfig(mail)).toMatchObject(mail);
+    expect(parseConfig({ ...mail, MAIL_FROM: 'codetally@example.com' }).MAIL_FROM).toBe('codetally@example.com');
+    expect(() => parseConfig({ ...mail, MAIL_FROM: undefined })).toThrow(/MAIL_FROM: SMTP_URL and MAIL_FROM go together/);
+    expect(() => parseConfig({ ...mail, SMTP_URL: undefined })).toThrow(/SMTP_URL: SMTP_URL and MAIL_FROM go together/);
+    expect(() => parseConfig({ ...mail, SITE_URL: undefined })).toThrow(/SITE_URL: is required with SMTP_URL/);
+    expect(() => parseConfig({ ...mail, SMTP_URL: 'http://mail.example' })).toThrow(/SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(() => parseConfig({ ...mail, MAIL_FROM: 'not an address' })).toThrow(/MAIL_FROM: must be an address/);
+    expect(() => parseConfig({ ...mail, MAIL_FROM: 'a@b.example\r\nBcc: x@y.example' })).toThrow(/MAIL_FROM/);
+    expect(parseConfig({}).SMTP_URL).toBeUndefined();
+  });
 });

@@ -16,6 +16,8 @@ export const users = pgTable(
     shareApps: boolean('share_apps').notNull().default(false),
     leaderboard: boolean('leaderboard').notNull().default(false),
     communityStats: boolean('community_stats').notNull().default(true),
+    /** Opt-in: a summary of the week before, mailed on Monday morning (lib/mail/weekly.ts). */
+    weeklyReport: boolean('weekly_report').notNull().default(false),
     /** Bumped by every write of the user's activity: per-user read caches key on it. */
     statsVersion: bigint('stats_version', { mode: 'number' }).notNull().default(0),
     /** Every sign-in session carries the value it was made with; bumping it ends them all. */
@@ -35,7 +37,11 @@ export const users = pgTable(
     projectAliases: jsonb('project_aliases').$type<Record<string, string>>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_handle_lower_idx').on(sql`lower(${t.handle})`)],
+  (t) => [
+    uniqueIndex('users_handle_lower_idx').on(sql`lower(${t.handle})`),
+    // The weekly report's check every few minutes reads only the few who opted in.
+    index('users_weekly_report_idx').on(t.id).where(sql`${t.weeklyReport}`),
+  ],
 );
 
 export const apiTokens = pgTable(
@@ -67,6 +73,11 @@ export const passwordLogins = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
+    /**
+     * Signed up while the site sends mail, and the link mailed to the address not used yet: signing
+     * in is refused until it is (or a password reset by mail proves the address).
+     */
+    awaitingConfirmation: boolean('awaiting_confirmation').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('password_logins_email_lower_idx').on(sql`lower(${t.email})`)],

@@ -1,0 +1,63 @@
+'use server';
+
+import { after } from 'next/server';
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { confirmEmail, resendConfirmation } from '@/lib/accounts/confirmation';
+import { requestPasswordReset, resetPassword, RESET_MINUTES } from '@/lib/accounts/password-reset';
+import { emailSchema, passwordSchema } from '@/lib/accounts/sign-in';
+import { getDb } from '@/lib/db/client';
+import { mailConfigured } from '@/lib/mail/transport';
+import { formError, parseForm, type FormState } from '@/lib/web/account/forms';
+import { visitorAddress } from '@/lib/web/account/session';
+
+// The forms of links sent by mail: asking for a password reset, choosing the new password,
+// confirming an address, and asking for a confirmation link again. Mails leave after the answer
+// (`after`): how long an answer takes must not tell whether an address has an account.
+
+const notAvailable: FormState = { message: 'This site sends no mail: ask its operator to set a new password for you.' };
+
+export async function requestReset(_: FormState, form: FormData): Promise<FormState> {
+  if (!mailConfigured()) return notAvailable;
+  const values = { email: String(form.get('email') ?? '') };
+  const parsed = parseForm(z.object({ email: emailSchema }), values);
+  if ('state' in parsed) return { ...parsed.state, values };
+  try {
+    after((await requestPasswordReset(await getDb(), parsed.data.email, await visitorAddress())).delivered);
+  } catch (err) {
+    return formError(err, values);
+  }
+  return {
+    ok: true,
+    message: `If an account has this address, a link to choose a new password is on its way. It works once, for ${RESET_MINUTES} minutes. No mail? Look in the spam folder, or ask again in a few minutes.`,
+    values,
+  };
+}
+
+export async function chooseNewPassword(_: FormState, form: FormData): Promise<FormState> {
+  const parsed = parseForm(z.object({ token: z.string(), password: passwordSchema }), { token: String(form.get('token') ?? ''), password: String(form.get('password') ?? '') });
+  if ('state' in parsed) return parsed.state;
+  if (!(await resetPassword(await getDb(), parsed.data.token, parsed.data.password))) {
+    return { message: 'This link does not work any more: it was used, it expired, or a newer one was sent. Ask for a new one.' };
+  }
+  redirect('/signin?reset=1');
+}
+
+export async function confirmAddress(_: FormState, form: FormData): Promise<FormState> {
+  if (!(await confirmEmail(await getDb(), String(form.get('token') ?? '')))) {
+    return { message: 'This link does not work any more: it was used, it expired, or a newer one was sent. Sign in to have a new one sent.' };
+  }
+  redirect(`/signin?${new URLSearchParams({ confirmed: '1', callbackUrl: '/dashboard?welcome=1' })}`);
+}
+
+export async function sendConfirmationAgain(_: FormState, form: FormData): Promise<FormState> {
+  if (!mailConfigured()) return { message: 'This site sends no mail.' };
+  const email = emailSchema.safeParse(form.get('email'));
+  if (!email.success) return { message: 'Enter your email and password again first.' };
+  try {
+    after((await resendConfirmation(await getDb(), email.data, await visitorAddress())).delivered);
+  } catch (err) {
+    return formError(err);
+  }
+  return { ok: true, message: 'A new link is on its way to your address. It works once, for 24 hours.' };
+}

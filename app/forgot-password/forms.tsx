@@ -1,0 +1,72 @@
+'use client';
+
+import { useActionState } from 'react';
+import { Field, FormMessage } from '../components/form-bits';
+import { chooseNewPassword, confirmAddress, requestReset, sendConfirmationAgain } from './actions';
+import { submitted, type FormState } from '@/lib/web/account/forms';
+
+export function ForgotPasswordForm() {
+  const [state, action, pending] = useActionState<FormState, FormData>(requestReset, {});
+  return (
+    <form action={action} noValidate>
+      <Field name="email" label="Email" state={state}>
+        {(p) => <input {...p} type="email" autoComplete="email" required defaultValue={submitted(state, 'email')} />}
+      </Field>
+      <FormMessage state={state} />
+      <p>
+        <button type="submit" disabled={pending}>
+          Send me a link
+        </button>
+      </p>
+    </form>
+  );
+}
+
+export function NewPasswordForm({ token }: { token: string }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(chooseNewPassword, {});
+  return (
+    <form action={action} noValidate>
+      <input type="hidden" name="token" value={token} />
+      <Field name="password" label="New password" state={state} hint="At least 10 characters. Every device signed in is signed out.">
+        {(p) => <input {...p} type="password" autoComplete="new-password" required minLength={10} />}
+      </Field>
+      <FormMessage state={state} />
+      <p>
+        <button type="submit" disabled={pending}>
+          Set the new password
+        </button>
+      </p>
+    </form>
+  );
+}
+
+export function ConfirmForm({ token }: { token: string }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(confirmAddress, {});
+  return (
+    <form action={action}>
+      <input type="hidden" name="token" value={token} />
+      <FormMessage state={state} />
+      <p>
+        <button type="submit" disabled={pending}>
+          Confirm my email
+        </button>
+      </p>
+    </form>
+  );
+}
+
+/** After a sign-in refused for an unconfirmed address: one button that mails a new link. */
+export function SendAgainForm({ email }: { email: string }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(sendConfirmationAgain, {});
+  return (
+    <form action={action}>
+      <input type="hidden" name="email" value={email} />
+      <FormMessage state={state} />
+      <p>
+        <button type="submit" className="secondary" disabled={pending || state.ok}>
+          Send the link again
+        </button>
+      </p>
+    </form>
+  );
+}
