@@ -51,13 +51,13 @@ async function generate({ name, seed, users, heavy }: DataSet, url: string): Pro
   const lang = (key: string) => `(ARRAY['TypeScript','Go','Rust','Python','SQL','Markdown','Java','C'])[1 + ${h(key)} % 8]`;
   await sql.unsafe(`
     INSERT INTO ide_activity (user_id, date, hour, language, project, editor, millis, lines)
-    SELECT u.id, current_date - d, hr, ${lang(`u.handle || d || hr`)}, 'proj' || (${h(`u.handle || d`)} % 3), 'vscode',
+    SELECT u.id, current_date - d, hr, ${lang(`u.handle || d || hr`)}, 'proj' || (${h(`u.handle || d`)} % 3), 'VS Code',
            600000 + ${h(`u.handle || d || hr || 'm'`)} % 3000000, 0
     FROM users u, generate_series(0, 364) d, generate_series(8, 19) hr
     WHERE substr(u.handle, 2)::int <= ${heavy}`);
   await sql.unsafe(`
     INSERT INTO ide_activity (user_id, date, hour, language, project, editor, millis, lines)
-    SELECT u.id, current_date - d, hr, ${lang(`u.handle || d || hr`)}, 'main', (ARRAY['vscode','vim','zed'])[1 + ${h(`u.handle`)} % 3],
+    SELECT u.id, current_date - d, hr, ${lang(`u.handle || d || hr`)}, 'main', (ARRAY['VS Code','Vim','Zed'])[1 + ${h(`u.handle`)} % 3],
            300000 + ${h(`u.handle || d || hr || 'm'`)} % 3300000, 0
     FROM users u, generate_series(0, 29) d, generate_series(9, 10) hr
     WHERE substr(u.handle, 2)::int > ${heavy}`);

@@ -59,7 +59,7 @@ describe('robots.txt and the sitemap', () => {
       return [...res.html.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
     };
     const listed = await locations();
-    expect(listed.slice(0, 6)).toEqual(['/', '/leaderboard', '/pricing', '/docs', '/docs/wakatime', '/docs/errors']);
+    expect(listed.slice(0, 7)).toEqual(['/', '/leaderboard', '/pricing', '/docs', '/docs/wakatime', '/docs/readme-cards', '/docs/errors']);
     expect(listed).toContain(`/u/${shown.user.handle}`);
     expect(listed).not.toContain(`/u/${hidden.user.handle}`);
     // Served from the cache until which profiles are public changes.
@@ -116,7 +116,7 @@ describe('the public pages, light on any host', () => {
   it('hold no client component of the site\'s own; the pages with forms do', () => {
     const manifest = (page: string) => fs.readFileSync(path.resolve('.next/server/app', page, 'page_client-reference-manifest.js'), 'utf8');
     const ours = (page: string) => [...new Set([...manifest(page).matchAll(/\[project\]\/((?:app|lib)\/[^"\s]+\.tsx?)/g)].map((m) => m[1]))];
-    for (const page of ['.', 'leaderboard', 'leaderboard/view', 'pricing', 'docs', 'docs/wakatime', 'docs/errors', 'docs/api/[route]', 'u/[handle]']) {
+    for (const page of ['.', 'leaderboard', 'leaderboard/view', 'pricing', 'docs', 'docs/wakatime', 'docs/readme-cards', 'docs/errors', 'docs/api/[route]', 'u/[handle]']) {
       expect([page, ours(page)]).toEqual([page, []]);
     }
     for (const page of ['signin', 'dashboard']) expect([page, ours(page).length > 0]).toEqual([page, true]);
