@@ -4,7 +4,8 @@ import { Breakdown, DailyBars, WeeklyTable } from './components/chart-figures';
 import { ChartImage } from './components/chart-images';
 import { WithOrigin } from './components/site-origin';
 import { formatChange, formatDuration } from '@/lib/badges/format';
-import { COMMUNITY_SEGMENT, drawCommunityChart } from '@/lib/charts/public';
+import { drawCommunityChart } from '@/lib/charts/public';
+import { COMMUNITY_SEGMENT } from '@/lib/charts/schemas';
 import { configuredOrigin } from '@/lib/http/origin';
 import { communityFigures, prerenderingWithoutDatabase } from '@/lib/web/public/pages';
 

@@ -8,6 +8,7 @@ import { deleteBadgeAction, refreshBadgeAction, revokeTokenAction } from './acti
 import { PlanNotice } from '../signup/plan-notice';
 import { DumpImporter } from './importer';
 import { RangePicker } from './range-picker';
+import { ChartEmbeds } from './chart-embeds';
 import { ReadmeCards } from './readme-cards';
 import { BadgeMaker, CopyButton, DeleteAccount, EditorConnector, FirstActivity, PasswordForm, SettingsForm, TokenCreator } from './widgets';
 import { formatDuration } from '@/lib/badges/format';
@@ -233,6 +234,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
         </section>
       ))}
       <ReadmeCards origin={origin} handle={account.handle} profilePublic={account.settings.profile_public} sharesLanguages={account.settings.share_languages} />
+      <ChartEmbeds origin={origin} userId={account.id} profilePublic={account.settings.profile_public} />
 
       {account.email && (
         <>

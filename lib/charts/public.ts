@@ -7,7 +7,7 @@ import { isUuid } from '../ids';
 import { publicOwner } from '../sharing/gate';
 import type { PublicOwner } from '../sharing/owner';
 import { publicChartData } from '../stats/public';
-import { chartImageQuerySchema, type ChartImage } from './schemas';
+import { chartImageQuerySchema, COMMUNITY_SEGMENT, type ChartImage } from './schemas';
 import { activitySvg, languagesSvg, weeklySvg, type ChartRange, type ChartTheme, type DrawnChart } from './svg';
 
 // The embeddable chart images: GET /main/api/v1/public/charts/{userUUID}/{chart}.svg. Behind the
@@ -48,11 +48,6 @@ async function ownerOf(ownerId: string): Promise<PublicOwner | null> {
   }
 }
 
-/**
- * The `{userUUID}` segment of the site-wide images (the home page's): the figures of everyone who
- * shares community statistics, under the same k-anonymity as the site-wide JSON charts.
- */
-export const COMMUNITY_SEGMENT = 'community';
 const communityName = 'the community';
 export const tooFewSharing = 'Too few people share community statistics yet.';
 

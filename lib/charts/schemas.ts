@@ -4,6 +4,11 @@ import { chartRanges } from './svg';
 // The query and the names of the embeddable chart images (lib/charts/public.ts).
 
 export const chartImages = ['languages', 'activity', 'weekly'] as const;
+/**
+ * The `{userUUID}` segment of the site-wide images (the home page's): the figures of everyone who
+ * shares community statistics, under the same k-anonymity as the site-wide JSON charts.
+ */
+export const COMMUNITY_SEGMENT = 'community';
 export type ChartImage = (typeof chartImages)[number];
 export const chartThemes = ['light', 'dark'] as const;
 

@@ -1,6 +1,6 @@
 import { parseQuery } from '../http/query';
 import { isUuid } from '../ids';
-import { chartImageQuerySchema, chartImages, chartOfSegment, chartThemes, type ChartImage } from './schemas';
+import { chartImageQuerySchema, chartImages, chartOfSegment, chartThemes, COMMUNITY_SEGMENT, type ChartImage } from './schemas';
 import { chartRanges, type ChartRange } from './svg';
 
 // Chart images as embeds ask for them are answered from Next's cache, as badges are
@@ -21,11 +21,14 @@ export const OWN_RANGE = 'own';
 export const AUTO_THEME = 'auto';
 const CHART_PATH = /^\/main\/api\/v1\/public\/charts\/([^/]+)\/([^/]+)$/;
 
+/** A user's id or the site-wide images' segment: the owners whose images are cached. */
+const isOwnerSegment = (segment: string) => isUuid(segment) || segment === COMMUNITY_SEGMENT;
+
 /** Where the proxy sends this request, or null: it stays where it is. */
 export function cachedChartPath(method: string, url: URL): string | null {
   if (method !== 'GET' && method !== 'HEAD') return null;
   const match = CHART_PATH.exec(url.pathname);
-  if (!match || !isUuid(match[1])) return null;
+  if (!match || !isOwnerSegment(match[1].toLowerCase())) return null;
   const chart = chartOfSegment(match[2]);
   if (!chart) return null;
   let query;
@@ -53,7 +56,7 @@ export function cachedChartOf({ userUUID, chart, range, theme }: CachedChartPara
   range?: ChartRange;
   theme?: 'light' | 'dark';
 } | null {
-  if (!isUuid(userUUID) || userUUID !== userUUID.toLowerCase()) return null;
+  if (!isOwnerSegment(userUUID) || userUUID !== userUUID.toLowerCase()) return null;
   if (!(chartImages as readonly string[]).includes(chart)) return null;
   const ranged = chart === 'languages';
   if (ranged ? !(chartRanges as readonly string[]).includes(range) : range !== OWN_RANGE) return null;
@@ -64,4 +67,18 @@ export function cachedChartOf({ userUUID, chart, range, theme }: CachedChartPara
     ...(ranged ? { range: range as ChartRange } : {}),
     ...(theme === AUTO_THEME ? {} : { theme: theme as 'light' | 'dark' }),
   };
+}
+
+/** The public URL of one of a user's chart images (or the site-wide ones: `community`). */
+export function chartImageUrl(origin: string, owner: string, chart: ChartImage, range?: ChartRange): string {
+  return `${origin}/main/api/v1/public/charts/${owner}/${chart}.svg${range ? `?range=${range}` : ''}`;
+}
+
+/** A user's chart images as a README embeds them: Markdown whose image follows the viewer's colour scheme. */
+export function chartEmbeds(origin: string, ownerId: string): { chart: ChartImage; title: string; url: string; markdown: string }[] {
+  const titles: Record<ChartImage, string> = { languages: 'Languages, last 30 days', activity: 'Coding activity, last year', weekly: 'Weekly coding time' };
+  return chartImages.map((chart) => {
+    const url = chartImageUrl(origin, ownerId, chart);
+    return { chart, title: titles[chart], url, markdown: `![${titles[chart]}](${url})` };
+  });
 }

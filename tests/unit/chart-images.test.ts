@@ -2,7 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { chartOfSegment } from '../../lib/charts/schemas';
 import { activitySvg, darkColours, escapeXml, languagesSvg, lightColours, weeklySvg, type ChartTheme } from '../../lib/charts/svg';
-import { cachedChartOf, cachedChartPath } from '../../lib/charts/urls';
+import { cachedChartOf, cachedChartPath, chartEmbeds } from '../../lib/charts/urls';
 import { addDays, eachDay, isoWeekStart } from '../../lib/dates';
 
 const hostile = `<script>alert("x")</script> & 'quotes'`;
@@ -113,7 +113,10 @@ describe('chart image URLs', () => {
     expect(path(`not-a-uuid/weekly.svg`)).toBeNull();
     expect(path(`${owner}/time.svg`)).toBeNull();
     expect(path(`${owner}/weekly.svg`, 'POST')).toBeNull();
-    for (const url of [`${owner}/languages.svg?range=365d`, `${owner}/activity.svg`, `${owner}/weekly.svg?theme=dark`]) {
+    // The site-wide images (the home page's) are cached alike.
+    expect(path('community/languages.svg?theme=light')).toBe('/cached-chart/community/languages/30d/light');
+    expect(path('Community/weekly.svg')).toBe('/cached-chart/community/weekly/own/auto');
+    for (const url of [`${owner}/languages.svg?range=365d`, `${owner}/activity.svg`, `${owner}/weekly.svg?theme=dark`, 'community/activity.svg']) {
       expect(cachedChartOf(paramsOf(path(url)!)), url).not.toBeNull();
     }
   });
@@ -127,9 +130,22 @@ describe('chart image URLs', () => {
       { userUUID: lower, chart: 'languages', range: '30d', theme: 'blue' },
       { userUUID: lower, chart: 'languages', range: '30d', theme: 'auto.rsc' },
       { userUUID: 'nobody', chart: 'activity', range: 'own', theme: 'auto' },
+      { userUUID: 'Community', chart: 'activity', range: 'own', theme: 'auto' },
     ]) {
       expect(cachedChartOf(params), JSON.stringify(params)).toBeNull();
     }
     expect(cachedChartOf({ userUUID: lower, chart: 'languages', range: '365d', theme: 'dark' })).toEqual({ owner: lower, chart: 'languages', range: '365d', theme: 'dark' });
+  });
+});
+
+describe('chart embeds for a README', () => {
+  it('give each chart\'s public URL as Markdown, each URL one the proxy sends to the cache', () => {
+    const id = '0b8f9e4e-5a53-4a6f-9d1c-2f3b4c5d6e7f';
+    const embeds = chartEmbeds('https://codetally.example', id);
+    expect(embeds.map((e) => e.chart)).toEqual(['languages', 'activity', 'weekly']);
+    for (const e of embeds) {
+      expect(e.markdown).toBe(`![${e.title}](https://codetally.example/main/api/v1/public/charts/${id}/${e.chart}.svg)`);
+      expect(cachedChartPath('GET', new URL(e.url))).toBe(`/cached-chart/${id}/${e.chart}/${e.chart === 'languages' ? '30d' : 'own'}/auto`);
+    }
   });
 });

@@ -1,0 +1,31 @@
+import { chartEmbeds } from '@/lib/charts/urls';
+import { CopyButton } from './widgets';
+
+// The dashboard's "Charts for a README" section: the embeddable chart images of this user
+// (GET /main/api/v1/public/charts/{userUUID}/{chart}.svg), as Markdown to paste. They are public
+// images behind the sharing gate: a private profile's answer 404 until it is made public.
+export function ChartEmbeds({ origin, userId, profilePublic }: { origin: string; userId: string; profilePublic: boolean }) {
+  return (
+    <>
+      <h3 id="chart-embeds">Charts for a README</h3>
+      <p>
+        Your languages, your year and your weeks as images, in light or dark as the reader&apos;s screen is. Add <code>?theme=light</code> or{' '}
+        <code>?theme=dark</code> for one of them, and <code>?range=7d</code> or <code>365d</code> to the languages.
+      </p>
+      {!profilePublic && (
+        <p className="muted" data-testid="chart-embeds-private">
+          Your profile is private: these images answer “not found” until you make it public (settings above).
+        </p>
+      )}
+      <div className="grid">
+        {chartEmbeds(origin, userId).map((embed) => (
+          <div key={embed.chart} className="card" data-testid={`chart-embed-${embed.chart}`}>
+            <h4>{embed.title}</h4>
+            <pre>{embed.markdown}</pre>
+            <CopyButton text={embed.markdown} label={`Copy the Markdown of ${embed.title.toLowerCase()}`} />
+          </div>
+        ))}
+      </div>
+    </>
+  );
+}
