@@ -53,7 +53,7 @@ export default function Docs() {
       </p>
 
       <h2 id="example">A first upload</h2>
-      <pre className={styles.wrap}>{site(`curl -X POST ${base}/sync/activities \\
+      <pre>{site(`curl -X POST ${base}/sync/activities \\
   -H "Authorization: Bearer $CODETALLY_TOKEN" \\
   -H "Content-Type: application/json" \\
   -H "Idempotency-Key: $(uuidgen)" \\
@@ -69,7 +69,7 @@ export default function Docs() {
         image is an SVG in one of five styles; creating a badge publishes exactly its figure and nothing else, even on a private profile. A
         deleted badge shows “badge not found”, never a broken image. For shields.io, use the <code>shields_url</code> with its endpoint badge.
       </p>
-      <pre className={styles.wrap}>{site(`![coded 7d](${base}/public/github/svg/<your-user-id>?badge=<badge-id>)`)}</pre>
+      <pre>{site(`![coded 7d](${base}/public/github/svg/<your-user-id>?badge=<badge-id>)`)}</pre>
 
       <h2 id="routes">Every route</h2>
       <p>
@@ -102,7 +102,7 @@ export default function Docs() {
           <p className="muted">With status {shape.statuses.join(', ')}.</p>
           <Fields rows={shape.body.fields} caption={`Fields of ${shape.name}`} />
           {shape.body.example && (
-            <pre className={styles.wrap}>
+            <pre>
               <code>{shape.body.example}</code>
             </pre>
           )}

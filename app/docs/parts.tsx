@@ -155,7 +155,7 @@ function Example({ text, label }: { text: string; label: string }) {
   return (
     <details className={styles.more}>
       <summary>{label}</summary>
-      <pre className={styles.wrap}>
+      <pre>
         <code>{text}</code>
       </pre>
     </details>

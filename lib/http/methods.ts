@@ -49,7 +49,8 @@ export function measured(pattern: string, handler: Handler): Handler {
       status = response.status;
       return response;
     } finally {
-      observeRequest(pattern, request.method, status, (performance.now() - started) / 1000);
+      // Next always passes the request; a caller of a handler that reads none may not.
+      observeRequest(pattern, (request as Request | undefined)?.method ?? 'GET', status, (performance.now() - started) / 1000);
     }
   };
 }

@@ -246,7 +246,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     // The dashboard shows it all, projects and desktop applications included.
     await visit(page, '/dashboard', 'dashboard-activity');
     const activity = page.locator('main');
-    for (const text of ['TypeScript', 'Go', 'secret-project', 'website', 'vscode', 'Figma', '1 hr 40 mins']) {
+    for (const text of ['TypeScript', 'Go', 'secret-project', 'website', 'VS Code', 'Neovim', 'Figma', '1 hr 40 mins']) {
       await expect(activity.textContent()).resolves.toContain(text);
     }
     // Charts drawn on the server; the donut's rows are shares of the whole and name its colours.
@@ -278,7 +278,8 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     expect(profile).toContain('TypeScript');
     expect(profile).not.toContain('secret-project'); // projects are never public
     expect(profile).not.toContain('Figma');
-    expect(profile).not.toContain('vscode'); // editors not shared
+    expect(profile).not.toContain('VS Code'); // editors not shared (stored under the name every surface shows)
+    expect(profile).not.toContain('Neovim');
     const og = await visitor.context.request.get(`${base}/u/${handle}/opengraph-image`);
     expect(og.status()).toBe(200);
     expect(og.headers()['content-type']).toBe('image/png');

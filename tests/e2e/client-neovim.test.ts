@@ -277,7 +277,7 @@ describe.skipIf(skip)(`the Neovim plugin${skip ? ` (skipped: ${missing.join(', '
       activities: { language: string; project_name: string | null; ide_name: string | null }[];
     };
     const rows = new Set(exported.activities.map((a) => `${a.language} ${a.project_name} ${a.ide_name}`));
-    expect([...rows].sort()).toEqual(['Go tallyrepo neovim', 'Lua demo neovim', 'TypeScript demo neovim']);
+    expect([...rows].sort()).toEqual(['Go tallyrepo Neovim', 'Lua demo Neovim', 'TypeScript demo Neovim']);
   });
 
   it("shows today's total in the status line, as `codetally today` prints it, with the defaults of plugin/codetally.lua", async () => {

@@ -2,7 +2,6 @@ import type { Metadata } from 'next';
 import { WithOrigin } from '@/app/components/site-origin';
 import { configuredOrigin } from '@/lib/http/origin';
 import { readmeCards } from '@/lib/web/public/readme-cards';
-import styles from '../docs.module.css';
 
 export const metadata: Metadata = {
   title: 'Your coding time in a README',
@@ -50,7 +49,7 @@ export default function ReadmeCardDocs() {
           </h2>
           <p>{card.what}</p>
           <p>{card.where}</p>
-          <pre className={styles.wrap}>
+          <pre>
             <code>{site(card.snippet)}</code>
           </pre>
         </section>

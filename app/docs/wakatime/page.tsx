@@ -42,7 +42,7 @@ export default function WakatimeDocs() {
         </li>
         <li>
           Put these lines in <code>~/.wakatime.cfg</code> (keep your other settings) and restart the editor:
-          <pre className={styles.wrap}>{site(`[settings]\napi_url = ${base}\napi_key = <your key>`)}</pre>
+          <pre>{site(`[settings]\napi_url = ${base}\napi_key = <your key>`)}</pre>
         </li>
       </ol>
       <p>
@@ -78,7 +78,7 @@ export default function WakatimeDocs() {
       <p>
         On wakatime.com, export your heartbeats (Settings, Export) and import the file on your <a href="/dashboard#import">dashboard</a>, or send it with a token that has the <code>account</code> scope:
       </p>
-      <pre className={styles.wrap}>
+      <pre>
         <code>{site(`curl -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
   --data-binary @wakatime-heartbeats.json ${origin}/main/api/v1/me/imports`)}</code>
       </pre>
