@@ -4,7 +4,7 @@ import { rows, type Db } from '../db/client';
 import { heartbeats, ideActivity, userHours } from '../db/schema';
 import { isoInZone, localDay, type LocalDay } from '../local-time';
 import { hoursOf } from '../wakatime/credits';
-import { hiddenNames } from '../projects/hidden';
+import { hiddenNames } from '../projects/read';
 
 // When the owner coded on one day (GET /me/timeline). Two sources tell it:
 //
@@ -137,7 +137,7 @@ function bucketSegments(buckets: BucketRow[], beats: BeatRow[], day: LocalDay): 
 /** The owner's day: segments in time order (whole-hour bucket segments may overlap each other and heartbeat ones). */
 export async function timeline(db: Db, user: { id: string; timezone: string }, date: string): Promise<{ date: string; timezone: string; segments: Segment[] }> {
   const day = localDay(date, user.timezone);
-  const [beats, buckets, hidden] = await Promise.all([dayBeats(db, user.id, date), dayBuckets(db, user.id, date), hiddenNames(db, user.id)]);
+  const [beats, buckets, hidden] = await Promise.all([dayBeats(db, user.id, date), dayBuckets(db, user.id, date), hiddenNames(db, user.id).then((names) => new Set(names))]);
   const drawn = [...beatSegments(beats, day), ...bucketSegments(buckets, beats, day)].sort(
     (a, b) => a.start - b.start || a.end - b.end || a.project.localeCompare(b.project) || a.language.localeCompare(b.language) || a.editor.localeCompare(b.editor),
   );

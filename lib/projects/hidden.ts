@@ -35,10 +35,3 @@ export async function setProjectHidden(db: Db, userId: string, name: string, hid
   if (found.changed) await usersChanged(db, [userId]).catch((err) => console.error('[codetally] change announcement failed:', (err as Error)?.message));
   return { project: name, hidden };
 }
-
-/** The names of the owner's hidden projects, as they are stored (and as every list shows them). */
-export async function hiddenNames(db: Db, userId: string): Promise<Set<string>> {
-  const h = hiddenProjects;
-  const found = await rows<{ project: string }>(db, sql`SELECT ${h.project} AS project FROM ${h} WHERE ${h.userId} = ${userId}::uuid`);
-  return new Set(found.map((r) => r.project));
-}

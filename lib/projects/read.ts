@@ -103,11 +103,16 @@ export interface ProjectFigures extends Named {
   last_active: string;
 }
 
+/** The names of the owner's hidden projects, as stored (and as every list shows them). */
+export async function hiddenNames(db: Db, userId: string): Promise<string[]> {
+  return (await preparedRows<{ project: string }>(db, hiddenStatement({ user: userId }))).map((r) => r.project);
+}
+
 /** Every project with time in the range, largest first, with its languages and editors; and the hidden names. */
 export async function listProjects(db: Db, userId: string, range: { from: string; to: string }): Promise<{ projects: ProjectFigures[]; hidden: string[] }> {
   const [found, hidden] = await Promise.all([
     preparedRows<{ project: string; language: string; editor: string; millis: number; last: string }>(db, listStatement({ user: userId, ...range })),
-    preparedRows<{ project: string }>(db, hiddenStatement({ user: userId })),
+    hiddenNames(db, userId),
   ]);
   const byProject = new Map<string, { millis: number; languages: Map<string, number>; editors: Map<string, number>; last: string }>();
   for (const r of found) {
@@ -124,7 +129,7 @@ export async function listProjects(db: Db, userId: string, range: { from: string
     const p = byProject.get(name)!;
     return { name, seconds, languages: ranked(p.languages), editors: ranked(p.editors), last_active: p.last };
   });
-  return { projects, hidden: hidden.map((r) => r.project) };
+  return { projects, hidden };
 }
 
 const daysStatement = compiled<{ user: string; from: string; to: string; names: string }>(
