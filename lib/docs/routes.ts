@@ -86,6 +86,7 @@ export const shapeAnchor = (name: string) => `shape-${name}`;
 const schemeNames: Record<string, (scopes: string) => string> = {
   bearer: (scopes) => `token with ${scopes}`,
   admin: () => 'ADMIN_TOKEN',
+  metrics: () => 'METRICS_TOKEN',
   session: () => 'dashboard session',
   wakatimeBasic: (scopes) => `key with ${scopes} as Basic user name`,
   wakatimeQuery: () => '?api_key=',
@@ -166,7 +167,7 @@ export function docsModel(doc: OpenApiDocument): { routes: DocRoute[]; shapes: D
         method: method.toUpperCase(),
         path,
         // A path under a server of its own (the WakaTime-compatible routes) names it.
-        shown: `${item.servers?.[0]?.url ?? base}${path}`,
+        shown: `${(item.servers?.[0]?.url ?? base).replace(/\/$/, '')}${path}`,
         summary: op.summary,
         description: op.description,
         auth: authOf(op),

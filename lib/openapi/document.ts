@@ -77,6 +77,7 @@ export function openApiDocument(): Record<string, unknown> {
         wakatimeBasic: { type: 'http', scheme: 'basic', description: 'WakaTime-compatible routes: the key as the user name (base64(key) or base64(key:)), as wakatime-cli sends it.' },
         wakatimeQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'WakaTime-compatible routes: the key as `?api_key=`.' },
         admin: { type: 'http', scheme: 'bearer', description: 'The operator token ADMIN_TOKEN.' },
+        metrics: { type: 'http', scheme: 'bearer', description: 'The metrics token METRICS_TOKEN (GET /metrics only).' },
         session: {
           type: 'apiKey',
           in: 'cookie',
@@ -355,6 +356,19 @@ export function openApiDocument(): Record<string, unknown> {
             '200': ok(unsubscribedSchema),
             '303': { description: 'With `then=page`: to `/unsubscribe?done=1`.' },
             ...problems({ invalid_query: 'no token, or not one this site made.', ...always }),
+          },
+        },
+      },
+      '/metrics': {
+        servers: [{ url: '/', description: 'At the site root, where Prometheus looks by default.' }],
+        get: {
+          summary: "This process's metrics, for Prometheus",
+          description:
+            "Only with `METRICS_TOKEN` set (unset: 404, as any unknown path), to a caller presenting it as `Authorization: Bearer`. Prometheus's text exposition format of this server process (each process keeps its own; scrape each): requests and their latency by route pattern, method and status class (`codetally_http_request_duration_seconds`), database statements, their wait for a connection, the pool's connections and failures by SQLSTATE class, ingest and heartbeat rates, the import queue's depth, cache hits and misses by cache, and prom-client's process and Node.js metrics. Labels hold only closed sets (route patterns, methods, status classes, cache names): never a user, token, project, language or a path with an id in it. Answers while the database does not.",
+          security: [{ metrics: [] }],
+          responses: {
+            '200': { description: 'The metrics.', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } },
+            ...problems({ unauthorized: 'no token, or not METRICS_TOKEN (`WWW-Authenticate` says so).', not_found: 'METRICS_TOKEN is not set.', method_not_allowed: '', internal: '' }),
           },
         },
       },

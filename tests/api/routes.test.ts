@@ -25,9 +25,14 @@ describe('openapi.json', () => {
     { dir: path.join('app', 'main', 'api', 'v1'), server: '/main/api/v1' },
     { dir: path.join('app', 'api', 'wakatime', 'v1'), server: '/api/wakatime/v1' },
   ];
+  // Operators' routes at the site root, where their tools look.
+  const atRoot = [path.join('app', 'metrics', 'route.ts')];
   const apiFiles = routeFiles
     .map((f) => path.join('app', f))
-    .flatMap((file) => roots.filter((r) => file.startsWith(r.dir + path.sep) && !file.includes('[...')).map((root) => ({ file, root })));
+    .flatMap((file) => [
+      ...roots.filter((r) => file.startsWith(r.dir + path.sep) && !file.includes('[...')).map((root) => ({ file, root })),
+      ...(atRoot.includes(file) ? [{ file, root: { dir: 'app', server: '/' } }] : []),
+    ]);
   const openApiPath = (file: string, dir: string) =>
     `/${path.relative(dir, path.dirname(file)).split(path.sep).join('/')}`.replace(/\[([^\]]+)\]/g, '{$1}').replace(/\/$/, '');
 

@@ -121,6 +121,8 @@ describe('the routes of /docs', () => {
     // The anchors that links elsewhere (and the browser test) name.
     expect(route('post-sync-activities').shown).toBe('/main/api/v1/sync/activities');
     expect(route('post-users-user-heartbeats-bulk').shown).toBe('/api/wakatime/v1/users/{user}/heartbeats.bulk');
+    // An operators' route at the site root.
+    expect(route('get-metrics')).toMatchObject({ shown: '/metrics', auth: 'METRICS_TOKEN' });
   });
 
   it('gives a route its parameters, request fields, answers and examples', () => {
