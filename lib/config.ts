@@ -61,6 +61,16 @@ export const configSchema = z.object({
   // most all uploads waiting on this server take together.
   IMPORT_MAX_BYTES: intFrom(4 * 1024 ** 3, 1),
   IMPORT_SPOOL_MAX_BYTES: intFrom(16 * 1024 ** 3, 1),
+  // WakaTime's API, asked once at an import given the user's WakaTime key for the User-Agents a
+  // dump's heartbeats name by id (lib/wakatime/user-agents-fetch.ts): its base, without a trailing
+  // slash. Another value only for a WakaTime-compatible service or a stand-in.
+  WAKATIME_API_URL: optionalString.pipe(
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .transform((url) => url.replace(/\/+$/, ''))
+      .optional()
+      .transform((v) => v ?? 'https://wakatime.com/api/v1'),
+  ),
   ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   // GET /metrics (Prometheus) answers a caller presenting it; unset, the route does not exist.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),

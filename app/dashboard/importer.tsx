@@ -3,7 +3,9 @@
 import { useState } from 'react';
 
 // The dashboard's import of a WakaTime data dump: the file goes up with the upload's progress,
-// then its reading is followed (GET /me/imports/{id}) until it is done.
+// then its reading is followed (GET /me/imports/{id}) until it is done. An optional WakaTime API
+// key goes with it (X-WakaTime-Api-Key): the server asks WakaTime once which editors the dump's
+// heartbeats came from (WakaTime's exports name them only by id); it is not kept, here or there.
 
 interface ImportState {
   id: string;
@@ -20,11 +22,12 @@ type Phase = { step: 'idle' } | { step: 'uploading'; sent: number; total: number
 
 const imports = '/main/api/v1/me/imports';
 
-function send(file: File, onProgress: (sent: number) => void): Promise<{ status: number; body: Record<string, unknown> }> {
+function send(file: File, wakatimeKey: string, onProgress: (sent: number) => void): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', imports);
     xhr.setRequestHeader('content-type', 'application/json');
+    if (wakatimeKey) xhr.setRequestHeader('x-wakatime-api-key', wakatimeKey);
     xhr.upload.onprogress = (e) => onProgress(e.loaded);
     xhr.onload = () => {
       let body: Record<string, unknown> = {};
@@ -60,9 +63,13 @@ export function DumpImporter() {
   async function start(form: HTMLFormElement) {
     const file = (form.elements.namedItem('dump') as HTMLInputElement).files?.[0];
     if (!file) return;
+    const keyField = form.elements.namedItem('wakatime-key') as HTMLInputElement;
+    const wakatimeKey = keyField.value.trim();
+    // Not kept in the page once sent.
+    keyField.value = '';
     setPhase({ step: 'uploading', sent: 0, total: file.size });
     try {
-      const { status, body } = await send(file, (sent) => setPhase({ step: 'uploading', sent, total: file.size }));
+      const { status, body } = await send(file, wakatimeKey, (sent) => setPhase({ step: 'uploading', sent, total: file.size }));
       if (status !== 202) {
         setPhase({ step: 'refused', message: String(body.detail ?? `The import was refused (${status}).`) });
         return;
@@ -87,10 +94,24 @@ export function DumpImporter() {
       >
         <label htmlFor="dump">WakaTime data dump (.json)</label>
         <input id="dump" name="dump" type="file" accept=".json,application/json" required disabled={busy} />
+        <label htmlFor="wakatime-key">WakaTime API key (optional)</label>
+        <input
+          id="wakatime-key"
+          name="wakatime-key"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="waka_…"
+          aria-describedby="wakatime-key-help"
+          disabled={busy}
+        />
         <button type="submit" disabled={busy}>
           Import
         </button>
       </form>
+      <p id="wakatime-key-help" className="muted">
+        The WakaTime API key is used once to read which editors your dump&apos;s heartbeats came from; never stored. Without it, those editors show as Unknown.
+      </p>
       <div aria-live="polite" data-testid="import-progress">
         {phase.step === 'uploading' && (
           <p>

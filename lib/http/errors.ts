@@ -34,6 +34,12 @@ export const errorCatalog = {
     meaning: 'A query parameter is wrong (unknown range, bad date, span too long); errors names it.',
     action: 'Fix the parameter.',
   },
+  invalid_header: {
+    status: 400,
+    title: 'Invalid header',
+    meaning: 'A request header is wrong: an import\'s X-WakaTime-Api-Key that is not a WakaTime API key (`waka_` and a UUID, or a UUID), or one WakaTime refuses; errors names it. Nothing was kept.',
+    action: 'Fix the header, or send the request without it.',
+  },
   unauthorized: {
     status: 401,
     title: 'Unauthorized',
@@ -111,6 +117,12 @@ export const errorCatalog = {
     title: 'Internal server error',
     meaning: 'Something failed on the server; nothing about it is in the answer.',
     action: 'Retry with back-off.',
+  },
+  wakatime_unavailable: {
+    status: 502,
+    title: 'WakaTime unavailable',
+    meaning: 'WakaTime, asked on the request\'s behalf (an import\'s X-WakaTime-Api-Key: the editors its heartbeats came from), could not be reached, did not answer within 10 seconds, failed, or answered what its API does not. Nothing was kept.',
+    action: 'Retry later, or import without X-WakaTime-Api-Key (editors a dump names only by id then show as Unknown).',
   },
   import_space_full: {
     status: 503,

@@ -176,7 +176,7 @@ export function openApiDocument(): Record<string, unknown> {
         post: {
           ...accountOperation(
             'Import a WakaTime data dump',
-            `The heartbeats export of wakatime.com (Settings, Export), streamed: the upload is stored as it arrives (at most IMPORT_MAX_BYTES, 4 GiB unless configured otherwise) and answered 202 once whole; it is then read in the background (\`GET /me/imports/{id}\` shows how far). The heartbeat routes' rules apply except their 14-day limit: each gap of at most 15 minutes counts, credited to the earlier heartbeat; nothing of a file but its language and project is kept. Never counted twice: heartbeats of the last 14 days are merged with those the plugins sent; older days are counted once per UTC day, as the import that holds most of that day has them, whatever was imported before (the same dump again, an earlier or later export); older heartbeats from the first one the plugins sent on were counted when they were sent. The dump's days must be in date order, as WakaTime writes them. An upload may take longer than HTTP_REQUEST_TIMEOUT_SECONDS as long as it never stalls that long. An import ends \`failed\`, saying why, when its file is not a data dump, nests deeper than 32 levels, has a key of over 256 bytes, a heartbeat of over 1 MiB, a UTC day of over 500 000 heartbeats or naming over 2 000 different combinations of type, language, project, editor, operating system and application, or when the server died while reading it three times (a stop of the server puts it back in the queue).`,
+            `The heartbeats export of wakatime.com (Settings, Export), streamed: the upload is stored as it arrives (at most IMPORT_MAX_BYTES, 4 GiB unless configured otherwise) and answered 202 once whole; it is then read in the background (\`GET /me/imports/{id}\` shows how far). The heartbeat routes' rules apply except their 14-day limit: each gap of at most 15 minutes counts, credited to the earlier heartbeat; nothing of a file but its language and project is kept. Never counted twice: heartbeats of the last 14 days are merged with those the plugins sent; older days are counted once per UTC day, as the import that holds most of that day has them, whatever was imported before (the same dump again, an earlier or later export); older heartbeats from the first one the plugins sent on were counted when they were sent. The dump's days must be in date order, as WakaTime writes them. An upload may take longer than HTTP_REQUEST_TIMEOUT_SECONDS as long as it never stalls that long. An import ends \`failed\`, saying why, when its file is not a data dump, nests deeper than 32 levels, has a key of over 256 bytes, a heartbeat of over 1 MiB, a UTC day of over 500 000 heartbeats or naming over 2 000 different combinations of type, language, project, editor, operating system and application, or when the server died while reading it three times (a stop of the server puts it back in the queue). WakaTime's exports name each heartbeat's editor and operating system only by \`user_agent_id\`: with the optional \`X-WakaTime-Api-Key\` header, the server reads the user's User-Agents from WakaTime (\`GET /users/current/user_agents\` at WAKATIME_API_URL) before taking the upload, and the import credits each heartbeat to the editor and system its id stands for (an id the dump's own \`user_agents\` lists keeps that entry); without it, such heartbeats show as Unknown.`,
             { '202': { ...ok(importSchema), description: 'Accepted: stored, to be read. `Location` is its status.', headers: { Location: { schema: { type: 'string' } } } } },
             {
               unsupported_media_type: 'the body is not `application/json`.',
@@ -184,12 +184,24 @@ export function openApiDocument(): Record<string, unknown> {
               malformed_json: 'the upload was cut short.',
               invalid_payload: 'the body is empty or not a JSON document.',
               request_timeout: 'nothing of the upload arrived for HTTP_REQUEST_TIMEOUT_SECONDS.',
+              invalid_header: '`X-WakaTime-Api-Key` is not a WakaTime API key (`waka_` and a UUID, or a UUID), or WakaTime refused it (401 or 403); nothing was kept.',
               import_in_progress: 'another import of mine is still being received or read (one at a time; one unfinished for over a day gives way).',
+              wakatime_unavailable: 'with `X-WakaTime-Api-Key`: WakaTime could not be reached, did not answer within 10 seconds, answered an error (5xx or another status), or answered something that is not the list of User-Agents (or over 4 MiB); nothing was kept. Retry later, or import without the header.',
               import_space_full: 'the uploads waiting to be read on this server would pass IMPORT_SPOOL_MAX_BYTES, or its disk is full; honour `Retry-After`.',
               unavailable: 'the database did not answer in time; honour `Retry-After`.',
             },
             wakatimeDumpSchema,
           ),
+          parameters: [
+            {
+              name: 'X-WakaTime-Api-Key',
+              in: 'header',
+              required: false,
+              schema: { type: 'string', pattern: '^(?:[Ww][Aa][Kk][Aa]_)?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$' },
+              description:
+                "Optional: the user's WakaTime API key (wakatime.com, Settings, API Key), used once, before the upload is taken, to read which editors and operating systems the dump's heartbeats came from (WakaTime's exports name them only by `user_agent_id`): at most 5 pages and 10 000 User-Agents, within 10 seconds. Never stored nor logged; only each User-Agent's id, value, editor and os are kept with the import until it has been read. Empty: as if absent. Not a key, or refused by WakaTime: 400 `invalid_header`; WakaTime unreachable, failing or answering something else: 502 `wakatime_unavailable`.",
+            },
+          ],
         },
       },
       '/me/imports/{id}': {

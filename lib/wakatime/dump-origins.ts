@@ -9,6 +9,9 @@ import { parseUserAgent, type Origin } from './user-agent';
 // (`{id, value, editor, os}`: the User-Agent read by the same parser as the heartbeat routes', the
 // dump's own editor and os where the parser finds none), or an older dump's `editor` and
 // `operating_system` on the heartbeat itself. Editors go by their canonical names (lib/editors.ts).
+// WakaTime's exports hold no such list: with the user's WakaTime key, the import reads it from
+// WakaTime (lib/wakatime/user-agents-fetch.ts) and its entries are added after the dump's own, so
+// an id the dump lists keeps the dump's entry.
 //
 // The list may come after "days" in the file, and heartbeats are credited as they are read, so it
 // is read first, in a pass of its own over the spooled file (`readDumpOrigins`) that skips the

@@ -11,6 +11,7 @@ import { dumpStartProblem } from './dump';
 import { receiving, schedule } from './import-queue';
 import { present, unfinished, type ImportStatus } from './import-status';
 import { fits, removeSpool, reserve, spoolDir, spoolFile } from './spool';
+import { fetchUserAgents, wakatimeKeyOf, type FetchedUserAgent } from './user-agents-fetch';
 
 // Imports of WakaTime data dumps (POST /me/imports). The upload is written to a file as it
 // arrives (a dump can be gigabytes), then read back in the background one heartbeat at a time
@@ -74,13 +75,13 @@ const ABANDONED_AFTER_MS = 24 * 3_600_000;
  * Claims the user's one import slot (a partial unique index holds one unfinished import per
  * user): a row `receiving`. An unfinished one older than a day is marked failed and gives way.
  */
-async function claimImportSlot(db: Db, id: string, userId: string): Promise<void> {
+async function claimImportSlot(db: Db, id: string, userId: string, userAgents: FetchedUserAgent[] | null): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const taken = await db.insert(imports).values({ id, userId, status: 'receiving', bytes: 0 }).onConflictDoNothing().returning({ id: imports.id });
+    const taken = await db.insert(imports).values({ id, userId, status: 'receiving', bytes: 0, userAgents }).onConflictDoNothing().returning({ id: imports.id });
     if (taken.length > 0) return;
     const abandoned = await db
       .update(imports)
-      .set({ status: 'failed', error: 'The server reading this import stopped for good: import the dump again (nothing is counted twice).', finishedAt: new Date() })
+      .set({ status: 'failed', error: 'The server reading this import stopped for good: import the dump again (nothing is counted twice).', finishedAt: new Date(), userAgents: null })
       .where(and(eq(imports.userId, userId), inArray(imports.status, unfinished), lt(imports.createdAt, new Date(Date.now() - ABANDONED_AFTER_MS))))
       .returning({ id: imports.id });
     if (abandoned.length === 0) break;
@@ -103,7 +104,10 @@ function uploadFailed(err: unknown): ApiError {
 
 /**
  * Receives a dump: written to a file as it arrives, then queued for reading. Answers once the
- * whole upload is stored, before it is read. One import per user at a time.
+ * whole upload is stored, before it is read. One import per user at a time. With the user's
+ * WakaTime key (X-WakaTime-Api-Key), their User-Agents are read from WakaTime first and stored
+ * with the import (lib/wakatime/user-agents-fetch.ts): a look-up that fails refuses the upload
+ * before any of it is kept.
  */
 export async function receiveImport(db: Db, userId: string, request: Request): Promise<ImportStatus> {
   const { IMPORT_MAX_BYTES: limit, IMPORT_SPOOL_MAX_BYTES: room } = config();
@@ -114,12 +118,14 @@ export async function receiveImport(db: Db, userId: string, request: Request): P
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   if (!request.body) throw notADump('The body is empty: send the dump.');
   if (!fits(Number.isFinite(declared) ? declared : 0, room)) throw spoolFull(room);
+  const key = wakatimeKeyOf(request);
+  const userAgents = key ? await fetchUserAgents(key) : null;
   const id = randomUUID();
   const file = spoolFile(id);
   // Known as arriving before its row exists: a start's cleanup (endDeadUploads) never ends it.
   receiving.add(id);
   try {
-    await claimImportSlot(db, id, userId);
+    await claimImportSlot(db, id, userId, userAgents);
   } catch (err) {
     receiving.delete(id);
     throw err;

@@ -56,6 +56,12 @@ export const imports = pgTable(
     /** How many times reading began: one a stop interrupted stays counted, and the third is the last. */
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
+    /**
+     * The user's User-Agents as WakaTime listed them at the import (`{id, value, editor, os}`,
+     * lib/wakatime/user-agents-fetch.ts), for the reader to look the dump's `user_agent_id`s up
+     * in; null without a WakaTime key, and once the import has ended.
+     */
+    userAgents: jsonb('user_agents').$type<{ id: string; value: string | null; editor: string | null; os: string | null }[]>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
