@@ -85,6 +85,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
             <a href="/dashboard/timeline">Timeline of a day</a>
             <a href="/dashboard/insights">Insights</a>
             <a href="/dashboard/goals">Goals</a>
+            <a href="/dashboard/leaderboards">Private leaderboards</a>
           </nav>
           <RangePicker path="/dashboard" range={range} dates={time.range} />
           <Figures

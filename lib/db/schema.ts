@@ -13,3 +13,4 @@ export * from './tables/plans';
 export * from './tables/goals';
 export * from './tables/projects';
 export * from './tables/mail';
+export * from './tables/private-leaderboards';

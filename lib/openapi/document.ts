@@ -30,6 +30,7 @@ import { accountOperation, always, jsonBody, ok, problems, publicGet, publicRead
 import { wakatimePaths } from './wakatime';
 import { figuresPaths, figuresRoots, wakatimeGoalPaths } from './figures';
 import { projectPaths, projectRoots } from './projects';
+import { leaderboardPaths, leaderboardRoots } from './leaderboards';
 
 // openapi.json is generated from the same zod schemas that validate requests.
 
@@ -51,6 +52,7 @@ const documentRoots = (): z.ZodType[] => [
   unsubscribedSchema,
   ...figuresRoots,
   ...projectRoots(),
+  ...leaderboardRoots,
 ];
 
 /** The zod schema of each component, by its id: tests check answers against them. */
@@ -91,6 +93,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...wakatimeGoalPaths(),
       ...figuresPaths(),
       ...projectPaths(),
+      ...leaderboardPaths(),
       '/sync/activities': {
         post: writeOperation(
           'Store a batch of IDE buckets',

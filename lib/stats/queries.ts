@@ -95,12 +95,14 @@ export const onDates = (column: SQLWrapper, dates: Dates) =>
  * Capped time per user, date and language (or editor), as a query with columns user_id, date,
  * name, millis. The rollups hold uncapped sums; for the rare hours over the cap, the excess is
  * subtracted from each language (or editor) in proportion to its share of that hour, read from
- * the stored buckets of just those hours. `users` restricts a user_id column.
+ * the stored buckets of just those hours. `users` restricts a user_id column; `name` one name,
+ * exactly or (`{ anyCase }`) ignoring case, as the leaderboards match a language.
  */
-export function cappedPerUserDay(dimension: Dimension, users: (column: SQLWrapper) => SQL, dates: Dates, name?: string): SQL {
+export function cappedPerUserDay(dimension: Dimension, users: (column: SQLWrapper) => SQL, dates: Dates, name?: string | { anyCase: string }): SQL {
   const { table: t, column, stored } = dimensions[dimension];
   const [h, a] = [userHours, ideActivity];
-  const named = (c: SQLWrapper) => (name === undefined ? sql`` : sql`AND ${c} = ${name}`);
+  const named = (c: SQLWrapper) =>
+    name === undefined ? sql`` : typeof name === 'string' ? sql`AND ${c} = ${name}` : sql`AND lower(${c}) = lower(${name.anyCase})`;
   return sql`
     WITH raw AS (
       SELECT ${t.userId} AS user_id, ${t.date} AS date, ${column} AS name, ${t.millis}::float8 AS millis FROM ${t}

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { rows, type Db } from '../db/client';
+import { cols } from '../db/names';
+import { privateLeaderboardMembers, privateLeaderboards } from '../db/schema';
+import { ApiError } from '../http/problem';
+import { isUuid } from '../ids';
+
+// Private leaderboards: made by anyone, joined by invite code, read by members only. A non-member
+// gets the same 404 as for an unknown id, so nobody learns that a board exists. Creation and
+// joining are one function each (createBoard, joinBoard): where a plan's limit is checked.
+
+const [b, m] = [privateLeaderboards, privateLeaderboardMembers];
+
+export type BoardRole = 'owner' | 'member';
+
+export interface MemberBoard {
+  id: string;
+  name: string;
+  role: BoardRole;
+  members_count: number;
+  /** The owner's only: other members cannot hand the board on. */
+  invite_code: string | null;
+  created_at: string;
+  modified_at: string;
+}
+
+export const boardNotFound = () => new ApiError('not_found', 'No private leaderboard with that id among yours.');
+const codeNotFound = () =>
+  new ApiError('not_found', 'No private leaderboard has that invite code.', {
+    errors: [{ path: 'code', code: 'not_found', message: 'code: no private leaderboard has this invite code (it may have been replaced)' }],
+  });
+
+/** 128 random bits, URL-safe: too many to guess, short enough to paste. */
+const newInviteCode = () => randomBytes(16).toString('base64url');
+
+/** Creates a board with its creator as owner and first member. */
+export async function createBoard(db: Db, userId: string, input: { name: string }): Promise<{ id: string; name: string; invite_code: string }> {
+  return db.transaction(async (tx) => {
+    const [board] = await rows<{ id: string; name: string; invite_code: string }>(
+      tx,
+      sql`INSERT INTO ${b} (${cols(b.name, b.inviteCode, b.ownerId)}) VALUES (${input.name}, ${newInviteCode()}, ${userId}::uuid)
+          RETURNING id, name, invite_code`,
+    );
+    await tx.execute(sql`INSERT INTO ${m} (${cols(m.boardId, m.userId)}) VALUES (${board.id}::uuid, ${userId}::uuid)`);
+    return board;
+  });
+}
+
+/** Joins the board of an invite code; joining one I am on already changes nothing. */
+export async function joinBoard(db: Db, userId: string, code: string): Promise<{ id: string; name: string }> {
+  const [board] = await rows<{ id: string; name: string }>(db, sql`SELECT id, name FROM ${b} WHERE ${b.inviteCode} = ${code}`);
+  if (!board) throw codeNotFound();
+  await db.execute(sql`INSERT INTO ${m} (${cols(m.boardId, m.userId)}) VALUES (${board.id}::uuid, ${userId}::uuid) ON CONFLICT DO NOTHING`);
+  return board;
+}
+
+const summary = (where: ReturnType<typeof sql>, userId: string) => sql`
+  SELECT ${b.id} AS id, ${b.name} AS name, CASE WHEN ${b.ownerId} = ${userId}::uuid THEN 'owner' ELSE 'member' END AS role,
+         (SELECT count(*)::int FROM ${m} a WHERE a.board_id = ${b.id}) AS members_count,
+         CASE WHEN ${b.ownerId} = ${userId}::uuid THEN ${b.inviteCode} END AS invite_code,
+         to_char(${b.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
+         to_char(${b.modifiedAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS modified_at
+  FROM ${b} JOIN ${m} ON ${m.boardId} = ${b.id} AND ${m.userId} = ${userId}::uuid
+  WHERE ${where}`;
+
+/** The boards I am a member of, the newest first. */
+export function myBoards(db: Db, userId: string): Promise<MemberBoard[]> {
+  return rows<MemberBoard>(db, sql`${summary(sql`true`, userId)} ORDER BY ${b.createdAt} DESC, ${b.id}`);
+}
+
+/** A board I am a member of; 404 for any other id (unknown, malformed, or not mine alike). */
+export async function memberBoard(db: Db, userId: string, boardId: string): Promise<MemberBoard> {
+  if (!isUuid(boardId)) throw boardNotFound();
+  const [board] = await rows<MemberBoard>(db, summary(sql`${b.id} = ${boardId}::uuid`, userId));
+  if (!board) throw boardNotFound();
+  return board;
+}
+
+/** A board I own; 404 if I am not on it, 403 if I am a member but not its owner. */
+async function ownedBoard(db: Db, userId: string, boardId: string): Promise<MemberBoard> {
+  const board = await memberBoard(db, userId, boardId);
+  if (board.role !== 'owner') throw new ApiError('forbidden', 'Only the owner of this private leaderboard may do that.');
+  return board;
+}
+
+/**
+ * Leaves a board: my row goes, so the next read of any member no longer ranks me. A board whose
+ * last member leaves is deleted. The owner may leave too (they can rejoin by code while it lasts).
+ */
+export async function leaveBoard(db: Db, userId: string, boardId: string): Promise<void> {
+  if (!isUuid(boardId)) throw boardNotFound();
+  await db.transaction(async (tx) => {
+    const left = await rows<{ board_id: string }>(tx, sql`DELETE FROM ${m} WHERE ${m.boardId} = ${boardId}::uuid AND ${m.userId} = ${userId}::uuid RETURNING board_id`);
+    if (left.length === 0) throw boardNotFound();
+    await tx.execute(sql`DELETE FROM ${b} WHERE ${b.id} = ${boardId}::uuid AND NOT EXISTS (SELECT 1 FROM ${m} WHERE ${m.boardId} = ${boardId}::uuid)`);
+  });
+}
+
+/** Replaces the invite code (the owner's): the old one joins nobody from now on. */
+export async function rotateInviteCode(db: Db, userId: string, boardId: string): Promise<{ id: string; invite_code: string }> {
+  await ownedBoard(db, userId, boardId);
+  const [row] = await rows<{ id: string; invite_code: string }>(
+    db,
+    sql`UPDATE ${b} SET invite_code = ${newInviteCode()}, modified_at = now() WHERE ${b.id} = ${boardId}::uuid RETURNING id, invite_code`,
+  );
+  return row;
+}
+
+/** Deletes a board with its memberships (the owner's). */
+export async function deleteBoard(db: Db, userId: string, boardId: string): Promise<void> {
+  await ownedBoard(db, userId, boardId);
+  await db.execute(sql`DELETE FROM ${b} WHERE ${b.id} = ${boardId}::uuid`);
+}

@@ -1,0 +1,113 @@
+import { sql } from 'drizzle-orm';
+import { addDays } from '../dates';
+import { rows, type Db } from '../db/client';
+import { privateLeaderboardMembers, userDays, users } from '../db/schema';
+import { localDateHour } from '../local-time';
+import { sharesLanguages } from '../sharing/gate';
+import { cappedPerUserDay } from '../stats/queries';
+import type { LeaderboardRange } from '../stats/leaderboard/query';
+
+// A private leaderboard's ranking, by the public leaderboard's rules: the last 7 or 30 UTC dates
+// (today included), every user-hour counting at most 3600 s (user_days holds it capped), members
+// with equal time sharing a rank (rank(): 1, 1, 3; ties listed by user id), only members with time.
+// Ranked by a language (matched ignoring case, every spelling counted), it ranks only members who
+// share languages (their setting, read in the same statement): joining shows a member's totals to
+// the other members, never a language they keep private. Nothing is cached: a member who leaves,
+// or stops sharing languages, is gone from the next read.
+
+export interface BoardEntry {
+  rank: number;
+  user_id: string;
+  handle: string;
+  display_name: string;
+  /** Capped milliseconds over the range (in the language, when ranked by one). */
+  millis: number;
+  seconds: number;
+}
+
+export interface BoardEntries {
+  range: LeaderboardRange;
+  from: string;
+  to: string;
+  /** The language as most of the ranked members' plugins spell it (as asked when none has time in it); null: by total. */
+  language: string | null;
+  entries: BoardEntry[];
+}
+
+export const rangeDates = (range: LeaderboardRange, today = localDateHour('UTC').date) => ({ from: addDays(today, 1 - Number(range.slice(0, -1))), to: today });
+
+interface Row {
+  user_id: string;
+  handle: string;
+  display_name: string;
+  millis: number;
+  rank: number;
+  spelling: string | null;
+}
+
+const [m, u, d] = [privateLeaderboardMembers, users, userDays];
+
+/** The board's ranking: one statement over the members' rollups (membership index, then each member's days). */
+export async function boardEntries(db: Db, boardId: string, range: LeaderboardRange, language: string | null): Promise<BoardEntries> {
+  const { from, to } = rangeDates(range);
+  const ranked = language
+    ? sql`WITH members AS (
+            SELECT ${m.userId} AS user_id FROM ${m} JOIN ${u} ON ${u.id} = ${m.userId} WHERE ${m.boardId} = ${boardId}::uuid AND ${sharesLanguages(u)}
+          ),
+          spelled AS (
+            SELECT c.user_id, c.name, sum(c.millis) AS millis
+            FROM (${cappedPerUserDay('language', (column) => sql`${column} IN (SELECT user_id FROM members)`, { from, to }, { anyCase: language })}) AS c
+            GROUP BY 1, 2 HAVING sum(c.millis) >= 1
+          ),
+          totals AS (SELECT user_id, sum(millis) AS millis FROM spelled GROUP BY 1)
+          SELECT t.user_id, ${u.handle} AS handle, ${u.displayName} AS display_name, t.millis::float8 AS millis,
+                 rank() OVER (ORDER BY t.millis DESC)::int AS rank,
+                 (SELECT name FROM spelled GROUP BY name ORDER BY count(*) DESC, name LIMIT 1) AS spelling
+          FROM totals t JOIN ${u} ON ${u.id} = t.user_id
+          ORDER BY t.millis DESC, t.user_id`
+    : sql`WITH totals AS (
+            SELECT ${d.userId} AS user_id, sum(${d.millis}::int) AS millis
+            FROM ${m} JOIN ${d} ON ${d.userId} = ${m.userId} AND ${d.date} BETWEEN ${from} AND ${to}
+            WHERE ${m.boardId} = ${boardId}::uuid
+            GROUP BY 1 HAVING sum(${d.millis}::int) > 0
+          )
+          SELECT t.user_id, ${u.handle} AS handle, ${u.displayName} AS display_name, t.millis::float8 AS millis,
+                 rank() OVER (ORDER BY t.millis DESC)::int AS rank, NULL AS spelling
+          FROM totals t JOIN ${u} ON ${u.id} = t.user_id
+          ORDER BY t.millis DESC, t.user_id`;
+  const found = await rows<Row>(db, ranked);
+  return {
+    range,
+    from,
+    to,
+    language: language ? (found[0]?.spelling ?? language) : null,
+    entries: found.map((r) => ({
+      rank: r.rank,
+      user_id: r.user_id,
+      handle: r.handle,
+      display_name: r.display_name,
+      millis: Number(r.millis),
+      seconds: Math.round(Number(r.millis) / 1000),
+    })),
+  };
+}
+
+/** Each listed member's capped time per language over the dates, only for members who share languages. */
+export async function sharedLanguages(db: Db, userIds: string[], dates: { from: string; to: string }): Promise<Map<string, { name: string; seconds: number }[]>> {
+  const byUser = new Map<string, { name: string; seconds: number }[]>();
+  if (userIds.length === 0) return byUser;
+  const ids = `{${userIds.join(',')}}`;
+  const found = await rows<{ user_id: string; name: string; millis: number }>(
+    db,
+    sql`SELECT c.user_id, c.name, sum(c.millis)::float8 AS millis
+        FROM (${cappedPerUserDay('language', (column) => sql`${column} IN (SELECT ${u.id} FROM ${u} WHERE ${u.id} = ANY(${ids}::uuid[]) AND ${sharesLanguages(u)})`, dates)}) AS c
+        GROUP BY 1, 2 HAVING sum(c.millis) >= 1`,
+  );
+  for (const r of found) {
+    const list = byUser.get(r.user_id) ?? [];
+    list.push({ name: r.name, seconds: Math.round(Number(r.millis) / 1000) });
+    byUser.set(r.user_id, list);
+  }
+  for (const list of byUser.values()) list.sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name));
+  return byUser;
+}
