@@ -21,6 +21,7 @@ import { ensureDataSet } from './dataset';
 import { clientBench } from './client';
 import { heartbeatsBench } from './heartbeats';
 import { ingestBench } from './ingest';
+import { groupsBench } from './groups';
 import { projectsBench } from './projects';
 
 const SEED = Number(process.env.BENCH_SEED ?? 42);
@@ -85,6 +86,13 @@ async function main() {
   };
   console.log('own figures, heaviest user (goal <= 20 ms):   ', JSON.stringify(results.own_figures));
   results.projects = await projectsBench(db, HEAVY, timed);
+  results.groups = await groupsBench(db, HEAVY, timed);
+  // BENCH_OWN_ONLY=1: the owner's, teams' and private leaderboards' figures alone.
+  if (process.env.BENCH_OWN_ONLY === '1') {
+    await handle.close();
+    console.log(`figures written to ${writeResults('read-own', results)}`);
+    return;
+  }
   const global: ChartTarget = { scope: 'global' };
   // Site-wide rollups: the whole history once (what a migration's backfill leaves marked), then
   // one date, which is what a refresh does in steady state (writes mark today).
