@@ -249,6 +249,40 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     await visitor.close();
   });
 
+  it('a private leaderboard\'s invite link asks for one click, then shows the board\'s ranking; leaving takes one off it', async () => {
+    // Its owner: an account made by the operator, with time today, that makes the board by the API.
+    const owner = `lb${Math.random().toString(36).slice(2, 9)}`;
+    const made = await fetch(`${api}/admin/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${inject('adminToken')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ handle: owner, token: { scopes: ['sync', 'account'] } }),
+    });
+    expect(made.status).toBe(201);
+    const { token } = (await made.json()) as { token: string };
+    expect(await sync(token, [{ language: 'Go', time: 1800, date: today, hour: 4 }])).toBe(200);
+    const asOwner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${api}/leaderboards`, { method: 'POST', headers: asOwner, body: JSON.stringify({ name: 'Friday club' }) });
+    expect(created.status).toBe(201);
+    const board = (await created.json()) as { id: string; invite_code: string };
+
+    // Opening the link joins nothing: the signed-in visitor is asked first.
+    await page.goto(`${base}/dashboard/leaderboards/join?code=${board.invite_code}`, { waitUntil: 'networkidle' });
+    const count = async () => ((await (await fetch(`${api}/leaderboards/${board.id}`, { headers: asOwner })).json()) as { members_count: number }).members_count;
+    expect(await count()).toBe(1);
+    await page.getByRole('button', { name: 'Join this leaderboard' }).click();
+    await arrivesAt(page, new RegExp(`/dashboard/leaderboards/${board.id}$`));
+    expect(await count()).toBe(2);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toContain('Friday club');
+    const ranked = await page.getByRole('table').first().textContent();
+    expect(ranked).toContain(owner);
+    expect(ranked).toContain('30 mins');
+
+    await page.getByRole('button', { name: 'Leave this leaderboard' }).click();
+    await arrivesAt(page, /\/dashboard\/leaderboards$/);
+    expect(await count()).toBe(1);
+    expect(await page.locator('main').textContent()).not.toContain('Friday club');
+  });
+
   it('the header\'s "Sign out" asks on a page of its own, which signs out, without JavaScript too (last: it ends the file\'s session)', async () => {
     const noScript = await browser.newContext({ javaScriptEnabled: false });
     await noScript.addCookies(await context.cookies());
