@@ -86,6 +86,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
             <a href="/dashboard/insights">Insights</a>
             <a href="/dashboard/goals">Goals</a>
             <a href="/dashboard/leaderboards">Private leaderboards</a>
+            <a href="/dashboard/teams">Teams</a>
           </nav>
           <RangePicker path="/dashboard" range={range} dates={time.range} />
           <Figures

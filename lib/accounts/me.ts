@@ -4,7 +4,8 @@ import { handleTag, LEADERBOARD_TAG, PROFILES_TAG } from '../cache/tags';
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { authAccounts, badges, desktopActivity, goals, heartbeats, ideActivity, imports, passwordLogins, users } from '../db/schema';
+import { handOverTeams } from '../teams/teams';
+import { authAccounts, badges, desktopActivity, goals, heartbeats, ideActivity, imports, passwordLogins, teamMembers, teams, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { displayNameSchema, handleSchema, settingsSchema, timezoneSchema, tokenFormatSchema, tokenNameSchema, tokenScopesSchema, userSchema, type UserDto } from './schemas';
 import { listTokens } from './tokens';
@@ -83,6 +84,7 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await markUserDates(tx, userId);
     await leaderboardUserChanged(tx, userId);
+    await handOverTeams(tx as unknown as Db, userId);
     // Every other table follows the user by its foreign key; ide_activity and heartbeats have none
     // (see the schema). Once the user is gone no write can store more (its rollup rows would fail
     // their key check; a heartbeat batch finds no user row), and these later statements see
@@ -109,12 +111,20 @@ export async function exportAccount(db: Db, userId: string) {
   const beats = await db.select().from(heartbeats).where(eq(heartbeats.userId, userId)).orderBy(asc(heartbeats.at));
   const ownImports = await db.select().from(imports).where(eq(imports.userId, userId)).orderBy(asc(imports.createdAt));
   const ownGoals = await db.select().from(goals).where(eq(goals.userId, userId)).orderBy(asc(goals.createdAt));
+  // My memberships only: the other members' data is theirs.
+  const memberships = await db
+    .select({ id: teams.id, name: teams.name, role: teamMembers.role, share: teamMembers.share, joinedAt: teamMembers.joinedAt })
+    .from(teamMembers)
+    .innerJoin(teams, eq(teams.id, teamMembers.teamId))
+    .where(eq(teamMembers.userId, userId))
+    .orderBy(asc(teamMembers.joinedAt));
   return {
     exported_at: new Date().toISOString(),
     account,
     tokens: await listTokens(db, userId),
     badges: ownBadges.map((b) => ({ id: b.id, metric: b.metric, range: b.range, language: b.language, label: b.label, color: b.color, style: b.style, created_at: new Date(b.createdAt).toISOString() })),
     goals: ownGoals.map((g) => ({ id: g.id, period: g.period, seconds: g.seconds, language: g.language, project: g.project, title: g.title, created_at: new Date(g.createdAt).toISOString() })),
+    teams: memberships.map((t) => ({ id: t.id, name: t.name, role: t.role, share: t.share, joined_at: t.joinedAt.toISOString() })),
     activities: ide.map((a) => ({
       date: day(a.date),
       hour: a.hour,

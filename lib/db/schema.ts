@@ -14,3 +14,4 @@ export * from './tables/goals';
 export * from './tables/projects';
 export * from './tables/mail';
 export * from './tables/private-leaderboards';
+export * from './tables/teams';

@@ -76,6 +76,24 @@ export const errorCatalog = {
     meaning: 'An import of the account is still being received or read: one at a time.',
     action: 'Wait until it is done (GET /me/imports), then send the next.',
   },
+  last_owner: {
+    status: 409,
+    title: 'Last owner',
+    meaning: "A team's only owner cannot leave it or step down: the team would have no one to run it.",
+    action: 'Make another member owner first (PATCH /teams/{id}/members/{handle}), or delete the team.',
+  },
+  invite_expired: {
+    status: 409,
+    title: 'Invite code expired',
+    meaning: "The team's invite code has expired, so a mail could not carry a working one.",
+    action: 'Make a new code (POST /teams/{id}/invite_code), then invite again.',
+  },
+  mail_disabled: {
+    status: 501,
+    title: 'Mail disabled',
+    meaning: 'This installation sends no mail (SMTP_URL and MAIL_FROM are not set).',
+    action: 'Share the invite code or link another way.',
+  },
   request_timeout: {
     status: 408,
     title: 'Request timeout',

@@ -31,6 +31,7 @@ import { wakatimePaths } from './wakatime';
 import { figuresPaths, figuresRoots, wakatimeGoalPaths } from './figures';
 import { projectPaths, projectRoots } from './projects';
 import { leaderboardPaths, leaderboardRoots } from './leaderboards';
+import { teamPaths, teamRoots } from './teams';
 
 // openapi.json is generated from the same zod schemas that validate requests.
 
@@ -53,6 +54,7 @@ const documentRoots = (): z.ZodType[] => [
   ...figuresRoots,
   ...projectRoots(),
   ...leaderboardRoots,
+  ...teamRoots(),
 ];
 
 /** The zod schema of each component, by its id: tests check answers against them. */
@@ -94,6 +96,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...figuresPaths(),
       ...projectPaths(),
       ...leaderboardPaths(),
+      ...teamPaths(),
       '/sync/activities': {
         post: writeOperation(
           'Store a batch of IDE buckets',
@@ -150,7 +153,7 @@ export function openApiDocument(): Record<string, unknown> {
         }),
       },
       '/me/export': {
-        get: accountOperation('Export all my data', 'One JSON document (a download): account, tokens (never their values), badges, goals, every IDE and desktop bucket, the heartbeats of the last 14 days (without their files) and the imports.', {
+        get: accountOperation('Export all my data', 'One JSON document (a download): account, tokens (never their values), badges, goals, my team memberships (team, role, what I share; not the other members), every IDE and desktop bucket, the heartbeats of the last 14 days (without their files) and the imports.', {
           '200': { description: 'JSON, `Content-Disposition: attachment`.', content: { 'application/json': { schema: { type: 'object' } } } },
         }),
       },

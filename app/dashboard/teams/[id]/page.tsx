@@ -1,0 +1,208 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { deleteTeamAction, inviteAction, removeMemberAction, roleAction, rotateCodeAction, shareAction } from '../actions';
+import { formatDuration } from '@/lib/badges/format';
+import { mailConfigured } from '@/lib/mail/transport';
+import { getDb } from '@/lib/db/client';
+import { ApiError } from '@/lib/http/problem';
+import { teamPage } from '@/lib/teams/answers';
+import { MAX_INVITE_DAYS, teamRanges, teamRoles, type TeamRange } from '@/lib/teams/schemas';
+import { rangeLabels } from '@/lib/web/account/dashboard-range';
+import { requestOrigin, requireUser } from '@/lib/web/account/session';
+
+// A team's page (GET /teams/{id}, as a page): the members' totals over a range, languages of those
+// who share them, what I share, and, by role, the invite code, roles and removals. Not a member:
+// the same 404 as an unknown team.
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Team', robots: { index: false } };
+
+const shareLabels = { none: 'Nothing (listed without figures)', total: 'My total', languages: 'My total and languages' } as const;
+
+export default async function TeamPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ range?: string; error?: string; sent?: string }> }) {
+  const { id } = await params;
+  const { range: asked, error, sent } = await searchParams;
+  const path = `/dashboard/teams/${id}`;
+  const user = await requireUser(path);
+  const range: TeamRange = (teamRanges as readonly string[]).includes(asked ?? '') ? (asked as TeamRange) : '7d';
+  const team = await teamPage(await getDb(), user.id, id, range).catch((err) => {
+    if (err instanceof ApiError && err.code === 'not_found') notFound();
+    throw err;
+  });
+  const manager = team.role !== 'member';
+  const link = team.invite_code ? `${await requestOrigin()}/dashboard/teams?code=${encodeURIComponent(team.invite_code)}` : null;
+  const hidden = <input type="hidden" name="team" value={team.id} />;
+  return (
+    <>
+      <p>
+        <a href="/dashboard/teams">← Teams</a>
+      </p>
+      <h1>{team.name}</h1>
+      <p className="muted">
+        You are {team.role === 'admin' ? 'an admin' : `the team's ${team.role === 'owner' ? 'owner' : 'member'}`}. Dates are UTC ({team.range.from} to {team.range.to}); each hour counts at most 60 minutes.
+      </p>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {sent && <p role="status">Invitation sent to {sent}.</p>}
+      <nav aria-label="Range" className="pager">
+        {teamRanges.map((r) =>
+          r === range ? (
+            <strong key={r} aria-current="page">
+              {rangeLabels[r]}
+            </strong>
+          ) : (
+            <a key={r} href={`${path}?range=${r}`}>
+              {rangeLabels[r]}
+            </a>
+          ),
+        )}
+      </nav>
+      <div className="table-wrap">
+        <table>
+          <caption className="sr-only">Members and what each shares with the team</caption>
+          <thead>
+            <tr>
+              <th scope="col">Member</th>
+              <th scope="col">Role</th>
+              <th scope="col">Coding time</th>
+              <th scope="col">Languages</th>
+              {manager && (
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {team.members.map((m) => {
+              const me = m.handle.toLowerCase() === user.handle.toLowerCase();
+              const removable = !me && (team.role === 'owner' || (team.role === 'admin' && m.role === 'member'));
+              return (
+                <tr key={m.handle}>
+                  <td>
+                    {m.display_name} <span className="muted">@{m.handle}</span>
+                  </td>
+                  <td>
+                    {team.role === 'owner' ? (
+                      <form action={roleAction} className="inline">
+                        {hidden}
+                        <input type="hidden" name="handle" value={m.handle} />
+                        <label className="sr-only" htmlFor={`role-${m.handle}`}>{`Role of ${m.handle}`}</label>
+                        <select id={`role-${m.handle}`} name="role" defaultValue={m.role}>
+                          {teamRoles.map((r) => (
+                            <option key={r} value={r}>
+                              {r}
+                            </option>
+                          ))}
+                        </select>
+                        <button type="submit" className="secondary">
+                          Set
+                        </button>
+                      </form>
+                    ) : (
+                      m.role
+                    )}
+                  </td>
+                  <td>{m.seconds === null ? <span className="muted">not shared</span> : formatDuration(m.seconds)}</td>
+                  <td>
+                    {m.languages
+                      ? m.languages.length === 0
+                        ? '—'
+                        : m.languages
+                            .slice(0, 5)
+                            .map((l) => `${l.name} ${formatDuration(l.seconds)}`)
+                            .join(', ')
+                      : <span className="muted">not shared</span>}
+                  </td>
+                  {manager && (
+                    <td>
+                      {removable && (
+                        <form action={removeMemberAction}>
+                          {hidden}
+                          <input type="hidden" name="handle" value={m.handle} />
+                          <button type="submit" className="secondary" aria-label={`Remove ${m.handle} from the team`}>
+                            Remove
+                          </button>
+                        </form>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+
+      <h2>What you share with this team</h2>
+      <form action={shareAction} className="inline">
+        {hidden}
+        <label className="sr-only" htmlFor="team-share">
+          What you share
+        </label>
+        <select id="team-share" name="share" defaultValue={team.share}>
+          {Object.entries(shareLabels).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+        <button type="submit">Save</button>
+      </form>
+      <p className="muted">Honoured at once. Projects, editors and the hours you code are never shown to a team.</p>
+
+      {link && (
+        <>
+          <h2>Invite</h2>
+          <p>
+            Code <code>{team.invite_code}</code>, or the link <code>{link}</code>
+            {team.invite_expires_at ? `, until ${team.invite_expires_at.slice(0, 16).replace('T', ' ')} UTC` : ', without an end'}.
+          </p>
+          <form action={rotateCodeAction} className="inline">
+            {hidden}
+            <div>
+              <label htmlFor="invite-days">Expires after (days, empty: never)</label>
+              <input id="invite-days" name="expires_in_days" type="number" min={1} max={MAX_INVITE_DAYS} step={1} />
+            </div>
+            <button type="submit" className="secondary">
+              New code (the old one stops working)
+            </button>
+          </form>
+          {mailConfigured() && (
+            <form action={inviteAction} className="inline">
+              {hidden}
+              <div>
+                <label htmlFor="invite-email">Send the link to</label>
+                <input id="invite-email" name="email" type="email" required maxLength={254} autoComplete="off" />
+              </div>
+              <button type="submit" className="secondary">
+                Invite by mail
+              </button>
+            </form>
+          )}
+        </>
+      )}
+
+      <h2>Leave{team.role === 'owner' ? ' or delete' : ''}</h2>
+      <form action={removeMemberAction} className="inline">
+        {hidden}
+        <input type="hidden" name="handle" value={user.handle} />
+        <button type="submit" className="secondary">
+          Leave the team
+        </button>
+      </form>
+      {team.role === 'owner' && (
+        <form action={deleteTeamAction} className="inline">
+          {hidden}
+          <button type="submit" className="danger">
+            Delete the team
+          </button>
+        </form>
+      )}
+      {team.role === 'owner' && <p className="muted">The only owner cannot leave: make another member owner first, or delete the team.</p>}
+    </>
+  );
+}

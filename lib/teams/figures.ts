@@ -1,0 +1,81 @@
+import { sql, type SQLWrapper } from 'drizzle-orm';
+import { addDays } from '../dates';
+import { rows, type Db } from '../db/client';
+import { teamMembers, userDays, users } from '../db/schema';
+import { cappedPerUserDay } from '../stats/queries';
+import type { TeamMemberDto, TeamRange, TeamRole, TeamShare } from './schemas';
+
+// A team's figures: every member listed (handle, display name, role), with their time only while
+// they share it with the team and their languages only while they share languages. Each user-hour
+// counts at most 3600 s, read from the same rollups as the member's own totals (user_days, and the
+// capped languages of lib/stats/queries.ts). One statement for the whole team, straight from the
+// database: a consent change or a leave shows in the next request.
+
+export interface TeamDates {
+  name: TeamRange;
+  from: string;
+  to: string;
+}
+
+/** The range's UTC dates, ending today (as the public leaderboard's). */
+export function teamDates(name: TeamRange, now = new Date()): TeamDates {
+  const to = now.toISOString().slice(0, 10);
+  return { name, from: addDays(to, 1 - Number(name.slice(0, -1))), to };
+}
+
+interface Row {
+  handle: string;
+  display_name: string;
+  role: TeamRole;
+  share: TeamShare;
+  millis: number | null;
+  languages: { name: string; millis: number }[] | null;
+}
+
+const ROLE_ORDER: Record<TeamRole, number> = { owner: 0, admin: 1, member: 2 };
+
+/** The members of a team with what each shares over the dates, the most time first. */
+export async function teamFigures(db: Db, teamId: string, range: { from: string; to: string }): Promise<TeamMemberDto[]> {
+  const [m, u, d] = [teamMembers, users, userDays];
+  const sharing = (levels: TeamShare[]) => (column: SQLWrapper) =>
+    sql`${column} IN (SELECT user_id FROM members WHERE share = ANY(${`{${levels.join(',')}}`}::text[]))`;
+  const found = await rows<Row>(
+    db,
+    sql`WITH members AS (
+          SELECT ${m.userId} AS user_id, ${m.role} AS role, ${m.share} AS share, ${u.handle} AS handle, ${u.displayName} AS display_name
+          FROM ${m} JOIN ${u} ON ${u.id} = ${m.userId} WHERE ${m.teamId} = ${teamId}::uuid
+        ), totals AS (
+          SELECT ${d.userId} AS user_id, sum(${d.millis})::float8 AS millis FROM ${d}
+          WHERE ${sharing(['total', 'languages'])(d.userId)} AND ${d.date} BETWEEN ${range.from} AND ${range.to}
+          GROUP BY 1
+        ), languages AS (
+          SELECT l.user_id, l.name, sum(l.millis)::float8 AS millis
+          FROM (${cappedPerUserDay('language', sharing(['languages']), range)}) AS l
+          GROUP BY 1, 2
+        )
+        SELECT members.handle, members.display_name, members.role, members.share,
+               CASE WHEN members.share = 'none' THEN NULL ELSE coalesce(totals.millis, 0) END AS millis,
+               CASE WHEN members.share = 'languages' THEN
+                 coalesce((SELECT json_agg(json_build_object('name', l.name, 'millis', l.millis)) FROM languages l WHERE l.user_id = members.user_id), '[]'::json)
+               END AS languages
+        FROM members LEFT JOIN totals USING (user_id)`,
+  );
+  const seconds = (millis: number) => Math.round(Number(millis) / 1000);
+  return found
+    .map((r): TeamMemberDto => ({
+      handle: r.handle,
+      display_name: r.display_name,
+      role: r.role,
+      share: r.share,
+      seconds: r.millis === null ? null : seconds(r.millis),
+      ...(r.languages
+        ? {
+            languages: r.languages
+              .map((l) => ({ name: l.name, seconds: seconds(l.millis) }))
+              .filter((l) => l.seconds > 0)
+              .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name)),
+          }
+        : {}),
+    }))
+    .sort((a, b) => (b.seconds ?? -1) - (a.seconds ?? -1) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.handle.localeCompare(b.handle));
+}

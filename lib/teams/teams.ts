@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { and, count, eq, sql } from 'drizzle-orm';
+import { rows, type Db } from '../db/client';
+import { teamMembers, teams, users } from '../db/schema';
+import { ApiError } from '../http/problem';
+import { isUuid } from '../ids';
+import type { TeamRole, TeamShare } from './schemas';
+
+// Teams: making one, joining by its invite code, roles, consent, removing and leaving. Every read
+// goes to the database (no cache): a leave or a consent change shows in the very next request, on
+// every process. A team is visible to its members only: to anyone else a team is a 404, the same
+// answer as an id that names no team.
+
+export interface Membership {
+  id: string;
+  name: string;
+  role: TeamRole;
+  share: TeamShare;
+  inviteCode: string;
+  inviteExpiresAt: Date | null;
+}
+
+const noTeam = () => new ApiError('not_found', 'No such team.');
+const notAllowed = (what: string) => new ApiError('forbidden', `Only ${what}.`);
+const lastOwner = () => new ApiError('last_owner', "The team's only owner cannot leave or step down: make another member owner first, or delete the team.");
+
+/** 128 random bits, URL-safe: the code is also the invite link's last segment. */
+export const newInviteCode = () => randomBytes(16).toString('base64url');
+
+/** The caller's membership of a team, or 404 (outsiders and unknown ids alike). */
+export async function membershipOf(db: Db, userId: string, teamId: string): Promise<Membership> {
+  if (!isUuid(teamId)) throw noTeam();
+  const [found] = await db
+    .select({ id: teams.id, name: teams.name, role: teamMembers.role, share: teamMembers.share, inviteCode: teams.inviteCode, inviteExpiresAt: teams.inviteExpiresAt })
+    .from(teamMembers)
+    .innerJoin(teams, eq(teams.id, teamMembers.teamId))
+    .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)));
+  if (!found) throw noTeam();
+  return { ...found, role: found.role as TeamRole, share: found.share as TeamShare };
+}
+
+const canManage = (role: TeamRole) => role === 'owner' || role === 'admin';
+
+/**
+ * The one way into a team: the owner at creation, anyone else by the invite code. The plan's
+ * `team_members` limit is checked here. Joining again keeps the member's role and consent.
+ */
+export async function addMember(db: Db, teamId: string, userId: string, role: TeamRole): Promise<{ role: TeamRole; share: TeamShare }> {
+  const [row] = await rows<{ role: TeamRole; share: TeamShare }>(
+    db,
+    sql`WITH added AS (
+          INSERT INTO ${teamMembers} (team_id, user_id, role) VALUES (${teamId}::uuid, ${userId}::uuid, ${role})
+          ON CONFLICT (team_id, user_id) DO NOTHING RETURNING role, share)
+        SELECT role, share FROM added
+        UNION ALL
+        SELECT role, share FROM ${teamMembers} WHERE team_id = ${teamId}::uuid AND user_id = ${userId}::uuid AND NOT EXISTS (SELECT 1 FROM added)`,
+  );
+  return row;
+}
+
+export async function createTeam(db: Db, userId: string, name: string): Promise<Membership> {
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    const [team] = await tx.insert(teams).values({ name, inviteCode: newInviteCode() }).returning();
+    await addMember(tx, team.id, userId, 'owner');
+    return { id: team.id, name: team.name, role: 'owner', share: 'total', inviteCode: team.inviteCode, inviteExpiresAt: team.inviteExpiresAt };
+  });
+}
+
+/** Joins the team whose live code this is; an unknown or expired code is a 404. */
+export async function joinTeam(db: Db, userId: string, code: string, now = new Date()): Promise<{ id: string; name: string; role: TeamRole; share: TeamShare }> {
+  const [team] = await db.select({ id: teams.id, name: teams.name, expires: teams.inviteExpiresAt }).from(teams).where(eq(teams.inviteCode, code));
+  if (!team || (team.expires !== null && team.expires <= now)) throw new ApiError('not_found', 'No team has this invite code, or it has expired: ask for a new one.');
+  const member = await addMember(db, team.id, userId, 'member');
+  return { id: team.id, name: team.name, ...member };
+}
+
+/** My teams, by name. */
+export async function myTeams(db: Db, userId: string) {
+  const m = teamMembers;
+  const list = await rows<{ id: string; name: string; role: TeamRole; share: TeamShare; members: number }>(
+    db,
+    sql`SELECT t.id, t.name, m.role, m.share, (SELECT count(*)::int FROM ${teamMembers} o WHERE o.team_id = t.id) AS members
+        FROM ${m} m JOIN ${teams} t ON t.id = m.team_id
+        WHERE m.user_id = ${userId}::uuid ORDER BY lower(t.name), t.id`,
+  );
+  return list.map((t) => ({ ...t, members: Number(t.members) }));
+}
+
+export async function setShare(db: Db, userId: string, teamId: string, share: TeamShare): Promise<Membership> {
+  const me = await membershipOf(db, userId, teamId);
+  await db.update(teamMembers).set({ share }).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)));
+  return { ...me, share };
+}
+
+/** Rotates the invite code (owners and admins): the old one stops working at once. */
+export async function rotateInviteCode(db: Db, userId: string, teamId: string, expiresInDays: number | null, now = new Date()) {
+  const me = await membershipOf(db, userId, teamId);
+  if (!canManage(me.role)) throw notAllowed("a team's owners and admins may change its invite code");
+  const inviteExpiresAt = expiresInDays === null ? null : new Date(now.getTime() + expiresInDays * 86_400_000);
+  const [team] = await db.update(teams).set({ inviteCode: newInviteCode(), inviteExpiresAt }).where(eq(teams.id, teamId)).returning();
+  return { inviteCode: team.inviteCode, inviteExpiresAt: team.inviteExpiresAt };
+}
+
+/** Deletes the team and every membership (owners only). */
+export async function deleteTeam(db: Db, userId: string, teamId: string): Promise<void> {
+  const me = await membershipOf(db, userId, teamId);
+  if (me.role !== 'owner') throw notAllowed('a team\'s owners may delete it');
+  await db.delete(teams).where(eq(teams.id, teamId));
+}
+
+/** The team's member with this handle (any case), or 404. */
+async function memberByHandle(db: Db, teamId: string, handle: string): Promise<{ userId: string; handle: string; role: TeamRole }> {
+  const [found] = await db
+    .select({ userId: teamMembers.userId, handle: users.handle, role: teamMembers.role })
+    .from(teamMembers)
+    .innerJoin(users, eq(users.id, teamMembers.userId))
+    .where(and(eq(teamMembers.teamId, teamId), sql`lower(${users.handle}) = lower(${handle})`));
+  if (!found) throw new ApiError('not_found', 'No member of this team has that handle.');
+  return { ...found, role: found.role as TeamRole };
+}
+
+/**
+ * Runs a change to the team's members with the team row locked, so that two owners stepping down
+ * at once cannot leave it without one; the change must keep an owner.
+ */
+async function lockedChange<T>(db: Db, teamId: string, change: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    await tx.execute(sql`SELECT 1 FROM ${teams} WHERE ${teams.id} = ${teamId}::uuid FOR UPDATE`);
+    const result = await change(tx);
+    const [{ owners }] = await tx.select({ owners: count() }).from(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.role, 'owner')));
+    if (Number(owners) === 0) throw lastOwner();
+    return result;
+  });
+}
+
+/**
+ * Removes a member, or the caller leaves. Owners remove anyone; admins remove members only
+ * (never an owner or another admin); members only themselves. The last owner cannot leave.
+ */
+export async function removeMember(db: Db, userId: string, teamId: string, handle: string): Promise<void> {
+  const me = await membershipOf(db, userId, teamId);
+  const target = await memberByHandle(db, teamId, handle);
+  if (target.userId !== userId) {
+    if (me.role === 'member') throw notAllowed("a team's owners and admins may remove other members");
+    if (me.role === 'admin' && target.role !== 'member') throw notAllowed("a team's owners may remove an owner or an admin");
+  }
+  await lockedChange(db, teamId, (tx) => tx.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, target.userId))));
+}
+
+/** Changes a member's role (owners only); the last owner cannot step down. */
+export async function setRole(db: Db, userId: string, teamId: string, handle: string, role: TeamRole) {
+  const me = await membershipOf(db, userId, teamId);
+  if (me.role !== 'owner') throw notAllowed("a team's owners may change roles");
+  const target = await memberByHandle(db, teamId, handle);
+  await lockedChange(db, teamId, (tx) => tx.update(teamMembers).set({ role }).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, target.userId))));
+  return { handle: target.handle, role };
+}
+
+
+
+/**
+ * Before an account is deleted: each team it is the only owner of passes to the longest-standing
+ * admin, else the longest-standing member; a team with nobody else is deleted. A team never
+ * outlives its last owner without another.
+ */
+export async function handOverTeams(db: Db, userId: string): Promise<void> {
+  await db.execute(sql`
+    WITH sole AS (
+      SELECT m.team_id FROM ${teamMembers} m
+      WHERE m.user_id = ${userId}::uuid AND m.role = 'owner'
+        AND NOT EXISTS (SELECT 1 FROM ${teamMembers} o WHERE o.team_id = m.team_id AND o.role = 'owner' AND o.user_id <> ${userId}::uuid)
+    ), heir AS (
+      SELECT DISTINCT ON (o.team_id) o.team_id, o.user_id FROM ${teamMembers} o JOIN sole USING (team_id)
+      WHERE o.user_id <> ${userId}::uuid
+      ORDER BY o.team_id, (o.role = 'admin') DESC, o.joined_at, o.user_id
+    ), promoted AS (
+      UPDATE ${teamMembers} t SET role = 'owner' FROM heir WHERE t.team_id = heir.team_id AND t.user_id = heir.user_id RETURNING t.team_id
+    )
+    DELETE FROM ${teams} WHERE id IN (SELECT team_id FROM sole) AND id NOT IN (SELECT team_id FROM heir)`);
+}
