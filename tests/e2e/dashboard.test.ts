@@ -283,6 +283,45 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     expect(await page.locator('main').textContent()).not.toContain('Friday club');
   });
 
+  it('a team\'s invite link fills in the code; the team page shows what each member shares, my consent changes at once, and leaving ends my view', async () => {
+    const owner = `tm${Math.random().toString(36).slice(2, 9)}`;
+    const made = await fetch(`${api}/admin/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${inject('adminToken')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ handle: owner, token: { scopes: ['sync', 'account'] } }),
+    });
+    const { token } = (await made.json()) as { token: string };
+    expect(await sync(token, [{ language: 'Rust', time: 2700, date: today, hour: 5 }])).toBe(200);
+    const asOwner = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${api}/teams`, { method: 'POST', headers: asOwner, body: JSON.stringify({ name: 'Night shift' }) });
+    expect(created.status).toBe(201);
+    const team = (await created.json()) as { id: string; invite_code: string };
+    const membersSeenByOwner = async () =>
+      ((await (await fetch(`${api}/teams/${team.id}?range=7d`, { headers: asOwner })).json()) as { members: { handle: string; seconds: number | null }[] }).members;
+
+    await page.goto(`${base}/dashboard/teams?code=${team.invite_code}`, { waitUntil: 'networkidle' });
+    expect(await page.getByLabel('Invite code').inputValue()).toBe(team.invite_code);
+    expect(await membersSeenByOwner()).toHaveLength(1);
+    await page.getByRole('button', { name: 'Join', exact: true }).click();
+    await arrivesAt(page, new RegExp(`/dashboard/teams/${team.id}`));
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Night shift');
+    const table = await page.getByRole('table').first().textContent();
+    expect(table).toContain(owner);
+    expect(table).toContain('45 mins');
+    // The owner sees my total (shared by default), until I share nothing.
+    const me = async () => (await membersSeenByOwner()).find((m) => m.handle !== owner);
+    expect(typeof (await me())?.seconds).toBe('number');
+    await page.getByLabel('What you share').selectOption('none');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await me())?.seconds, { timeout: 10_000 }).toBeNull();
+
+    await page.getByRole('button', { name: 'Leave the team' }).click();
+    await arrivesAt(page, /\/dashboard\/teams$/);
+    expect(await membersSeenByOwner()).toHaveLength(1);
+    const gone = await page.goto(`${base}/dashboard/teams/${team.id}`);
+    expect(gone?.status()).toBe(404);
+  });
+
   it('the header\'s "Sign out" asks on a page of its own, which signs out, without JavaScript too (last: it ends the file\'s session)', async () => {
     const noScript = await browser.newContext({ javaScriptEnabled: false });
     await noScript.addCookies(await context.cookies());
