@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import { addDays } from '../dates';
 import { rows, type Db } from '../db/client';
 import { privateLeaderboardMembers, userDays, users } from '../db/schema';
@@ -92,15 +92,19 @@ export async function boardEntries(db: Db, boardId: string, range: LeaderboardRa
   };
 }
 
-/** Each listed member's capped time per language over the dates, only for members who share languages. */
-export async function sharedLanguages(db: Db, userIds: string[], dates: { from: string; to: string }): Promise<Map<string, { name: string; seconds: number }[]>> {
+/**
+ * Each member's capped time per language over the dates, only for members who share languages:
+ * the members read through the board's membership index (an id list would be matched against
+ * every user).
+ */
+export async function sharedLanguages(db: Db, boardId: string, dates: { from: string; to: string }): Promise<Map<string, { name: string; seconds: number }[]>> {
   const byUser = new Map<string, { name: string; seconds: number }[]>();
-  if (userIds.length === 0) return byUser;
-  const ids = `{${userIds.join(',')}}`;
+  const sharing = (column: SQLWrapper) =>
+    sql`${column} IN (SELECT ${m.userId} FROM ${m} JOIN ${u} ON ${u.id} = ${m.userId} WHERE ${m.boardId} = ${boardId}::uuid AND ${sharesLanguages(u)})`;
   const found = await rows<{ user_id: string; name: string; millis: number }>(
     db,
     sql`SELECT c.user_id, c.name, sum(c.millis)::float8 AS millis
-        FROM (${cappedPerUserDay('language', (column) => sql`${column} IN (SELECT ${u.id} FROM ${u} WHERE ${u.id} = ANY(${ids}::uuid[]) AND ${sharesLanguages(u)})`, dates)}) AS c
+        FROM (${cappedPerUserDay('language', sharing, dates)}) AS c
         GROUP BY 1, 2 HAVING sum(c.millis) >= 1`,
   );
   for (const r of found) {

@@ -3,7 +3,7 @@ import { invalidQuery } from '../http/problem';
 import { parseQuery } from '../http/query';
 import { durationText } from '../wakatime/summaries';
 import { memberBoard, myBoards } from './boards';
-import { boardEntries, sharedLanguages } from './entries';
+import { boardEntries, rangeDates, sharedLanguages } from './entries';
 import { boardQuerySchema, type BoardQuery } from './schemas';
 
 // What the routes answer of a board: ours (GET /leaderboards/{id}) and WakaTime's shapes.
@@ -66,9 +66,9 @@ export async function wakaBoard(db: Db, userId: string, boardId: string, params:
   const q = parseBoardQuery(aliased); // `page` is not read: one page holds every member with time
   const board = await memberBoard(db, userId, boardId);
   const range = q.range;
-  const ranked = await boardEntries(db, board.id, range, q.language);
   const days = Number(range.slice(0, -1));
-  const languages = await sharedLanguages(db, ranked.entries.map((e) => e.user_id), ranked);
+  // The ranking and the members' languages are independent reads: asked at once.
+  const [ranked, languages] = await Promise.all([boardEntries(db, board.id, range, q.language), sharedLanguages(db, board.id, rangeDates(range))]);
   const data = ranked.entries.map((e) => {
     const average = Math.round(e.seconds / days);
     return {

@@ -22,9 +22,8 @@ const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : u
 /** The languages members who share them coded in over 30 days: what the board can be ranked by. */
 async function rankableLanguages(boardId: string): Promise<string[]> {
   const db = await getDb();
-  const members = (await boardEntries(db, boardId, '30d', null)).entries.map((e) => e.user_id);
   const names = new Map<string, string>();
-  for (const list of (await sharedLanguages(db, members, rangeDates('30d'))).values()) for (const l of list) if (!names.has(l.name.toLowerCase())) names.set(l.name.toLowerCase(), l.name);
+  for (const list of (await sharedLanguages(db, boardId, rangeDates('30d'))).values()) for (const l of list) if (!names.has(l.name.toLowerCase())) names.set(l.name.toLowerCase(), l.name);
   return [...names.values()].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
 }
 
