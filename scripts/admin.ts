@@ -20,7 +20,9 @@ const usage = `Usage: npm run admin -- <command> [options]
   list-tokens  --handle <h>
   reset-password --handle <h> [--generate]
                sets a new password and signs the user out everywhere: typed at the prompt, or
-               (empty answer, --generate, or no terminal) generated and printed once`;
+               (empty answer, --generate, or no terminal) generated and printed once
+  set-plan     --handle <h> --plan <id>
+               puts the user on the plan (free, pro, team, ...) at once; nothing of theirs is removed`;
 
 function commandFromArgs(argv: string[]): Command {
   const { positionals, values } = parseArgs({
@@ -41,6 +43,7 @@ function commandFromArgs(argv: string[]): Command {
       'share-apps': { type: 'boolean' },
       'no-community-stats': { type: 'boolean' },
       generate: { type: 'boolean' },
+      plan: { type: 'string' },
     },
   });
   const command = positionals[0];
@@ -63,7 +66,7 @@ function commandFromArgs(argv: string[]): Command {
             token: values.format ? { format: values.format } : undefined,
           },
         }
-      : { command, handle: values.handle, name: values.name, scopes: values.scopes?.split(','), format: values.format, token: values.token };
+      : { command, handle: values.handle, name: values.name, scopes: values.scopes?.split(','), format: values.format, token: values.token, plan: values.plan };
   const parsed = commandSchema.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || 'command'}: ${i.message}`).join('\n');

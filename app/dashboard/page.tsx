@@ -14,6 +14,7 @@ import { BadgeMaker, CopyButton, DeleteAccount, EditorConnector, FirstActivity, 
 import { formatDuration } from '@/lib/badges/format';
 import { getDb } from '@/lib/db/client';
 import { dashboardData } from '@/lib/web/account/dashboard';
+import { PlanUsage } from './plan-usage';
 import { dashboardRange } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
 import { chosenPlan } from '@/lib/web/public/pricing';
@@ -244,6 +245,9 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
           <PasswordForm />
         </>
       )}
+
+      <h2 id="plan">Your plan</h2>
+      <PlanUsage plan={account.plan} />
 
       <h2 id="data">Your data</h2>
       <p>

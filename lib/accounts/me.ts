@@ -9,6 +9,7 @@ import { authAccounts, badges, desktopActivity, goals, heartbeats, ideActivity, 
 import { ApiError } from '../http/problem';
 import { displayNameSchema, handleSchema, settingsSchema, timezoneSchema, tokenFormatSchema, tokenNameSchema, tokenScopesSchema, userSchema, type UserDto } from './schemas';
 import { listTokens } from './tokens';
+import { accountPlan, accountPlanSchema } from '../plans/account';
 import { markUserDates } from '../stats/community';
 import { leaderboardUserChanged } from '../stats/leaderboard/snapshot';
 import { handleTaken, settingColumns, userDto } from './users';
@@ -38,6 +39,7 @@ export const accountSchema = userSchema
   .extend({
     email: z.string().nullable().meta({ description: 'The email of an email + password login, if any.' }),
     sign_in_providers: z.array(z.string()).meta({ description: 'Outside providers linked for sign-in (github, oidc).' }),
+    plan: accountPlanSchema.meta({ description: 'My plan, its limits, and what I use of each.' }),
   })
   .meta({ id: 'Account' });
 export type AccountDto = z.infer<typeof accountSchema>;
@@ -47,7 +49,7 @@ export async function getAccount(db: Db, userId: string): Promise<AccountDto> {
   if (!user) throw new ApiError('not_found', 'This account no longer exists.');
   const [login] = await db.select({ email: passwordLogins.email }).from(passwordLogins).where(eq(passwordLogins.userId, userId));
   const linked = await db.select({ provider: authAccounts.provider }).from(authAccounts).where(eq(authAccounts.userId, userId));
-  return { ...userDto(user), email: login?.email ?? null, sign_in_providers: linked.map((l) => l.provider).sort() };
+  return { ...userDto(user), email: login?.email ?? null, sign_in_providers: linked.map((l) => l.provider).sort(), plan: await accountPlan(db, userId) };
 }
 
 export async function updateAccount(db: Db, userId: string, input: UpdateAccountInput): Promise<UserDto> {

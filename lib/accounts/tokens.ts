@@ -1,11 +1,11 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { apiTokens, users } from '../db/schema';
-import { ApiError } from '../http/problem';
 import { z } from 'zod';
 import { generateToken, looksLikeTokenPrefix, scopes, type Scope, type TokenFormat } from '../auth/tokens';
 import { isUuid } from '../ids';
 import { defaultScopes } from './schemas';
+import { assertWithin, HARD_CAPS } from '../plans/limits';
 
 export const tokenSchema = z
   .object({
@@ -40,8 +40,11 @@ function tokenDto(t: typeof apiTokens.$inferSelect): TokenDto {
   };
 }
 
-/** Live tokens a user may hold: every token has its own write budget, so their number is bounded. */
-export const MAX_LIVE_TOKENS = 20;
+/**
+ * Live tokens any user may hold, whatever the plan: every token has its own write budget, so
+ * their number is bounded. The plan's api_tokens (at most this) is what a user meets first.
+ */
+export const MAX_LIVE_TOKENS = HARD_CAPS.api_tokens!;
 
 /** Token names are at most this long (tokenNameSchema); a suffixed name is cut to fit. */
 const MAX_NAME_LENGTH = 100;
@@ -62,9 +65,10 @@ export function freeTokenName(name: string, taken: string[]): string {
 }
 
 /**
- * Issues a token (scopes by default as `defaultScopes` of its format); the raw value is returned once and only its hash is stored. 422 when the user
- * already holds MAX_LIVE_TOKENS live tokens (counted under the user's row lock, so concurrent
- * requests cannot pass the bound together). A name a live token of the user already has gets a
+ * Issues a token (scopes by default as `defaultScopes` of its format); the raw value is returned once and only its hash is stored. 403
+ * `plan_limit` when the user already holds as many live tokens as the plan's api_tokens (never
+ * more than MAX_LIVE_TOKENS), counted under the user's row lock, so concurrent requests cannot
+ * pass the bound together. A name a live token of the user already has gets a
  * number (freeTokenName, under the same lock); the answer's `info.name` is the name given.
  */
 export async function issueToken(
@@ -81,11 +85,7 @@ export async function issueToken(
       .select({ name: apiTokens.name })
       .from(apiTokens)
       .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
-    if (live.length >= MAX_LIVE_TOKENS) {
-      throw new ApiError('invalid_payload', `A user may hold at most ${MAX_LIVE_TOKENS} live tokens.`, {
-        errors: [{ path: '', code: 'too_many_tokens', message: `revoke a token first: at most ${MAX_LIVE_TOKENS}` }],
-      });
-    }
+    await assertWithin(tx, userId, 'api_tokens', live.length);
     const [created] = await tx.insert(apiTokens).values({ userId, name: freeTokenName(opts.name, live.map((t) => t.name)), prefix, hash, scopes: granted }).returning();
     return created;
   });

@@ -7,6 +7,7 @@ import { setPasswordByOperator } from '../accounts/password-reset';
 import { passwordSchema } from '../accounts/sign-in';
 import type { Db } from '../db/client';
 import { checkedText } from '../text';
+import { planIdSchema, setPlan } from '../plans/account';
 
 // Operator commands, run by the CLI directly on the database or, when the embedded database is
 // owned by a running server, by that server on the CLI's behalf (see control.ts).
@@ -24,6 +25,8 @@ export const commandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('list-tokens'), handle: handleSchema }),
   // The CLI prompts for the password, or leaves it out to have one generated and shown once.
   z.object({ command: z.literal('reset-password'), handle: handleSchema, password: passwordSchema.optional() }),
+  // What PATCH /admin/users/{handle} {plan} does: limits change at once, nothing is removed.
+  z.object({ command: z.literal('set-plan'), handle: handleSchema, plan: planIdSchema }),
 ]);
 
 export type Command = z.infer<typeof commandSchema>;
@@ -55,6 +58,10 @@ export async function runCommand(db: Db, command: Command): Promise<unknown> {
     case 'list-tokens': {
       const user = await userByHandle(db, command.handle);
       return { tokens: await listTokens(db, user.id) };
+    }
+    case 'set-plan': {
+      const user = await userByHandle(db, command.handle);
+      return setPlan(db, user.handle, command.plan);
     }
     case 'reset-password': {
       // Where the site sends no mail, the way back into a forgotten account (lib/accounts/password-reset.ts).

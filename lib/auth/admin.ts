@@ -11,9 +11,10 @@ import { secretsEqual } from './tokens';
  * Wrong tokens are limited per client address (lib/auth/attempts.ts), past which even the right
  * one waits: guessing is not worth it.
  */
-export function withAdmin(handler: (ctx: { request: Request; db: Db }) => Promise<Response>) {
-  return async (request: Request): Promise<Response> => {
+export function withAdmin<P = Record<string, never>>(handler: (ctx: { request: Request; db: Db; params: P }) => Promise<Response>) {
+  return async (request: Request, route?: { params: Promise<P> }): Promise<Response> => {
     try {
+      const params = ((await route?.params) ?? {}) as P;
       const adminToken = config().ADMIN_TOKEN;
       if (!adminToken) throw new ApiError('not_found', 'No such route.');
       const presented = bearerToken(request);
@@ -24,7 +25,7 @@ export function withAdmin(handler: (ctx: { request: Request; db: Db }) => Promis
           headers: { 'www-authenticate': 'Bearer realm="codetally-admin", error="invalid_token"' },
         });
       }
-      return await handler({ request, db });
+      return await handler({ request, db, params });
     } catch (err) {
       return errorResponse(err);
     }

@@ -3,24 +3,26 @@ import type { Db } from '../db/client';
 import { eachDay } from '../dates';
 import { localDateHour } from '../local-time';
 import type { PublishedBadge } from '../sharing/gate';
-import { dayTotals, dimensionTotals, earliestDate } from '../stats/queries';
-import { resolveRange, type RangeName } from '../stats/range';
+import { dayTotals, dimensionTotals } from '../stats/queries';
+import type { RangeName } from '../stats/range';
+import { userRange } from '../plans/history';
 import { formatDuration } from './format';
 import { badgeStyles, type BadgeStyle } from './schemas';
 
 // What a badge shows: its one figure, computed from the same read queries as the charts.
 
-export async function badgeSeconds(db: Db, { badge, timezone }: PublishedBadge): Promise<number> {
+export async function badgeSeconds(db: Db, { badge, timezone, historyDays }: PublishedBadge): Promise<number> {
   const scope = { userId: badge.userId };
   const today = localDateHour(timezone).date;
-  const name = badge.range as RangeName;
-  const range = resolveRange({ name }, today, name === 'all' ? await earliestDate(db, scope) : undefined);
+  // `all` and every range: no day before the owner's plan's window of history.
+  const range = await userRange(db, badge.userId, { name: badge.range as RangeName }, today, historyDays);
   if (badge.metric === 'language') {
     const figures = await dimensionTotals(db, scope, 'language', range.from, range.to);
     return Math.round((figures.find((f) => f.name === badge.language)?.millis ?? 0) / 1000);
   }
   const total = (await dayTotals(db, scope, range.from, range.to)).reduce((sum, d) => sum + d.millis, 0) / 1000;
-  return Math.round(badge.metric === 'daily_average' ? total / eachDay(range.from, range.to).length : total);
+  const days = eachDay(range.from, range.to).length;
+  return Math.round(badge.metric === 'daily_average' ? (days ? total / days : 0) : total);
 }
 
 export interface BadgeFace {

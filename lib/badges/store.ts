@@ -1,7 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
-import { badges } from '../db/schema';
+import { badges, users } from '../db/schema';
+import { assertWithin, HARD_CAPS } from '../plans/limits';
 import { ApiError } from '../http/problem';
 import { isUuid } from '../ids';
 import type { BadgeDto, BadgeStyle, CreateBadgeInput } from './schemas';
@@ -9,7 +10,8 @@ import type { BadgeDto, BadgeStyle, CreateBadgeInput } from './schemas';
 // Badge records as their owner manages them (scope `badges`). Each change is announced as a
 // change of its owner: their cached badge images go (lib/cache/tags.ts).
 
-export const MAX_BADGES_PER_USER = 50;
+/** Badges any user may have, whatever the plan; the plan's badges (at most this) is met first. */
+export const MAX_BADGES_PER_USER = HARD_CAPS.badges!;
 export type BadgeRow = typeof badges.$inferSelect;
 
 const defaultLabel = (input: CreateBadgeInput) =>
@@ -37,14 +39,18 @@ export function badgeDto(row: BadgeRow, origin: string): BadgeDto {
   };
 }
 
+/**
+ * Makes a badge; 403 `plan_limit` when the user has as many as the plan's badges allow, counted
+ * under the user's row lock so that requests at once cannot pass the bound together.
+ */
 export async function createBadge(db: Db, userId: string, input: CreateBadgeInput): Promise<BadgeRow> {
-  const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(badges).where(eq(badges.userId, userId));
-  if (n >= MAX_BADGES_PER_USER) {
-    throw new ApiError('invalid_payload', `A user may have at most ${MAX_BADGES_PER_USER} badges.`, {
-      errors: [{ path: '', code: 'too_many_badges', message: `delete a badge first: at most ${MAX_BADGES_PER_USER}` }],
-    });
-  }
-  const [row] = await db.insert(badges).values(badgeValues(userId, input)).returning();
+  const row = await db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(badges).where(eq(badges.userId, userId));
+    await assertWithin(tx, userId, 'badges', n);
+    const [created] = await tx.insert(badges).values(badgeValues(userId, input)).returning();
+    return created;
+  });
   await usersChanged(db, [userId]); // a first badge is what the URL without `badge` shows
   return row;
 }

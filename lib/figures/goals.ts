@@ -7,6 +7,7 @@ import { ApiError } from '../http/problem';
 import { isUuid } from '../ids';
 import { localDateHour } from '../local-time';
 import { earliestDate } from '../stats/queries';
+import { historyStart } from '../plans/limits';
 import { durationText } from '../wakatime/summaries';
 import { MAX_GOALS_PER_USER, type CreateGoalInput, type GoalPeriod } from './schemas';
 
@@ -77,14 +78,17 @@ export async function judgeGoals(db: Db, user: { id: string; timezone: string },
   if (list.length === 0) return [];
   const today = localDateHour(user.timezone, now).date;
   const by = { language: list.some((g) => g.language !== null), project: list.some((g) => g.project !== null) };
+  // Streaks count no day before the plan's window of history (lib/plans/history.ts).
+  const floor = await historyStart(db, user.id, today);
   let earliest: string | undefined;
   for (let days = FIRST_WINDOW_DAYS; ; days *= 4) {
-    const from = isoWeekStart(addDays(today, -days));
+    const week = isoWeekStart(addDays(today, -days));
+    const from = floor !== null && week < floor ? floor : week;
     const found = await cappedDays(db, user.id, from, today, by);
     const judged = list.map((goal) => judge(goal, found, from, today));
     if (judged.every((j) => !j.reachesStart)) return judged.map((j) => j.judged);
     earliest ??= (await earliestDate(db, { userId: user.id })) ?? today;
-    if (from <= earliest) return judged.map((j) => j.judged);
+    if (from <= earliest || from === floor) return judged.map((j) => j.judged);
   }
 }
 

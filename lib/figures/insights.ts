@@ -4,8 +4,9 @@ import { addDays, isoWeekday } from '../dates';
 import { rows, type Db } from '../db/client';
 import { userDays, userHours } from '../db/schema';
 import { localDateHour } from '../local-time';
-import { earliestDate } from '../stats/queries';
-import { resolveRange, type RangeQuery, type ResolvedRange } from '../stats/range';
+import type { RangeQuery, ResolvedRange } from '../stats/range';
+import { userRange } from '../plans/history';
+import { historyStart } from '../plans/limits';
 
 // The owner's insights over a range (GET /me/insights), from the per-user rollups, every hour
 // capped at 3600 s: user_days holds capped day totals, user_hours uncapped hours (capped here).
@@ -30,14 +31,14 @@ export interface Insights {
 }
 
 /** Runs of consecutive dates with time, up to today: the longest, and the one ending today or yesterday. */
-async function streaks(db: Db, userId: string, today: string): Promise<{ current_days: number; longest_days: number }> {
+async function streaks(db: Db, userId: string, today: string, floor: string | null): Promise<{ current_days: number; longest_days: number }> {
   const d = userDays;
   const [row] = await rows<{ longest: number | null; current: number | null }>(
     db,
     sql`WITH runs AS (
           SELECT max(date) AS last, count(*)::int AS n
           FROM (SELECT ${d.date} AS date, ${d.date} - (row_number() OVER (ORDER BY ${d.date}))::int AS run
-                FROM ${d} WHERE ${d.userId} = ${userId}::uuid AND ${d.millis} > 0 AND ${d.date} <= ${today}) AS active
+                FROM ${d} WHERE ${d.userId} = ${userId}::uuid AND ${d.millis} > 0 AND ${d.date} <= ${today} AND ${d.date} >= ${floor ?? '0001-01-01'}) AS active
           GROUP BY run)
         SELECT max(n) AS longest, max(n) FILTER (WHERE last >= ${addDays(today, -1)}::date) AS current FROM runs`,
   );
@@ -46,8 +47,7 @@ async function streaks(db: Db, userId: string, today: string): Promise<{ current
 
 export async function insights(db: Db, user: { id: string; timezone: string }, query: RangeQuery, now = new Date()): Promise<Insights> {
   const today = localDateHour(user.timezone, now).date;
-  const earliest = query.name === 'all' ? await earliestDate(db, { userId: user.id }) : undefined;
-  const range = resolveRange(query, today, earliest);
+  const range = await userRange(db, user.id, query, today);
   const [d, h] = [userDays, userHours];
   const [days, hourRows, streak] = await Promise.all([
     rows<{ date: string; millis: number }>(
@@ -60,7 +60,7 @@ export async function insights(db: Db, user: { id: string; timezone: string }, q
       sql`SELECT ${h.hour}::int AS hour, sum(least(${h.millis}, ${HOUR_CAP_MILLIS}))::float8 AS millis FROM ${h}
           WHERE ${h.userId} = ${user.id}::uuid AND ${h.date} BETWEEN ${range.from} AND ${range.to} GROUP BY 1`,
     ),
-    streaks(db, user.id, today),
+    streaks(db, user.id, today, await historyStart(db, user.id, today)),
   ]);
 
   let total = 0;
@@ -73,7 +73,7 @@ export async function insights(db: Db, user: { id: string; timezone: string }, q
     perWeekday[isoWeekday(day.date)] += millis;
   }
   // How many times each weekday occurs in the range: whole weeks, then the days left over.
-  const span = Math.round((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000) + 1;
+  const span = Math.max(0, Math.round((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000) + 1); // 0: wholly before the plan's window
   const occurrences = Array.from({ length: 7 }, () => Math.floor(span / 7));
   for (let i = 0; i < span % 7; i++) occurrences[(isoWeekday(range.from) + i) % 7] += 1;
   const perHour = new Map(hourRows.map((r) => [r.hour, Number(r.millis)]));

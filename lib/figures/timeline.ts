@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { HOUR_CAP_MILLIS } from '../activity';
 import { rows, type Db } from '../db/client';
 import { heartbeats, ideActivity, userHours } from '../db/schema';
-import { isoInZone, localDay, type LocalDay } from '../local-time';
+import { isoInZone, localDateHour, localDay, type LocalDay } from '../local-time';
+import { historyStart } from '../plans/limits';
 import { hoursOf } from '../wakatime/credits';
 import { hiddenNames } from '../projects/read';
 
@@ -136,6 +137,9 @@ function bucketSegments(buckets: BucketRow[], beats: BeatRow[], day: LocalDay): 
 
 /** The owner's day: segments in time order (whole-hour bucket segments may overlap each other and heartbeat ones). */
 export async function timeline(db: Db, user: { id: string; timezone: string }, date: string): Promise<{ date: string; timezone: string; segments: Segment[] }> {
+  // A date before the plan's window of history shows nothing (its activity is kept).
+  const floor = await historyStart(db, user.id, localDateHour(user.timezone).date);
+  if (floor !== null && date < floor) return { date, timezone: user.timezone, segments: [] };
   const day = localDay(date, user.timezone);
   const [beats, buckets, hidden] = await Promise.all([dayBeats(db, user.id, date), dayBuckets(db, user.id, date), hiddenNames(db, user.id).then((names) => new Set(names))]);
   const drawn = [...beatSegments(beats, day), ...bucketSegments(buckets, beats, day)].sort(

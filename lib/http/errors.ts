@@ -52,6 +52,12 @@ export const errorCatalog = {
     meaning: 'The token lacks the scope the route needs, a session change came from another site, or a token asked for a language badge while its owner keeps languages private (languages_not_shared).',
     action: 'Use a token with the right scope, or make the change from the dashboard.',
   },
+  plan_limit: {
+    status: 403,
+    title: 'Plan limit reached',
+    meaning: 'Making this would pass a limit of the user\'s plan (api_tokens, badges, team_members, private_leaderboards); errors names the limit, detail the plan that allows more. Nothing was made, and nothing already made was removed.',
+    action: 'Remove one first, or move to the plan the detail names.',
+  },
   not_found: {
     status: 404,
     title: 'Not found',
@@ -173,8 +179,8 @@ export const fieldCodes = {
   format_character: 'A name holds an invisible or text-direction character (zero-width space, bidi override or isolate).',
   content_not_allowed: 'A bucket carries a field named content, body, text, diff, patch, clipboard, source, code or snippet: the service never receives file contents.',
   handle_taken: 'Another account has this handle (handles are unique regardless of case).',
-  too_many_tokens: 'The user holds 20 live tokens: revoke one first.',
-  too_many_badges: 'The user has 50 badges: delete one first.',
+  unknown_plan: 'No plan has this id (PATCH /admin/users/{handle}).',
+  plan_limit: 'The user holds as many of these as their plan allows (path names the limit: api_tokens, badges, team_members, private_leaderboards).',
   too_many_goals: 'The user has 20 goals: delete one first.',
   languages_not_shared: 'A token asked for a language badge while its owner keeps languages private.',
 } as const;

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
 import { cols } from '../db/names';
-import { privateLeaderboardMembers, privateLeaderboards } from '../db/schema';
+import { privateLeaderboardMembers, privateLeaderboards, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { isUuid } from '../ids';
+import { assertWithin } from '../plans/limits';
 
 // Private leaderboards: made by anyone, joined by invite code, read by members only. A non-member
-// gets the same 404 as for an unknown id, so nobody learns that a board exists. Creation and
-// joining are one function each (createBoard, joinBoard): where a plan's limit is checked.
+// gets the same 404 as for an unknown id, so nobody learns that a board exists. The boards a user
+// makes are bounded by their plan's `private_leaderboards` (createBoard); joining is not.
 
 const [b, m] = [privateLeaderboards, privateLeaderboardMembers];
 
@@ -37,6 +38,10 @@ const newInviteCode = () => randomBytes(16).toString('base64url');
 /** Creates a board with its creator as owner and first member. */
 export async function createBoard(db: Db, userId: string, input: { name: string }): Promise<{ id: string; name: string; invite_code: string }> {
   return db.transaction(async (tx) => {
+    // The user's row is the lock every creation of theirs takes: two at once cannot both pass the limit.
+    await tx.execute(sql`SELECT 1 FROM ${users} WHERE ${users.id} = ${userId}::uuid FOR UPDATE`);
+    const [made] = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM ${b} WHERE ${b.ownerId} = ${userId}::uuid`);
+    await assertWithin(tx, userId, 'private_leaderboards', made.n);
     const [board] = await rows<{ id: string; name: string; invite_code: string }>(
       tx,
       sql`INSERT INTO ${b} (${cols(b.name, b.inviteCode, b.ownerId)}) VALUES (${input.name}, ${newInviteCode()}, ${userId}::uuid)

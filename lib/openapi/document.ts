@@ -29,6 +29,7 @@ import { componentSchemas, idOf, namedSchemas, ref } from './components';
 import { accountOperation, always, jsonBody, ok, problems, publicGet, publicRead, svg, writeOperation } from './operations';
 import { wakatimePaths } from './wakatime';
 import { figuresPaths, figuresRoots, wakatimeGoalPaths } from './figures';
+import { planLimitNote, planPaths, planRoots } from './plans';
 import { projectPaths, projectRoots } from './projects';
 import { leaderboardPaths, leaderboardRoots } from './leaderboards';
 import { teamPaths, teamRoots } from './teams';
@@ -52,6 +53,7 @@ const documentRoots = (): z.ZodType[] => [
   statsSchema, allTimeSchema, wakaUserSchema, projectsSchema, wakatimeDumpSchema, importSchema, importListSchema,
   unsubscribedSchema,
   ...figuresRoots,
+  ...planRoots,
   ...projectRoots(),
   ...leaderboardRoots,
   ...teamRoots(),
@@ -97,6 +99,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...projectPaths(),
       ...leaderboardPaths(),
       ...teamPaths(),
+      ...planPaths(),
       '/sync/activities': {
         post: writeOperation(
           'Store a batch of IDE buckets',
@@ -140,7 +143,7 @@ export function openApiDocument(): Record<string, unknown> {
         },
       },
       '/me': {
-        get: accountOperation('My account', 'The account with its settings, its email + password login (if any) and linked sign-in providers.', { '200': ok(accountSchema) }),
+        get: accountOperation('My account', 'The account with its settings, its email + password login (if any), linked sign-in providers, and its plan: the limits and what is used of each.', { '200': ok(accountSchema) }),
         patch: accountOperation(
           'Change my account',
           'Any of handle, display_name, timezone and the sharing settings; fields left out keep their value.',
@@ -163,9 +166,9 @@ export function openApiDocument(): Record<string, unknown> {
         }),
         post: accountOperation(
           'Create a token',
-          'The token is in the answer once and only its hash is kept. Scopes default to sync and badges (what a plugin needs). A user holds at most 20 live tokens (422 `too_many_tokens`: revoke one first). A name one of my live tokens already has (ignoring case) is given a number, `laptop (2)`, `laptop (3)`...: `info.name` is the name the token got.',
+          'The token is in the answer once and only its hash is kept. Scopes default to sync and badges (what a plugin needs). A user holds at most as many live tokens as the plan\'s `api_tokens` (never more than 20; 403 `plan_limit` beyond: revoke one first, or move to a plan that allows more). A name one of my live tokens already has (ignoring case) is given a number, `laptop (2)`, `laptop (3)`...: `info.name` is the name the token got.',
           { '201': ok(issuedTokenSchema) },
-          { ...jsonBody, invalid_payload: 'naming the field; `too_many_tokens`.' },
+          { ...jsonBody, invalid_payload: 'naming the field.', plan_limit: planLimitNote('api_tokens') },
           createTokenSchema,
         ),
       },
@@ -245,7 +248,7 @@ export function openApiDocument(): Record<string, unknown> {
         post: {
           summary: 'Create a badge',
           description:
-            'Creating a badge is the owner\'s consent to publish exactly that figure (whatever the profile settings): a token with the `badges` scope carries that consent for a total or a daily average, and for a language\'s figure only while its owner shares languages (403 `forbidden` with `languages_not_shared` otherwise: the owner makes such a badge from the dashboard). Embed the returned `url` (or `markdown` / `html`), built from SITE_URL or the Host the request used; identifiers are never guessed. At most 50 badges per user. Shared caches keep a badge at most a minute (plus a minute stale), so a deleted one disappears from them within two.',
+            'Creating a badge is the owner\'s consent to publish exactly that figure (whatever the profile settings): a token with the `badges` scope carries that consent for a total or a daily average, and for a language\'s figure only while its owner shares languages (403 `forbidden` with `languages_not_shared` otherwise: the owner makes such a badge from the dashboard). Embed the returned `url` (or `markdown` / `html`), built from SITE_URL or the Host the request used; identifiers are never guessed. At most as many badges as the plan\'s `badges` (never more than 50; 403 `plan_limit` beyond). A badge shows no day older than the plan\'s window of history (`history_days`): `all` starts there. Shared caches keep a badge at most a minute (plus a minute stale), so a deleted one disappears from them within two.',
           security: [{ bearer: ['badges'] }],
           requestBody: { required: true, content: { 'application/json': { schema: ref(createBadgeSchema) } } },
           responses: {
@@ -254,7 +257,8 @@ export function openApiDocument(): Record<string, unknown> {
               ...jsonBody,
               unauthorized: '',
               forbidden: 'the token lacks the `badges` scope, or asks for a language badge of an owner who keeps languages private (`languages_not_shared`).',
-              invalid_payload: 'naming the field; `too_many_badges`.',
+              invalid_payload: 'naming the field.',
+              plan_limit: planLimitNote('badges'),
               ...always,
             }),
           },

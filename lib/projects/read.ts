@@ -5,6 +5,7 @@ import { hiddenProjects, ideActivity, userHours } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { localDateHour } from '../local-time';
 import { resolveRange, type RangeQuery, type ResolvedRange } from '../stats/range';
+import { clampToHistory, historyStart } from '../plans/limits';
 import { NO_PROJECT, PROJECT_PATH_MAX } from './schemas';
 import { nameProblem } from '../text';
 
@@ -30,11 +31,13 @@ export function projectParam(name: string): string {
 export const unknownProject = () => new ApiError('not_found', 'You have no project of that name.');
 
 /**
- * The dates a range covers in the owner's timezone. `all` starts at the first date there is:
- * the read finds where the data begins, with no query for it.
+ * The dates a range covers in the owner's timezone, from no earlier than their plan's window of
+ * history. `all` starts at the first date there is (or the window's): the read finds where the
+ * data begins, with no query for it.
  */
-export function ownRange(query: RangeQuery, timeZone: string): ResolvedRange {
-  return resolveRange(query, localDateHour(timeZone).date, '0001-01-01');
+export async function ownRange(db: Db, userId: string, query: RangeQuery, timeZone: string): Promise<ResolvedRange> {
+  const today = localDateHour(timeZone).date;
+  return clampToHistory(resolveRange(query, today, '0001-01-01'), await historyStart(db, userId, today));
 }
 
 const [a, h] = [ideActivity, userHours];

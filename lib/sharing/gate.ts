@@ -3,7 +3,8 @@ import { config } from '../config';
 import { rows, type Db } from '../db/client';
 import { col, selected } from '../db/names';
 import { ApiError } from '../http/problem';
-import { badges, users } from '../db/schema';
+import { badges, plans, users } from '../db/schema';
+import { effectiveLimits } from '../plans/limits';
 import { isHandle, isUuid } from '../ids';
 import { ownerCacheOf } from './owner-cache';
 import type { PublicOwner, PublicUser } from './owner';
@@ -23,6 +24,7 @@ interface OwnerRow {
   share_editors: boolean;
   share_apps: boolean;
   stats_version: number;
+  plan_limits: Record<string, unknown> | null;
 }
 
 /**
@@ -47,7 +49,8 @@ async function readOwner(db: Db, ref: string): Promise<PublicOwner> {
   const [row] = await rows<OwnerRow>(
     db,
     sql`SELECT ${selected(u.id, u.handle, u.displayName, u.timezone, u.profilePublic, u.shareLanguages, u.shareEditors, u.shareApps)},
-               ${u.statsVersion}::float8 AS stats_version
+               ${u.statsVersion}::float8 AS stats_version,
+               (SELECT p.limits FROM ${plans} p WHERE p.id = ${u.planId}) AS plan_limits
         FROM ${u} WHERE ${match}`,
   );
   if (!row || !row.profile_public) throw notPublic();
@@ -56,6 +59,7 @@ async function readOwner(db: Db, ref: string): Promise<PublicOwner> {
     timezone: row.timezone,
     shares: { languages: row.share_languages, editors: row.share_editors, apps: row.share_apps },
     statsVersion: Number(row.stats_version),
+    historyDays: effectiveLimits(row.plan_limits ?? {}).history_days,
   };
 }
 
@@ -120,6 +124,8 @@ export interface PublishedBadge {
   badge: typeof badges.$inferSelect;
   timezone: string;
   statsVersion: number;
+  /** The owner's plan's window of history (null: all; absent: read when needed): a badge shows no older day. */
+  historyDays?: number | null;
 }
 
 /**
@@ -130,11 +136,12 @@ export interface PublishedBadge {
 export async function publishedBadge(db: Db, ownerId: string, badgeId: string | null): Promise<PublishedBadge | null> {
   if (!isUuid(ownerId) || (badgeId !== null && !isUuid(badgeId))) return null;
   const [row] = await db
-    .select({ badge: badges, timezone: users.timezone, statsVersion: users.statsVersion })
+    .select({ badge: badges, timezone: users.timezone, statsVersion: users.statsVersion, limits: plans.limits })
     .from(badges)
     .innerJoin(users, eq(users.id, badges.userId))
+    .innerJoin(plans, eq(plans.id, users.planId))
     .where(and(eq(badges.userId, ownerId), badgeId ? eq(badges.id, badgeId) : undefined))
     .orderBy(asc(badges.createdAt), asc(badges.id))
     .limit(1);
-  return row ? { badge: row.badge, timezone: row.timezone, statsVersion: Number(row.statsVersion) } : null;
+  return row ? { badge: row.badge, timezone: row.timezone, statsVersion: Number(row.statsVersion), historyDays: effectiveLimits(row.limits).history_days } : null;
 }

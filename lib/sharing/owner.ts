@@ -14,4 +14,6 @@ export interface PublicOwner {
   shares: { languages: boolean; editors: boolean; apps: boolean };
   /** Changes with every write of the user's activity: per-user caches key on it. */
   statsVersion: number;
+  /** The window of history the owner's plan shows (null: all of it; absent: read when needed): no read shows an older day. */
+  historyDays?: number | null;
 }

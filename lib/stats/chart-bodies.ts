@@ -5,6 +5,7 @@ import { enoughUsers } from '../sharing/gate';
 import type { PublicOwner, PublicUser } from '../sharing/owner';
 import { communityDaysShown, dayTotals, dimensionTotals, earliestDate, weekdayHours, type NamedFigure, type Scope } from './queries';
 import { resolveRange, type RangeQuery, type ResolvedRange } from './range';
+import { userRange } from '../plans/history';
 
 // The bodies of the public chart routes, built field by field from the read queries and the
 // sharing gate's answer: a per-user chart shows only what its owner shares; a site-wide chart
@@ -35,8 +36,11 @@ export function todayFor(target: ChartTarget, now = new Date()): string {
 }
 
 async function common(db: Db, target: ChartTarget, query: RangeQuery, today: string): Promise<Common> {
-  const earliest = query.name === 'all' ? await earliestDate(db, scopeOf(target)) : undefined;
-  const range = resolveRange(query, today, earliest);
+  // A user's chart shows no day before their plan's window of history (lib/plans/history.ts).
+  const range =
+    target.scope === 'user'
+      ? await userRange(db, target.owner.user.id, query, today, target.owner.historyDays)
+      : resolveRange(query, today, query.name === 'all' ? await earliestDate(db, 'community') : undefined);
   const suppressed = target.scope === 'global' && !(await communityDaysShown(db, range.from, range.to));
   return { scope: target.scope, user: target.scope === 'user' ? target.owner.user : null, range, suppressed };
 }
@@ -68,7 +72,7 @@ export async function timeChart(db: Db, target: ChartTarget, query: RangeQuery, 
   const editors = showEditors
     ? ranked(visible(target, await dimensionTotals(db, scopeOf(target), 'editor', c.range.from, c.range.to)), editorName)
     : [];
-  return { ...c, total_seconds: total, daily_average_seconds: Math.round(total / days.length), days, editors };
+  return { ...c, total_seconds: total, daily_average_seconds: days.length ? Math.round(total / days.length) : 0, days, editors }; // no days: a range wholly before the plan's window
 }
 
 export async function languageChart(db: Db, target: ChartTarget, query: RangeQuery, today = todayFor(target)) {
@@ -108,7 +112,7 @@ export async function weeklyChart(db: Db, target: ChartTarget, weeks: number, to
       perWeek.set(week, (perWeek.get(week) ?? 0) + d.seconds);
     }
     if (target.scope === 'global' || target.owner.shares.languages) {
-      const figures = visible(target, await dimensionTotals(db, scopeOf(target), 'language', from, to, 'week'));
+      const figures = visible(target, await dimensionTotals(db, scopeOf(target), 'language', c.range.from, c.range.to, 'week'));
       for (const f of figures.sort((a, b) => b.millis - a.millis || a.name.localeCompare(b.name))) {
         if (!top.has(f.period) && f.millis > 0) top.set(f.period, f.name);
       }

@@ -3,6 +3,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
 import { teamMembers, teams, users } from '../db/schema';
 import { ApiError } from '../http/problem';
+import { assertWithin } from '../plans/limits';
 import { isUuid } from '../ids';
 import type { TeamRole, TeamShare } from './schemas';
 
@@ -42,8 +43,9 @@ export async function membershipOf(db: Db, userId: string, teamId: string): Prom
 const canManage = (role: TeamRole) => role === 'owner' || role === 'admin';
 
 /**
- * The one way into a team: the owner at creation, anyone else by the invite code. The plan's
- * `team_members` limit is checked here. Joining again keeps the member's role and consent.
+ * The one way into a team: the owner at creation (createTeam), anyone else by the invite code
+ * (joinTeam, which checks the first owner's plan's `team_members` first). Joining again keeps the
+ * member's role and consent.
  */
 export async function addMember(db: Db, teamId: string, userId: string, role: TeamRole): Promise<{ role: TeamRole; share: TeamShare }> {
   const [row] = await rows<{ role: TeamRole; share: TeamShare }>(
@@ -61,6 +63,7 @@ export async function addMember(db: Db, teamId: string, userId: string, role: Te
 export async function createTeam(db: Db, userId: string, name: string): Promise<Membership> {
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
+    await assertWithin(tx, userId, 'team_members', 0); // a plan without teams makes none
     const [team] = await tx.insert(teams).values({ name, inviteCode: newInviteCode() }).returning();
     await addMember(tx, team.id, userId, 'owner');
     return { id: team.id, name: team.name, role: 'owner', share: 'total', inviteCode: team.inviteCode, inviteExpiresAt: team.inviteExpiresAt };
@@ -71,7 +74,20 @@ export async function createTeam(db: Db, userId: string, name: string): Promise<
 export async function joinTeam(db: Db, userId: string, code: string, now = new Date()): Promise<{ id: string; name: string; role: TeamRole; share: TeamShare }> {
   const [team] = await db.select({ id: teams.id, name: teams.name, expires: teams.inviteExpiresAt }).from(teams).where(eq(teams.inviteCode, code));
   if (!team || (team.expires !== null && team.expires <= now)) throw new ApiError('not_found', 'No team has this invite code, or it has expired: ask for a new one.');
-  const member = await addMember(db, team.id, userId, 'member');
+  const member = await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    // The team's row is the lock every join takes: two joins at once cannot both pass the limit.
+    await tx.execute(sql`SELECT 1 FROM ${teams} WHERE ${teams.id} = ${team.id}::uuid FOR UPDATE`);
+    const [size] = await rows<{ first_owner: string; members: number; mine: boolean }>(
+      tx,
+      sql`SELECT (SELECT user_id FROM ${teamMembers} WHERE team_id = ${team.id}::uuid AND role = 'owner' ORDER BY joined_at, user_id LIMIT 1) AS first_owner,
+                 count(*)::int AS members, bool_or(user_id = ${userId}::uuid) AS mine
+          FROM ${teamMembers} WHERE team_id = ${team.id}::uuid`,
+    );
+    // The team's members are bounded by its first owner's plan; joining again changes nothing.
+    if (!size.mine && size.first_owner) await assertWithin(tx, size.first_owner, 'team_members', size.members, 'The plan of this team\'s owner');
+    return addMember(tx, team.id, userId, 'member');
+  });
   return { id: team.id, name: team.name, ...member };
 }
 

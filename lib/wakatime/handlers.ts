@@ -75,7 +75,7 @@ export async function userHandler({ db, user }: WakaContext): Promise<Response> 
 
 /** GET projects?q=. */
 export async function projectsHandler({ db, user, request }: WakaContext): Promise<Response> {
-  return own(await projects(db, user.id, new URL(request.url).searchParams.get('q')));
+  return own(await projects(db, user.id, user.timezone, new URL(request.url).searchParams.get('q')));
 }
 
 /** GET goals: every goal of the owner, in WakaTime's shape. */

@@ -7,6 +7,8 @@ import { localDateHour, localDay } from '../local-time';
 import { textProblem } from '../text';
 import { dayTotals, earliestDate } from '../stats/queries';
 import { durationText, figures, type WakaUser } from './summaries';
+import { userSpan } from '../plans/history';
+import { historyStart } from '../plans/limits';
 
 // The WakaTime-compatible read routes (scope `stats`): the owner's own figures, private ones
 // included, in WakaTime's shapes.
@@ -103,7 +105,9 @@ export async function stats(db: Db, user: WakaUser & { handle: string }, range: 
   }
   const today = localDateHour(user.timezone).date;
   const days = { last_7_days: 7, last_30_days: 30, last_6_months: 183, last_year: 365 }[range as Exclude<StatsRange, 'all_time'>];
-  const from = days ? addDays(today, 1 - days) : ((await earliestDate(db, { userId: user.id })) ?? today);
+  const asked = days ? addDays(today, 1 - days) : ((await earliestDate(db, { userId: user.id })) ?? today);
+  // No day before the plan's window of history (lib/plans/history.ts).
+  const { from } = await userSpan(db, user.id, asked, today, today);
   const found = (await figures(db, user, from, today, 'range')).get('')!;
   const total = found.grand_total.total_seconds;
   const span = daysBetween(from, today) + 1;
@@ -148,7 +152,7 @@ export async function stats(db: Db, user: WakaUser & { handle: string }, range: 
 /** GET all_time_since_today: every second ever counted. */
 export async function allTimeSinceToday(db: Db, user: WakaUser) {
   const today = localDateHour(user.timezone).date;
-  const first = (await earliestDate(db, { userId: user.id })) ?? today;
+  const { from: first } = await userSpan(db, user.id, (await earliestDate(db, { userId: user.id })) ?? today, today, today);
   const total = Math.round((await dayTotals(db, { userId: user.id }, first, today)).reduce((sum, d) => sum + d.millis, 0) / 1000);
   return {
     data: {
@@ -188,13 +192,15 @@ const hiddenOf = (userId: string, project: SQLWrapper) =>
   sql`SELECT 1 FROM ${hiddenProjects} WHERE ${hiddenProjects.userId} = ${userId}::uuid AND ${hiddenProjects.project} = ${project}`;
 
 /** GET projects: the owner's projects (not the hidden ones), the most recently used first; `q` filters by name. */
-export async function projects(db: Db, userId: string, q: string | null) {
+export async function projects(db: Db, userId: string, timeZone: string, q: string | null) {
   if (q !== null && (q.length > 100 || textProblem(q))) throw new ApiError('invalid_query', 'q must be at most 100 characters of well-formed text.');
   const a = ideActivity;
+  // A project last used before the plan's window of history is not named.
+  const floor = (await historyStart(db, userId, localDateHour(timeZone).date)) ?? '0001-01-01';
   const found = await db
     .select({ name: a.project, lastDate: max(a.date) })
     .from(a)
-    .where(and(eq(a.userId, userId), ne(a.project, ''), q ? sql`strpos(lower(${a.project}), lower(${q})) > 0` : undefined, sql`NOT EXISTS (${hiddenOf(userId, a.project)})`))
+    .where(and(eq(a.userId, userId), ne(a.project, ''), sql`${a.date} >= ${floor}`, q ? sql`strpos(lower(${a.project}), lower(${q})) > 0` : undefined, sql`NOT EXISTS (${hiddenOf(userId, a.project)})`))
     .groupBy(a.project)
     .orderBy(desc(max(a.date)), a.project)
     .limit(1000);

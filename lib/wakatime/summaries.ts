@@ -5,6 +5,7 @@ import { heartbeats } from '../db/schema';
 import { localDateHour } from '../local-time';
 import { eachDay } from '../dates';
 import { projectTotals } from '../stats/own';
+import { userSpan } from '../plans/history';
 import { dayTotals, dimensionTotals, type Per } from '../stats/queries';
 import { hoursOf } from './credits';
 import { GAP_MS } from './heartbeat';
@@ -142,12 +143,14 @@ export interface Figures {
  */
 export async function figures(db: Db, user: WakaUser, from: string, to: string, per: 'range' | 'day'): Promise<Map<string, Figures>> {
   const scope = { userId: user.id };
+  // Dates before the plan's window of history are answered, with nothing in them (lib/plans/history.ts).
+  const shown = await userSpan(db, user.id, from, to, localDateHour(user.timezone).date);
   const [days, languages, editors, projects, shares] = await Promise.all([
-    dayTotals(db, scope, from, to),
-    dimensionTotals(db, scope, 'language', from, to, per),
-    dimensionTotals(db, scope, 'editor', from, to, per),
-    projectTotals(db, user.id, from, to, per),
-    heartbeatShares(db, user, from, to, per),
+    dayTotals(db, scope, shown.from, shown.to),
+    dimensionTotals(db, scope, 'language', shown.from, shown.to, per),
+    dimensionTotals(db, scope, 'editor', shown.from, shown.to, per),
+    projectTotals(db, user.id, shown.from, shown.to, per),
+    shown.from <= shown.to ? heartbeatShares(db, user, shown.from, shown.to, per) : { categories: new Grouped(), systems: new Grouped() },
   ]);
   const totals = new Map<string, number>();
   for (const d of days) {

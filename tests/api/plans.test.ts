@@ -5,6 +5,8 @@ import { GET } from '@/app/main/api/v1/get/list/plans/route';
 import { MAX_LIVE_TOKENS } from '@/lib/accounts/tokens';
 import { MAX_BADGES_PER_USER } from '@/lib/badges/store';
 import { getDb, rows } from '@/lib/db/client';
+import { limitLines, limitNames, listPublicPlans, type Plan } from '@/lib/plans';
+import { limitValue, pricingView } from '@/lib/web/public/pricing';
 import { documented } from '../helpers/contract';
 
 const get = (headers: Record<string, string> = {}) => {
@@ -83,13 +85,63 @@ describe('what the plans promise', () => {
     for (const statement of fs.readFileSync('drizzle/0005_plan_features.sql', 'utf8').split('--> statement-breakpoint')) {
       await db.execute(sql.raw(statement));
     }
+    // 0015 then lists limits from the limits and gives each plan all five (its data changes only).
+    for (const statement of fs.readFileSync('drizzle/0015_plans.sql', 'utf8').split('--> statement-breakpoint')) {
+      if (/^\s*(--[^\n]*\n\s*)*UPDATE/.test(statement)) await db.execute(sql.raw(statement));
+    }
     const after = Object.fromEntries((await planRows()).map((p) => [p.id, p]));
     expect(after.pro.description).toBe('Our own words.');
     expect(after.pro.features).toEqual(before.find((p) => p.id === 'pro')!.features);
-    expect(after.pro.limits).toEqual({ history_days: null, api_tokens: 20, badges: 50, team_members: 1 });
-    expect(after.team.limits).toEqual({ history_days: null, api_tokens: 7, badges: 9, team_members: 40 });
+    expect(after.pro.limits).toEqual(before.find((p) => p.id === 'pro')!.limits);
+    // The operator's own Team limits are kept; only the key they lacked is added.
+    expect(after.team.limits).toEqual({ history_days: null, api_tokens: 7, badges: 9, team_members: 40, private_leaderboards: 1 });
     for (const p of before) {
       await db.execute(sql`UPDATE plans SET description = ${p.description}, features = ${JSON.stringify(p.features)}::jsonb, limits = ${JSON.stringify(p.limits)}::jsonb WHERE id = ${p.id}`);
+    }
+  });
+});
+
+describe('the plans list what is enforced, and only that', () => {
+  it('every plan names all five limits, and the list, its feature lines and the pricing page show exactly the stored ones', async () => {
+    const db = await getDb();
+    const stored = Object.fromEntries((await planRows()).map((p) => [p.id, p]));
+    const { plans } = await (await get()).json();
+    const { compare } = pricingView(await listPublicPlans(db));
+    const row = (name: string) => compare.find((r) => r.name === name)!.values;
+    for (const [i, plan] of (plans as Plan[]).entries()) {
+      expect(Object.keys(stored[plan.id].limits).sort()).toEqual([...limitNames].sort());
+      expect(plan.limits).toEqual(stored[plan.id].limits);
+      expect(plan.features.slice(-limitLines(plan.limits).length)).toEqual(limitLines(plan.limits));
+      expect(plan.features.slice(0, plan.features.length - limitLines(plan.limits).length)).toEqual(stored[plan.id].features);
+      expect(row('API tokens')[i]).toBe(limitValue('api_tokens', plan.limits.api_tokens));
+      expect(row('Private leaderboards')[i]).toBe(limitValue('private_leaderboards', plan.limits.private_leaderboards));
+    }
+    expect(plans.find((p: Plan) => p.id === 'free').limits).toEqual({ api_tokens: 5, badges: 3, history_days: 365, team_members: 3, private_leaderboards: 1 });
+    expect(plans.find((p: Plan) => p.id === 'free').features).toEqual([
+      'Unlimited editors, languages and projects',
+      'Public profile, badges and leaderboard',
+      'Desktop app time',
+      'Export of all your data, any time',
+      'One year of history',
+      'Up to 5 API tokens',
+      'Up to 3 badges',
+      'Teams of up to 3 members',
+      'Up to 1 private leaderboard',
+    ]);
+    // Nothing promised that no code keeps: no support line, no billing line.
+    for (const plan of plans as Plan[]) expect(plan.features.filter((f) => /support|billing|token management/i.test(f))).toEqual([]);
+  });
+
+  it('lists a limit an operator changes as changed, and never more than any account may hold', async () => {
+    const db = await getDb();
+    await db.execute(sql`UPDATE plans SET limits = limits || '{"badges": 7, "api_tokens": null}'::jsonb WHERE id = 'free'`);
+    try {
+      const free = (await listPublicPlans(db)).find((p) => p.id === 'free')!;
+      expect(free.limits).toMatchObject({ badges: 7, api_tokens: MAX_LIVE_TOKENS });
+      expect(free.features).toContain('Up to 7 badges');
+      expect(free.features).toContain(`Up to ${MAX_LIVE_TOKENS} API tokens`);
+    } finally {
+      await db.execute(sql`UPDATE plans SET limits = limits || '{"badges": 3, "api_tokens": 5}'::jsonb WHERE id = 'free'`);
     }
   });
 });

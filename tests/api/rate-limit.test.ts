@@ -206,7 +206,8 @@ describe('tokens per user', () => {
     );
     const refused = attempts.filter((a) => a instanceof ApiError);
     expect(refused).toHaveLength(6); // the first token, from newUser, counts too
-    expect(refused[0]).toMatchObject({ status: 422, extra: { errors: [{ code: 'too_many_tokens' }] } });
+    // Pro allows the most any account may hold; past it, the plan's limit answers.
+    expect(refused[0]).toMatchObject({ status: 403, code: 'plan_limit', extra: { errors: [{ path: 'api_tokens', code: 'plan_limit' }] } });
     const live = (await listTokens(db, user.id)).filter((t) => !t.revoked_at);
     expect(live).toHaveLength(MAX_LIVE_TOKENS);
     await revokeToken(db, user.id, live[0].id);

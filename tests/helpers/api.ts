@@ -9,11 +9,26 @@ import { expectDocumented } from './contract';
 
 let counter = 0;
 
-/** A new user with a plugin token (sync + badges). */
-export async function newUser(input: Partial<CreateUserInput> = {}) {
+/**
+ * A new user with a plugin token (sync + badges), on `plan`. Tests are about other things than
+ * plans unless they say so: their users are on Pro (20 tokens, 50 badges, all history), and a
+ * test of a plan's limits asks for that plan (`newUser({}, 'free')`).
+ */
+export async function newUser(input: Partial<CreateUserInput> = {}, plan = 'pro') {
   counter += 1;
   const handle = input.handle ?? `user${counter}_${Math.random().toString(36).slice(2, 8)}`;
-  return createUser(await getDb(), { ...input, handle });
+  const db = await getDb();
+  const created = await createUser(db, { ...input, handle });
+  if (plan !== 'free') await onPlan(created.user.id, plan);
+  return created;
+}
+
+/**
+ * Puts a new user on a plan directly in the database, before anything of theirs is read or cached
+ * (a later change goes through the operator's route or setPlan, which renew the user's caches).
+ */
+export async function onPlan(userId: string, plan: string): Promise<void> {
+  await (await getDb()).execute(sql`UPDATE users SET plan_id = ${plan} WHERE id = ${userId}::uuid`);
 }
 
 export async function tokenWithScopes(userId: string, scopes: Scope[]): Promise<string> {

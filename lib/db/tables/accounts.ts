@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { plans } from './plans';
 
 // Accounts: users, their tokens, their ways of signing in, and the service's own secrets.
 
@@ -35,6 +36,14 @@ export const users = pgTable(
      * first) and a write never pass each other.
      */
     projectAliases: jsonb('project_aliases').$type<Record<string, string>>().notNull().default({}),
+    /**
+     * The plan whose limits apply (lib/plans/limits.ts). An operator sets it (PATCH
+     * /admin/users/{handle}); a plan in use cannot be deleted.
+     */
+    planId: text('plan_id')
+      .notNull()
+      .default('free')
+      .references(() => plans.id, { onUpdate: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -15,23 +15,23 @@ type Search = Record<string, string | string[] | undefined>;
  * The range the page's address asks for, by the rules of the routes it draws (their named
  * ranges, 30 days by default), and the dates it covers in the user's timezone.
  */
-export function pageRange(user: SessionUser, search: Search): { asked: DashboardRange; range: ResolvedRange } {
+export async function pageRange(user: SessionUser, search: Search): Promise<{ asked: DashboardRange; range: ResolvedRange }> {
   const asked = dashboardRange(search, '30d', ownRangeNames);
-  return { asked, range: ownRange(asked.query, user.timezone) };
+  return { asked, range: await ownRange(await getDb(), user.id, asked.query, user.timezone) };
 }
 
 /** The query string of a range, for links that keep it. */
 export const rangeSearch = (range: ResolvedRange) => (range.name === 'custom' ? `from=${range.from}&to=${range.to}` : `range=${range.name}`);
 
 export async function projectsPageData(user: SessionUser, search: Search) {
-  const { asked, range } = pageRange(user, search);
+  const { asked, range } = await pageRange(user, search);
   const { projects, hidden } = await listProjects(await getDb(), user.id, range);
   return { asked, range, projects, hidden };
 }
 
 /** One project's page, or null when the user has no project of that name. */
 export async function projectPageData(user: SessionUser, name: string, search: Search) {
-  const { asked, range } = pageRange(user, search);
+  const { asked, range } = await pageRange(user, search);
   const db = await getDb();
   try {
     const found = await projectDays(db, user.id, projectParam(name), range);

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { listPublicPlans, type Plan } from '../../plans';
 
 // How the pricing and sign-up pages word a plan: prices as people compare them ("$9 / month",
-// "$0 forever"), limits as words. The plan list itself is lib/plans.ts.
+// "$0 forever"), limits as words. The plan list itself is lib/plans/index.ts.
 
 /** A price as shown: the amount ("$9", "$0", "$9.50") and what it is for ("/ month", "forever"). */
 export interface PriceLabel {
@@ -28,7 +28,13 @@ export function priceLabel(price: Plan['price']): PriceLabel {
 /** A price in one line: "$9 / month", "$0 forever". */
 export const priceText = (label: PriceLabel): string => `${label.amount} ${label.period}`;
 
-const limitNames: Record<string, string> = { history_days: 'History', api_tokens: 'API tokens', badges: 'Badges', team_members: 'Team members' };
+const limitNames: Record<string, string> = {
+  history_days: 'History',
+  api_tokens: 'API tokens',
+  badges: 'Badges',
+  team_members: 'Team members',
+  private_leaderboards: 'Private leaderboards',
+};
 
 export function limitValue(name: string, value: number | boolean | null | undefined): string {
   if (value === null || value === undefined) return 'Unlimited';
@@ -64,7 +70,7 @@ export function pricingView(plans: Plan[]): PricingView {
     plans: plans.map(planView),
     compare: [
       { name: 'Price', values: plans.map((p) => priceText(priceLabel(p.price))) },
-      ...limits.map((l) => ({ name: limitNames[l] ?? l, values: plans.map((p) => limitValue(l, p.limits[l])) })),
+      ...limits.map((l) => ({ name: limitNames[l] ?? l, values: plans.map((p) => limitValue(l, p.limits[l as keyof Plan['limits']])) })),
     ],
   };
 }

@@ -9,7 +9,7 @@ import { projectRangeQuery } from '@/lib/projects/schemas';
 export const dynamic = 'force-dynamic';
 
 const get = withAccount(async ({ request, db, user }) => {
-  const range = ownRange(parseQuery(projectRangeQuery, new URL(request.url).searchParams), user.timezone);
+  const range = await ownRange(db, user.id, parseQuery(projectRangeQuery, new URL(request.url).searchParams), user.timezone);
   return json(await listProjects(db, user.id, range));
 }, OWN_FIGURES_SCOPES);
 

@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
 
 const get = withAccount<{ name: string }>(async ({ request, db, user, params }) => {
   const query = parseQuery(projectDaysQuery, new URL(request.url).searchParams);
-  const found = await projectDays(db, user.id, projectParam(params.name), ownRange(query.range, user.timezone));
+  const found = await projectDays(db, user.id, projectParam(params.name), await ownRange(db, user.id, query.range, user.timezone));
   const csv = query.format === 'csv' || (query.format === undefined && /\btext\/csv\b/i.test(request.headers.get('accept') ?? ''));
   if (!csv) return json(found);
   return new Response(projectDaysCsv(found.project, found.days), {

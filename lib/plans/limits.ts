@@ -1,0 +1,142 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { rows, type Db } from '../db/client';
+import { plans, users } from '../db/schema';
+import { addDays } from '../dates';
+import { ApiError } from '../http/problem';
+
+// What a user's plan allows. Every limit a plan record carries is enforced here and nowhere else
+// decides it: api_tokens and badges where they are made (lib/accounts/tokens.ts,
+// lib/badges/store.ts), team_members and private_leaderboards where teams and private
+// leaderboards are made or joined (their code calls assertWithin), history_days where a user's
+// figures are read (historyStart, clampToHistory). A downgrade removes nothing: what is over a
+// limit stays, only making more is refused, and history older than the window is kept and shows
+// again when the plan allows it.
+
+export const limitNames = ['api_tokens', 'badges', 'history_days', 'team_members', 'private_leaderboards'] as const;
+export type LimitName = (typeof limitNames)[number];
+/** The limits that bound how many of a thing a user holds (history_days bounds reads instead). */
+export type CountedLimit = Exclude<LimitName, 'history_days'>;
+/** One number per limit; null: unlimited. */
+export type Limits = Record<LimitName, number | null>;
+
+/**
+ * Bounds no plan can lift, whatever its record says: every token has its own write budget and
+ * every badge its own cached images, so their number stays bounded for everyone.
+ */
+export const HARD_CAPS: Partial<Record<LimitName, number>> = { api_tokens: 20, badges: 50 };
+
+/** The plan the service falls back on: the default of users.plan_id. */
+export const DEFAULT_PLAN_ID = 'free';
+
+/**
+ * A stored limits record as enforced: each of the five, a missing or malformed one read as 0
+ * (nothing is ever allowed by accident), unlimited ones bounded by HARD_CAPS.
+ */
+export function effectiveLimits(stored: Record<string, unknown>): Limits {
+  const out = {} as Limits;
+  for (const name of limitNames) {
+    const v = stored[name];
+    const value = v === null ? null : typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
+    const cap = HARD_CAPS[name];
+    out[name] = cap === undefined ? value : value === null ? cap : Math.min(value, cap);
+  }
+  return out;
+}
+
+export interface UserPlan {
+  id: string;
+  name: string;
+  limits: Limits;
+}
+
+/** The user's plan with its limits as enforced. */
+export async function planOf(db: Db, userId: string): Promise<UserPlan> {
+  const [row] = await db
+    .select({ id: plans.id, name: plans.name, limits: plans.limits })
+    .from(users)
+    .innerJoin(plans, eq(plans.id, users.planId))
+    .where(eq(users.id, userId));
+  if (!row) throw new ApiError('not_found', 'This account no longer exists.');
+  return { id: row.id, name: row.name, limits: effectiveLimits(row.limits) };
+}
+
+/** The limits of the user's plan (null: unlimited). */
+export async function limitsOf(db: Db, userId: string): Promise<Limits> {
+  return (await planOf(db, userId)).limits;
+}
+
+const nouns: Record<LimitName, [string, string]> = {
+  api_tokens: ['API token', 'API tokens'],
+  badges: ['badge', 'badges'],
+  history_days: ['day of history', 'days of history'],
+  team_members: ['team member', 'team members'],
+  private_leaderboards: ['private leaderboard', 'private leaderboards'],
+};
+
+/** "5 API tokens", "1 badge", "unlimited badges". */
+export function limitPhrase(limit: LimitName, value: number | null): string {
+  const [one, many] = nouns[limit];
+  return value === null ? `unlimited ${many}` : `${value} ${value === 1 ? one : many}`;
+}
+
+/** The first listed plan (in display order) that allows more than `beyond` of a limit, if any. */
+async function planThatLifts(db: Db, limit: LimitName, beyond: number): Promise<UserPlan | undefined> {
+  const listed = await db.select({ id: plans.id, name: plans.name, limits: plans.limits }).from(plans).where(eq(plans.listed, true)).orderBy(asc(plans.position), asc(plans.id));
+  return listed
+    .map((p) => ({ ...p, limits: effectiveLimits(p.limits) }))
+    .find((p) => {
+      const v = p.limits[limit];
+      return v === null || v > beyond;
+    });
+}
+
+/**
+ * Throws 403 `plan_limit` when the user, holding `countNow` of a thing, may not have one more:
+ * the detail names the plan and the listed plan that allows more, `errors` the limit.
+ *
+ * For the code that makes things a plan bounds (API tokens, badges, teams' members,
+ * private leaderboards): call it with the count held now, inside the transaction that makes the
+ * thing and after locking a row every such request for the user locks too (the user's row:
+ * `SELECT ... FROM users WHERE id = $1 FOR UPDATE`), so two requests at once cannot both pass.
+ * For `team_members`, `userId` is the team's first owner and `countNow` the team's members (the
+ * owner included); for `private_leaderboards`, the leaderboards the user has made. `whose` names
+ * the plan in the detail when it is not the caller's own.
+ */
+export async function assertWithin(db: Db, userId: string, limit: CountedLimit, countNow: number, whose = 'Your plan'): Promise<void> {
+  const plan = await planOf(db, userId);
+  const allowed = plan.limits[limit];
+  if (allowed === null || countNow < allowed) return;
+  const lifts = await planThatLifts(db, limit, allowed);
+  const more = lifts ? ` the ${lifts.name} plan allows ${lifts.limits[limit] === null ? `unlimited ${nouns[limit][1]}` : lifts.limits[limit]}.` : ' no plan allows more.';
+  const detail = `${whose} (${plan.name}) allows ${limitPhrase(limit, allowed)};${more}`;
+  throw new ApiError('plan_limit', detail, {
+    errors: [{ path: limit, code: 'plan_limit', message: `at most ${allowed} on the ${plan.name} plan${lifts ? `; ${lifts.id} allows more` : ''}` }],
+  });
+}
+
+/** The first date `history_days` lets a user see, given their today; null: all of it. */
+export function historyFloor(historyDays: number | null, today: string): string | null {
+  return historyDays === null ? null : addDays(today, 1 - Math.max(historyDays, 1));
+}
+
+/** The history_days of the user's plan (null: unlimited). One primary-key read. */
+export async function historyDaysOf(db: Db, userId: string): Promise<number | null> {
+  const [row] = await rows<{ limits: Record<string, unknown> }>(
+    db,
+    sql`SELECT p.limits FROM ${users} u JOIN ${plans} p ON p.id = u.plan_id WHERE u.id = ${userId}::uuid`,
+  );
+  return row ? effectiveLimits(row.limits).history_days : 0;
+}
+
+/** The first date the user's plan shows them (and everyone), given their today; null: all. */
+export async function historyStart(db: Db, userId: string, today: string): Promise<string | null> {
+  return historyFloor(await historyDaysOf(db, userId), today);
+}
+
+/**
+ * A date range cut to the plan's window: `from` no earlier than the floor. A range wholly before
+ * the window comes back with from after to, which every read takes as no dates at all.
+ */
+export function clampToHistory<R extends { from: string; to: string }>(range: R, floor: string | null): R {
+  return floor !== null && range.from < floor ? { ...range, from: floor } : range;
+}
