@@ -1,6 +1,25 @@
 import { MAX_CUSTOM_SPAN_DAYS, ownRangeNames } from '@/lib/stats/range';
 import { rangeLabels, type DashboardRange } from '@/lib/web/account/dashboard-range';
 
+/** Links to the named ranges of a page, the one shown marked as current. */
+export function RangeLinks<R extends keyof typeof rangeLabels>({ path, names, current }: { path: string; names: readonly R[]; current: string }) {
+  return (
+    <nav aria-label="Range" className="pager">
+      {names.map((r) =>
+        r === current ? (
+          <strong key={r} aria-current="page">
+            {rangeLabels[r]}
+          </strong>
+        ) : (
+          <a key={r} href={`${path}?range=${r}`}>
+            {rangeLabels[r]}
+          </a>
+        ),
+      )}
+    </nav>
+  );
+}
+
 /**
  * The range of a dashboard page: links to the named ranges every page takes, a plain GET form for
  * from and to (no JavaScript), why the address's range was refused, and the dates shown.
@@ -9,19 +28,7 @@ export function RangePicker({ path, range, dates }: { path: string; range: Dashb
   const { query, error } = range;
   return (
     <>
-      <nav aria-label="Range" className="pager">
-        {ownRangeNames.map((r) =>
-          r === query.name ? (
-            <strong key={r} aria-current="page">
-              {rangeLabels[r]}
-            </strong>
-          ) : (
-            <a key={r} href={`${path}?range=${r}`}>
-              {rangeLabels[r]}
-            </a>
-          ),
-        )}
-      </nav>
+      <RangeLinks path={path} names={ownRangeNames} current={query.name} />
       <form method="get" action={path} className="inline range-form" aria-label="Dates to show">
         <div>
           <label htmlFor="range-from">From</label>

@@ -1,3 +1,4 @@
+import { LeaderboardFilter } from '../components/leaderboard-filter';
 import type { Metadata } from 'next';
 import { formatDuration } from '@/lib/badges/format';
 import { getDb } from '@/lib/db/client';
@@ -45,27 +46,7 @@ export async function Board({ query, error }: { query: LeaderboardQuery; error?:
         Coding time from {board.range.from} to {board.range.to} (UTC) of people who opted in. Ties share a rank. Updated{' '}
         <time dateTime={board.generated_at}>{board.generated_at.replace('T', ' ').slice(0, 16)} UTC</time>.
       </p>
-      <form className="inline" method="get" action="/leaderboard" aria-label="Filter the leaderboard">
-        <div>
-          <label htmlFor="range">Range</label>
-          <select id="range" name="range" defaultValue={query.range}>
-            <option value="7d">Last 7 days</option>
-            <option value="30d">Last 30 days</option>
-          </select>
-        </div>
-        <div>
-          <label htmlFor="language">Language</label>
-          <select id="language" name="language" defaultValue={languages.find((l) => l.toLowerCase() === chosen.toLowerCase()) ?? ''}>
-            <option value="">All languages</option>
-            {languages.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit">Show</button>
-      </form>
+      <LeaderboardFilter action="/leaderboard" range={query.range} languages={languages} chosen={chosen} />
       {error && <p className="form-error">{error}</p>}
       {board.entries.length === 0 ? (
         <p className="muted">Nobody is listed for this {query.language ? 'language and ' : ''}range yet.</p>

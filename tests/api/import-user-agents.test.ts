@@ -2,17 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { POST as postImport } from '@/app/main/api/v1/me/imports/route';
 import { GET as getSummaries } from '@/app/api/wakatime/v1/users/[user]/summaries/route';
 import { issueToken } from '@/lib/accounts/tokens';
-import { config, resetConfig } from '@/lib/config';
+import { config } from '@/lib/config';
 import { getDb, rows } from '@/lib/db/client';
 import { imports } from '@/lib/db/schema';
 import { importsSettled } from '@/lib/wakatime/import-queue';
 import { newUser, storedIde, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
-import { closedPortUrl, startWakatimeStandIn, type StandIn } from '../helpers/wakatime-standin';
+import { closedPortUrl, wakatimeStandInForTests } from '../helpers/wakatime-standin';
 
 // An import with the user's WakaTime key (X-WakaTime-Api-Key): the User-Agents a real dump names
 // only by `user_agent_id` are read from WakaTime (here a stand-in on a local port, at
@@ -79,31 +79,11 @@ const spooled = () => (fs.existsSync(spool()) ? fs.readdirSync(spool()) : []);
 const importRows = async (userId: string) => (await getDb()).select().from(imports).where(eq(imports.userId, userId));
 
 describe('an import with a WakaTime API key', () => {
-  let standIn: StandIn;
-  const saved = process.env.WAKATIME_API_URL;
-  const useUrl = (url: string) => {
-    process.env.WAKATIME_API_URL = url;
-    resetConfig();
-  };
   const old = (Math.floor(nowSeconds() / DAY) - 40) * DAY + 9 * 3600;
   const recent = (Math.floor(nowSeconds() / DAY) - 3) * DAY + 9 * 3600;
 
-  beforeAll(async () => {
-    standIn = await startWakatimeStandIn(wakaKey, wakatimePages);
-    useUrl(standIn.url);
-  });
-  afterEach(() => {
-    standIn.answer(null);
-    standIn.requests.length = 0;
-    useUrl(standIn.url);
-    vi.restoreAllMocks();
-  });
-  afterAll(async () => {
-    await standIn.close();
-    if (saved === undefined) delete process.env.WAKATIME_API_URL;
-    else process.env.WAKATIME_API_URL = saved;
-    resetConfig();
-  });
+  const waka = wakatimeStandInForTests(wakaKey, wakatimePages);
+  const { useUrl } = waka;
 
   it("credits a real dump's heartbeats to the editors and systems WakaTime lists for their ids; the key is kept nowhere", async () => {
     const u = await importer();
@@ -111,7 +91,7 @@ describe('an import with a WakaTime API key', () => {
     expect(res.status).toBe(202);
     const { id } = await res.json();
     // Asked before the answer, every page, with the key as wakatime-cli sends it.
-    expect(standIn.requests.map((r) => [r.page, r.authorization])).toEqual([
+    expect(waka.standIn.requests.map((r) => [r.page, r.authorization])).toEqual([
       [1, `Basic ${Buffer.from(wakaKey).toString('base64')}`],
       [2, `Basic ${Buffer.from(wakaKey).toString('base64')}`],
     ]);
@@ -152,7 +132,7 @@ describe('an import with a WakaTime API key', () => {
       expect(got.beats).toEqual([{ editor: '', os: 'Unknown' }]);
       expect(got.summaries).toEqual({ editors: ['Unknown'], systems: ['Unknown'] });
     }
-    expect(standIn.requests).toEqual([]);
+    expect(waka.standIn.requests).toEqual([]);
   });
 
   /** The request was refused and nothing of it is kept: no import, no file, no figures. */
@@ -168,16 +148,16 @@ describe('an import with a WakaTime API key', () => {
     const notAKey = await send(u.account, realDump(old, recent), 'my-password');
     expect(notAKey.status).toBe(400);
     expect(await notAKey.json()).toMatchObject({ code: 'invalid_header', detail: expect.stringMatching(/^X-WakaTime-Api-Key: not a WakaTime API key/), errors: [{ path: 'X-WakaTime-Api-Key' }] });
-    expect(standIn.requests).toEqual([]);
+    expect(waka.standIn.requests).toEqual([]);
     await nothingImported(u);
 
     const refused = await send(u.account, realDump(old, recent), `waka_${randomUUID()}`);
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ code: 'invalid_header', detail: expect.stringMatching(/^X-WakaTime-Api-Key: WakaTime refused this key \(401\)/) });
-    expect(standIn.requests).toHaveLength(1);
+    expect(waka.standIn.requests).toHaveLength(1);
     await nothingImported(u);
 
-    standIn.answer(() => ({ status: 403, body: { error: 'Forbidden' } }));
+    waka.standIn.answer(() => ({ status: 403, body: { error: 'Forbidden' } }));
     expect((await send(u.account, realDump(old, recent), wakaKey)).status).toBe(400);
     await nothingImported(u);
   });
@@ -193,9 +173,9 @@ describe('an import with a WakaTime API key', () => {
     expect(JSON.stringify(problem)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|fetch failed/);
     await nothingImported(u);
 
-    useUrl(standIn.url);
+    useUrl(waka.standIn.url);
     for (const answer of [{ status: 503, body: { error: 'db timeout at 10.0.0.7' } }, { status: 200, body: { data: { ua: 1 } } }, { status: 200, body: 'not json' }]) {
-      standIn.answer(() => answer);
+      waka.standIn.answer(() => answer);
       const res = await send(u.account, realDump(old, recent), wakaKey);
       expect(res.status).toBe(502);
       expect(await res.text()).not.toContain('10.0.0.7');

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { resetConfig } from '../../lib/config';
 
 // A stand-in for WakaTime's API on a random local port: it answers GET
 // /users/current/user_agents?page=N to the one key it knows (Basic base64(key), as wakatime-cli
@@ -73,4 +75,40 @@ export async function closedPortUrl(): Promise<string> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}/api/v1`;
+}
+
+/**
+ * The stand-in for a block of tests: started before them with WAKATIME_API_URL pointing at it,
+ * back to its own answers and address after each test, closed and the variable restored at the
+ * end. `useUrl` points the service elsewhere until the test ends.
+ */
+export function wakatimeStandInForTests(key: string, pages: unknown[][]): { readonly standIn: StandIn; useUrl: (url: string) => void } {
+  const saved = process.env.WAKATIME_API_URL;
+  const useUrl = (url: string) => {
+    process.env.WAKATIME_API_URL = url;
+    resetConfig();
+  };
+  let standIn: StandIn | undefined;
+  beforeAll(async () => {
+    standIn = await startWakatimeStandIn(key, pages);
+    useUrl(standIn.url);
+  });
+  afterEach(() => {
+    standIn!.answer(null);
+    standIn!.requests.length = 0;
+    useUrl(standIn!.url);
+    vi.restoreAllMocks();
+  });
+  afterAll(async () => {
+    await standIn?.close();
+    if (saved === undefined) delete process.env.WAKATIME_API_URL;
+    else process.env.WAKATIME_API_URL = saved;
+    resetConfig();
+  });
+  return {
+    get standIn() {
+      return standIn!;
+    },
+    useUrl,
+  };
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseConfig, resetConfig } from '../../lib/config';
+import { describe, expect, it, vi } from 'vitest';
+import { parseConfig } from '../../lib/config';
 import { ApiError } from '../../lib/http/problem';
 import { MAX_DUMP_USER_AGENTS } from '../../lib/wakatime/dump-origins';
 import { fetchUserAgents, MAX_ANSWER_BYTES, MAX_PAGES, readUserAgentsPage, wakatimeKeyOf } from '../../lib/wakatime/user-agents-fetch';
-import { closedPortUrl, startWakatimeStandIn, type StandIn } from '../helpers/wakatime-standin';
+import { closedPortUrl, wakatimeStandInForTests, type StandIn } from '../helpers/wakatime-standin';
 
 // Reading a user's User-Agents from WakaTime (lib/wakatime/user-agents-fetch.ts): what is kept of
 // an answer, and what each way WakaTime may fail becomes, against a stand-in on a local port.
@@ -96,57 +96,37 @@ describe('the X-WakaTime-Api-Key header', () => {
 
 describe("fetching a user's User-Agents from WakaTime", () => {
   const key = `waka_${randomUUID()}`;
-  let standIn: StandIn;
-  const saved = process.env.WAKATIME_API_URL;
-  const useUrl = (url: string) => {
-    process.env.WAKATIME_API_URL = url;
-    resetConfig();
-  };
 
-  beforeAll(async () => {
-    standIn = await startWakatimeStandIn(key, [[agent('ua-1'), agent('ua-2')], [agent('ua-3'), agent('ua-1', 'later')]]);
-    useUrl(standIn.url);
-  });
-  afterEach(() => {
-    standIn.answer(null);
-    standIn.requests.length = 0;
-    useUrl(standIn.url);
-    vi.restoreAllMocks();
-  });
-  afterAll(async () => {
-    await standIn.close();
-    if (saved === undefined) delete process.env.WAKATIME_API_URL;
-    else process.env.WAKATIME_API_URL = saved;
-    resetConfig();
-  });
+  const waka = wakatimeStandInForTests(key, [[agent('ua-1'), agent('ua-2')], [agent('ua-3'), agent('ua-1', 'later')]]);
+  const { useUrl } = waka;
 
   it('asks with the key as wakatime-cli sends it, reads every page, each id once (the first)', async () => {
     const found = await fetchUserAgents(key);
     expect(found.map((a) => a.id)).toEqual(['ua-1', 'ua-2', 'ua-3']);
     expect(found[0]).toEqual({ id: 'ua-1', value: vscode, editor: 'vscode', os: 'Linux' });
-    expect(standIn.requests).toEqual([1, 2].map((page) => ({ path: '/api/v1/users/current/user_agents', page, authorization: `Basic ${Buffer.from(key).toString('base64')}` })));
+    expect(waka.standIn.requests).toEqual([1, 2].map((page) => ({ path: '/api/v1/users/current/user_agents', page, authorization: `Basic ${Buffer.from(key).toString('base64')}` })));
   });
 
   it('reads at most MAX_PAGES pages, and stops at an empty one', async () => {
-    standIn.answer(({ page }) => ({ status: 200, body: { data: [agent(`ua-${page}`)], total_pages: 1000 } }));
+    waka.standIn.answer(({ page }) => ({ status: 200, body: { data: [agent(`ua-${page}`)], total_pages: 1000 } }));
     expect(await fetchUserAgents(key)).toHaveLength(MAX_PAGES);
-    expect(standIn.requests).toHaveLength(MAX_PAGES);
-    standIn.requests.length = 0;
-    standIn.answer(({ page }) => ({ status: 200, body: { data: page === 1 ? [agent('ua-1')] : [], total_pages: 1000 } }));
+    expect(waka.standIn.requests).toHaveLength(MAX_PAGES);
+    waka.standIn.requests.length = 0;
+    waka.standIn.answer(({ page }) => ({ status: 200, body: { data: page === 1 ? [agent('ua-1')] : [], total_pages: 1000 } }));
     expect(await fetchUserAgents(key)).toHaveLength(1);
-    expect(standIn.requests).toHaveLength(2);
+    expect(waka.standIn.requests).toHaveLength(2);
   });
 
   it('keeps at most MAX_DUMP_USER_AGENTS over all pages', async () => {
     const per = Math.ceil(MAX_DUMP_USER_AGENTS / 2) + 100;
-    standIn.answer(({ page }) => ({ status: 200, body: { data: Array.from({ length: per }, (_, i) => ({ id: `p${page}-${i}` })), total_pages: 3 } }));
+    waka.standIn.answer(({ page }) => ({ status: 200, body: { data: Array.from({ length: per }, (_, i) => ({ id: `p${page}-${i}` })), total_pages: 3 } }));
     expect(await fetchUserAgents(key)).toHaveLength(MAX_DUMP_USER_AGENTS);
-    expect(standIn.requests).toHaveLength(2);
+    expect(waka.standIn.requests).toHaveLength(2);
   });
 
   it('takes a key WakaTime refuses (401, 403) as a bad header: 400 naming it', async () => {
     expect(await failure(fetchUserAgents(`waka_${randomUUID()}`))).toMatchObject({ code: 'invalid_header', status: 400, detail: expect.stringMatching(/^X-WakaTime-Api-Key: WakaTime refused this key \(401\)/) });
-    standIn.answer(() => ({ status: 403, body: { error: 'Forbidden' } }));
+    waka.standIn.answer(() => ({ status: 403, body: { error: 'Forbidden' } }));
     expect(await failure(fetchUserAgents(key))).toMatchObject({ code: 'invalid_header', detail: expect.stringContaining('(403)') });
   });
 
@@ -162,7 +142,7 @@ describe("fetching a user's User-Agents from WakaTime", () => {
       [() => 'drop', /could not be reached|cut short/],
     ];
     for (const [answer, detail] of cases) {
-      standIn.answer(answer);
+      waka.standIn.answer(answer);
       const got = await failure(fetchUserAgents(key));
       expect(got).toMatchObject({ code: 'wakatime_unavailable', status: 502 });
       expect(got.detail).toMatch(detail);
@@ -177,8 +157,8 @@ describe("fetching a user's User-Agents from WakaTime", () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     useUrl(await closedPortUrl());
     expect(await failure(fetchUserAgents(key))).toMatchObject({ code: 'wakatime_unavailable', detail: expect.stringMatching(/^WakaTime could not be reached/) });
-    useUrl(standIn.url);
-    standIn.answer(() => 'hang');
+    useUrl(waka.standIn.url);
+    waka.standIn.answer(() => 'hang');
     const t0 = Date.now();
     expect(await failure(fetchUserAgents(key, 300))).toMatchObject({ code: 'wakatime_unavailable', detail: expect.stringMatching(/^WakaTime did not answer within 0.3 seconds/) });
     expect(Date.now() - t0).toBeLessThan(5_000);

@@ -1,3 +1,4 @@
+import { LeaderboardFilter } from '../../../components/leaderboard-filter';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { formatDuration } from '@/lib/badges/format';
@@ -51,27 +52,7 @@ export default async function BoardPage({ params, searchParams }: { params: Prom
         {query.range === '7d' ? '7' : '30'} UTC days ({ranked.from} to {ranked.to}), each hour counting at most 60 minutes; members with equal time share a rank.
         {query.language ? ' Ranked by one language: only members who share languages.' : ''}
       </p>
-      <form className="inline" method="get" action={`/dashboard/leaderboards/${board.id}`} aria-label="Filter the leaderboard">
-        <div>
-          <label htmlFor="range">Range</label>
-          <select id="range" name="range" defaultValue={query.range}>
-            <option value="7d">Last 7 days</option>
-            <option value="30d">Last 30 days</option>
-          </select>
-        </div>
-        <div>
-          <label htmlFor="language">Language</label>
-          <select id="language" name="language" defaultValue={languages.find((l) => l.toLowerCase() === (query.language ?? '').toLowerCase()) ?? ''}>
-            <option value="">All languages</option>
-            {languages.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit">Show</button>
-      </form>
+      <LeaderboardFilter action={`/dashboard/leaderboards/${board.id}`} range={query.range} languages={languages} chosen={query.language ?? ''} />
       {ranked.entries.length === 0 ? (
         <p className="muted">No member has coding time {query.language ? `in ${ranked.language} ` : ''}in this range yet.</p>
       ) : (

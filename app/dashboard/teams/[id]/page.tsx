@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { RangeLinks } from '../../range-picker';
 import { deleteTeamAction, inviteAction, removeMemberAction, roleAction, rotateCodeAction, shareAction } from '../actions';
 import { formatDuration } from '@/lib/badges/format';
 import { mailConfigured } from '@/lib/mail/transport';
@@ -7,7 +8,6 @@ import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/problem';
 import { teamPage } from '@/lib/teams/answers';
 import { MAX_INVITE_DAYS, teamRanges, teamRoles, type TeamRange } from '@/lib/teams/schemas';
-import { rangeLabels } from '@/lib/web/account/dashboard-range';
 import { requestOrigin, requireUser } from '@/lib/web/account/session';
 
 // A team's page (GET /teams/{id}, as a page): the members' totals over a range, languages of those
@@ -47,19 +47,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
         </p>
       )}
       {sent && <p role="status">Invitation sent to {sent}.</p>}
-      <nav aria-label="Range" className="pager">
-        {teamRanges.map((r) =>
-          r === range ? (
-            <strong key={r} aria-current="page">
-              {rangeLabels[r]}
-            </strong>
-          ) : (
-            <a key={r} href={`${path}?range=${r}`}>
-              {rangeLabels[r]}
-            </a>
-          ),
-        )}
-      </nav>
+      <RangeLinks path={path} names={teamRanges} current={range} />
       <div className="table-wrap">
         <table>
           <caption className="sr-only">Members and what each shares with the team</caption>
