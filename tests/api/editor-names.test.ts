@@ -119,7 +119,8 @@ describe('editor names', () => {
     const today = new Date().toISOString().slice(0, 10);
     const old = (Math.floor(nowSeconds() / DAY) - 40) * DAY + 3600;
     const oldDate = new Date(old * 1000).toISOString().slice(0, 10);
-    const recent = nowSeconds() - 1800;
+    // Half an hour ago, but today (UTC) even just after midnight: the heartbeats at most 4 minutes ahead.
+    const recent = Math.max(nowSeconds() - 1800, Math.floor(nowSeconds() / DAY) * DAY + 1);
     // Sent today, in canonical names by the write paths.
     const fresh = await wakaUser();
     await writeHistory(fresh, today, old, recent);

@@ -55,22 +55,36 @@ describe('an import the server dies in', () => {
       const refused = await until(() => status(bracketsId), (s) => s.done, 'read');
       expect(refused).toMatchObject({ status: 'failed', error: expect.stringMatching(/nests deeper than 32 levels.*\(at byte \d\d\)$/) });
 
-      // A big dump (400 000 heartbeats over old days), read for seconds.
-      const start = Math.floor(Date.now() / 86_400_000) * 86_400 - 400 * 86_400;
-      const beats = Array.from({ length: 400_000 }, (_, i) => `{"entity":"/src/f${i % 7}.go","type":"file","time":${start + i * 40},"language":"Go","project":"api"}`);
-      const accepted = await upload(`{"days":[{"heartbeats":[${beats.join(',')}]}]}`);
+      // A big dump (800 000 heartbeats over 80 old days), read for seconds: each day is credited as
+      // it is read, so the reading saves its progress every second all along (one day holding them
+      // all would be read in under a second and credited at its end, with no progress to see).
+      const firstDay = Math.floor(Date.now() / 86_400_000) - 400;
+      const days = Array.from({ length: 80 }, (_, d) => {
+        const start = (firstDay + d) * 86_400;
+        const beats = Array.from({ length: 10_000 }, (_, i) => `{"entity":"/src/f${i % 7}.go","type":"file","time":${start + i * 8},"language":"Go","project":"api"}`);
+        return `{"date":"${new Date(start * 1000).toISOString().slice(0, 10)}","heartbeats":[${beats.join(',')}]}`;
+      });
+      const accepted = await upload(`{"days":[${days.join(',')}]}`);
       expect(accepted.status).toBe(202);
       const { id } = (await accepted.json()) as { id: string };
       // Stopped (a deploy) once its reading has saved progress: back in the queue, its start not counted.
-      let seen = (await until(() => status(id), (s) => s.heartbeats_read > 0, 'read')).heartbeats_read;
+      await until(() => status(id), (s) => s.heartbeats_read > 0, 'read');
       await server.stop();
       expect(await stored(dataDir, id)).toEqual({ status: 'queued', attempts: 0 });
       server = await startTestServer(env, { dataDir, port });
       for (let death = 1; death <= 3; death++) {
-        // Killed once this start's reading has saved its progress (a count it had not saved before).
-        const reading = await until(() => status(id), (s) => s.status === 'running' && s.heartbeats_read > 0 && s.heartbeats_read !== seen, 'read again');
+        // Killed once this start's reading has saved its progress. A start reads from the
+        // beginning: its count is 0 until it first saves progress.
+        let restarted = false;
+        const reading = await until(
+          () => status(id),
+          (s) => {
+            if (s.status === 'running' && s.heartbeats_read === 0) restarted = true;
+            return restarted && s.status === 'running' && s.heartbeats_read > 0;
+          },
+          'read again',
+        );
         expect(reading).toMatchObject({ done: false });
-        seen = reading.heartbeats_read;
         await server.kill();
         expect(await stored(dataDir, id)).toEqual({ status: 'running', attempts: death });
         server = await startTestServer(env, { dataDir, port });
