@@ -4,6 +4,7 @@ import { handleTag, LEADERBOARD_TAG, PROFILES_TAG } from '../cache/tags';
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
+import { handOverBoards } from '../leaderboards/boards';
 import { handOverTeams } from '../teams/teams';
 import { authAccounts, badges, desktopActivity, goals, heartbeats, ideActivity, imports, passwordLogins, teamMembers, teams, users } from '../db/schema';
 import { ApiError } from '../http/problem';
@@ -87,6 +88,7 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
     await markUserDates(tx, userId);
     await leaderboardUserChanged(tx, userId);
     await handOverTeams(tx as unknown as Db, userId);
+    await handOverBoards(tx as unknown as Db, userId);
     // Every other table follows the user by its foreign key; ide_activity and heartbeats have none
     // (see the schema). Once the user is gone no write can store more (its rollup rows would fail
     // their key check; a heartbeat batch finds no user row), and these later statements see

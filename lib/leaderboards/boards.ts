@@ -54,9 +54,14 @@ export async function createBoard(db: Db, userId: string, input: { name: string 
 
 /** Joins the board of an invite code; joining one I am on already changes nothing. */
 export async function joinBoard(db: Db, userId: string, code: string): Promise<{ id: string; name: string }> {
-  const [board] = await rows<{ id: string; name: string }>(db, sql`SELECT id, name FROM ${b} WHERE ${b.inviteCode} = ${code}`);
+  // One statement: a board deleted or given a new code meanwhile is joined by nobody.
+  const [board] = await rows<{ id: string; name: string }>(
+    db,
+    sql`WITH board AS (SELECT id, name FROM ${b} WHERE ${b.inviteCode} = ${code} FOR SHARE),
+        joined AS (INSERT INTO ${m} (${cols(m.boardId, m.userId)}) SELECT id, ${userId}::uuid FROM board ON CONFLICT DO NOTHING)
+        SELECT id, name FROM board`,
+  );
   if (!board) throw codeNotFound();
-  await db.execute(sql`INSERT INTO ${m} (${cols(m.boardId, m.userId)}) VALUES (${board.id}::uuid, ${userId}::uuid) ON CONFLICT DO NOTHING`);
   return board;
 }
 
@@ -90,16 +95,37 @@ async function ownedBoard(db: Db, userId: string, boardId: string): Promise<Memb
 }
 
 /**
- * Leaves a board: my row goes, so the next read of any member no longer ranks me. A board whose
- * last member leaves is deleted. The owner may leave too (they can rejoin by code while it lasts).
+ * Leaves a board: my row goes, so the next read of any member no longer ranks me. The owner, who
+ * alone can replace its code or delete it, leaves only a board no one else is on (it is deleted
+ * with them); otherwise 409 `last_owner`: delete it instead.
  */
 export async function leaveBoard(db: Db, userId: string, boardId: string): Promise<void> {
   if (!isUuid(boardId)) throw boardNotFound();
   await db.transaction(async (tx) => {
-    const left = await rows<{ board_id: string }>(tx, sql`DELETE FROM ${m} WHERE ${m.boardId} = ${boardId}::uuid AND ${m.userId} = ${userId}::uuid RETURNING board_id`);
-    if (left.length === 0) throw boardNotFound();
+    const [board] = await rows<{ owner: boolean; others: number }>(
+      tx,
+      sql`SELECT ${b.ownerId} = ${userId}::uuid AS owner,
+                 (SELECT count(*)::int FROM ${m} WHERE ${m.boardId} = ${b.id} AND ${m.userId} <> ${userId}::uuid) AS others
+          FROM ${b} JOIN ${m} ON ${m.boardId} = ${b.id} AND ${m.userId} = ${userId}::uuid
+          WHERE ${b.id} = ${boardId}::uuid FOR UPDATE OF ${b}`,
+    );
+    if (!board) throw boardNotFound();
+    if (board.owner && board.others > 0) throw new ApiError('last_owner', 'The owner cannot leave a private leaderboard others are on: delete it instead.');
+    await tx.execute(sql`DELETE FROM ${m} WHERE ${m.boardId} = ${boardId}::uuid AND ${m.userId} = ${userId}::uuid`);
     await tx.execute(sql`DELETE FROM ${b} WHERE ${b.id} = ${boardId}::uuid AND NOT EXISTS (SELECT 1 FROM ${m} WHERE ${m.boardId} = ${boardId}::uuid)`);
   });
+}
+
+/**
+ * Before an account is deleted: each board it owns passes to its longest-standing other member,
+ * so that someone can still replace its code or delete it (one with no other member goes with it).
+ */
+export async function handOverBoards(db: Db, userId: string): Promise<void> {
+  await db.execute(sql`
+    UPDATE ${b} SET owner_id = (
+      SELECT ${m.userId} FROM ${m} WHERE ${m.boardId} = ${b.id} AND ${m.userId} <> ${userId}::uuid ORDER BY ${m.joinedAt}, ${m.userId} LIMIT 1
+    ) WHERE ${b.ownerId} = ${userId}::uuid`);
+  await db.execute(sql`DELETE FROM ${b} WHERE ${b.ownerId} IS NULL AND NOT EXISTS (SELECT 1 FROM ${m} WHERE ${m.boardId} = ${b.id} AND ${m.userId} <> ${userId}::uuid)`);
 }
 
 /** Replaces the invite code (the owner's): the old one joins nobody from now on. */

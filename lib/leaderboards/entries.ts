@@ -3,7 +3,6 @@ import { addDays } from '../dates';
 import { rows, type Db } from '../db/client';
 import { privateLeaderboardMembers, userDays, users } from '../db/schema';
 import { localDateHour } from '../local-time';
-import { sharesLanguages } from '../sharing/gate';
 import { cappedPerUserDay } from '../stats/queries';
 import type { LeaderboardRange } from '../stats/leaderboard/query';
 
@@ -47,12 +46,18 @@ interface Row {
 
 const [m, u, d] = [privateLeaderboardMembers, users, userDays];
 
+/**
+ * Whose languages a board shows: members who show them on their public profile (a public profile
+ * with languages shared), as the settings page promises; joining shows only one's total.
+ */
+const languagesShown = sql`${u.profilePublic} AND ${u.shareLanguages}`;
+
 /** The board's ranking: one statement over the members' rollups (membership index, then each member's days). */
 export async function boardEntries(db: Db, boardId: string, range: LeaderboardRange, language: string | null): Promise<BoardEntries> {
   const { from, to } = rangeDates(range);
   const ranked = language
     ? sql`WITH members AS (
-            SELECT ${m.userId} AS user_id FROM ${m} JOIN ${u} ON ${u.id} = ${m.userId} WHERE ${m.boardId} = ${boardId}::uuid AND ${sharesLanguages(u)}
+            SELECT ${m.userId} AS user_id FROM ${m} JOIN ${u} ON ${u.id} = ${m.userId} WHERE ${m.boardId} = ${boardId}::uuid AND ${languagesShown}
           ),
           spelled AS (
             SELECT c.user_id, c.name, sum(c.millis) AS millis
@@ -100,7 +105,7 @@ export async function boardEntries(db: Db, boardId: string, range: LeaderboardRa
 export async function sharedLanguages(db: Db, boardId: string, dates: { from: string; to: string }): Promise<Map<string, { name: string; seconds: number }[]>> {
   const byUser = new Map<string, { name: string; seconds: number }[]>();
   const sharing = (column: SQLWrapper) =>
-    sql`${column} IN (SELECT ${m.userId} FROM ${m} JOIN ${u} ON ${u.id} = ${m.userId} WHERE ${m.boardId} = ${boardId}::uuid AND ${sharesLanguages(u)})`;
+    sql`${column} IN (SELECT ${m.userId} FROM ${m} JOIN ${u} ON ${u.id} = ${m.userId} WHERE ${m.boardId} = ${boardId}::uuid AND ${languagesShown})`;
   const found = await rows<{ user_id: string; name: string; millis: number }>(
     db,
     sql`SELECT c.user_id, c.name, sum(c.millis)::float8 AS millis

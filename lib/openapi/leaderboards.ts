@@ -25,7 +25,7 @@ import { wakatimeRead, wakatimeServers } from './wakatime';
 export const leaderboardRoots: z.ZodType[] = [createBoardSchema, createdBoardSchema, joinBoardSchema, joinedBoardSchema, inviteCodeSchema, boardListSchema, boardSchema, wakaBoardListSchema, wakaBoardSchema];
 
 const privacy =
-  'Nothing of a private leaderboard is public: only its members read it, and to anyone else (an unknown id, a malformed one, or a board one is not on) it is the same 404. Joining is consent to show one\'s coding total (with handle and display name) to the board\'s other members, whatever one\'s profile and public leaderboard settings; a language filter ranks only members who share languages (setting `share_languages`), so a board never shows a language a member keeps private. Leaving takes one off the board at once, and a change of `share_languages` shows in the next read: nothing is cached.';
+  'Nothing of a private leaderboard is public: only its members read it, and to anyone else (an unknown id, a malformed one, or a board one is not on) it is the same 404. Joining is consent to show one\'s coding total (with handle and display name) to the board\'s other members, whatever one\'s profile and public leaderboard settings; a language filter ranks only members whose public profile shows their languages (settings `profile_public` and `share_languages`), and only their languages are listed, so a board never shows a language a member keeps private. Leaving takes one off the board at once, and a change of `share_languages` shows in the next read: nothing is cached.';
 
 const figures =
   "Ranked as the public leaderboard: `range` 7d or 30d (default 7d) is the last 7 or 30 UTC dates, today included; every hour of a member counts at most 3600 s; members with equal time share a rank and the next rank skips (1, 1, 3), equals listed by user id; only members with time in the range appear (with `language`: time in that language, matched ignoring case with every spelling counted, the answer's `language` being the spelling most of them use).";
@@ -84,9 +84,9 @@ export function leaderboardPaths(): Record<string, unknown> {
     '/leaderboards/{id}/members/me': {
       delete: boardOperation(
         'Leave a private leaderboard',
-        'I am off the board at once: the next read of any member no longer shows me. The owner may leave too (and rejoin by code); a board whose last member leaves is deleted.',
+        'I am off the board at once: the next read of any member no longer shows me. The owner, who alone replaces the code or deletes the board, leaves only a board no one else is on (it is then deleted); otherwise 409 `last_owner`: delete it instead. When an owner\'s account is deleted, their boards pass to their longest-standing other member.',
         { '204': { description: 'Left.' } },
-        notMember,
+        { ...notMember, last_owner: 'I own the board and others are on it.' },
         { parameters: [idParameter] },
       ),
     },

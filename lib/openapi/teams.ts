@@ -110,6 +110,7 @@ export function teamPaths(): Record<string, unknown> {
             not_found: notMember,
             invite_expired: '',
             mail_disabled: '',
+            rate_limited: 'over 5 invitations an hour to one address, or 20 from one inviter; `Retry-After` says when.',
           },
           invitationSchema,
         ),
@@ -136,7 +137,7 @@ export function teamPaths(): Record<string, unknown> {
       delete: {
         ...accountOperation(
           'Remove a member, or leave',
-          "My own handle: I leave. Owners remove anyone; admins remove members (not owners or other admins); members remove no one else. The member's figures leave the team's answers at once. The only owner cannot leave (409 `last_owner`): hand the team over or delete it.",
+          "My own handle: I leave. Owners remove anyone; admins remove members (not owners or other admins); members remove no one else. The member's figures leave the team's answers at once. Removing another member also replaces the invite code, which they knew: share the new one with those still to join. The only owner cannot leave (409 `last_owner`): hand the team over or delete it.",
           { '204': { description: 'Removed.' } },
           {
             forbidden: 'my role may not remove that member; or the token lacks `account`.',

@@ -100,15 +100,18 @@ async function planThatLifts(db: Db, limit: LimitName, beyond: number): Promise<
  * `SELECT ... FROM users WHERE id = $1 FOR UPDATE`), so two requests at once cannot both pass.
  * For `team_members`, `userId` is the team's first owner and `countNow` the team's members (the
  * owner included); for `private_leaderboards`, the leaderboards the user has made. `whose` names
- * the plan in the detail when it is not the caller's own.
+ * the thing whose limit it is when the plan is not the caller's own ("This team"): the detail then
+ * names neither the plan nor the plans that lift it.
  */
-export async function assertWithin(db: Db, userId: string, limit: CountedLimit, countNow: number, whose = 'Your plan'): Promise<void> {
+export async function assertWithin(db: Db, userId: string, limit: CountedLimit, countNow: number, whose?: string): Promise<void> {
   const plan = await planOf(db, userId);
   const allowed = plan.limits[limit];
   if (allowed === null || countNow < allowed) return;
+  // Another's plan (a team's owner's) is not named to the caller: only that it is full.
+  if (whose !== undefined) throw new ApiError('plan_limit', `${whose} allows ${limitPhrase(limit, allowed)}, and has them: its owner's plan would have to allow more.`, { errors: [{ path: limit, code: 'plan_limit', message: `at most ${allowed}` }] });
   const lifts = await planThatLifts(db, limit, allowed);
   const more = lifts ? ` the ${lifts.name} plan allows ${lifts.limits[limit] === null ? `unlimited ${nouns[limit][1]}` : lifts.limits[limit]}.` : ' no plan allows more.';
-  const detail = `${whose} (${plan.name}) allows ${limitPhrase(limit, allowed)};${more}`;
+  const detail = `Your plan (${plan.name}) allows ${limitPhrase(limit, allowed)};${more}`;
   throw new ApiError('plan_limit', detail, {
     errors: [{ path: limit, code: 'plan_limit', message: `at most ${allowed} on the ${plan.name} plan${lifts ? `; ${lifts.id} allows more` : ''}` }],
   });

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { configuredOrigin } from '../http/origin';
+import { attemptPolicies, takeAttempt } from '../auth/attempts';
 import { ApiError } from '../http/problem';
 import { htmlOf, textOf, type Part } from '../mail/messages';
 import { deliver, mailConfigured, type Mail } from '../mail/transport';
@@ -30,6 +31,12 @@ export async function inviteByMail(db: Db, userId: string, teamId: string, email
   if (me.role === 'member') throw new ApiError('forbidden', "Only a team's owners and admins may invite by mail.");
   if (!mailConfigured()) throw new ApiError('mail_disabled', 'This site sends no mail: share the invite code or link instead.');
   if (me.inviteExpiresAt !== null && me.inviteExpiresAt <= now) throw new ApiError('invite_expired', "The team's invite code has expired: make a new one first.");
+  // As every mail the site sends on a visitor's word: at most 5 an hour to one address and 20 an
+  // hour from one inviter (429 with Retry-After past them), so a team is no way to mail anyone at will.
+  await takeAttempt(db, [
+    { policy: attemptPolicies.mailTo, subject: email.toLowerCase() },
+    { policy: attemptPolicies.mailFrom, subject: `user:${userId}` },
+  ]);
   const [from] = await db.select({ name: users.displayName, handle: users.handle }).from(users).where(eq(users.id, userId));
   // Sent in the background: a failure is logged without the address, and the inviter may send again.
   void deliver(invitationMail(email, me.name, `${from.name} (@${from.handle})`, inviteLink(me.inviteCode), me.inviteExpiresAt), 'team invitation');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailSchema } from '../accounts/sign-in';
 import { checkedText } from '../text';
 
 // Teams' bodies, queries and answers (lib/teams/), which also write openapi.json.
@@ -24,7 +25,7 @@ const teamName = checkedText(
 export const createTeamSchema = z.object({ name: teamName }).meta({ id: 'CreateTeam' });
 
 export const joinTeamSchema = z
-  .object({ code: z.string({ error: 'code is required' }).trim().min(1, 'code must not be empty').max(100, 'code must be at most 100 characters') })
+  .object({ code: checkedText(z.string({ error: 'code is required' }).trim().min(1, 'code must not be empty').max(100, 'code must be at most 100 characters'), 'code') })
   .meta({ id: 'JoinTeam' });
 
 export const shareSchema = z
@@ -105,11 +106,7 @@ export const memberRoleSchema = z.object({ handle: z.string(), role: z.enum(team
 
 export const invitationSchema = z
   .object({
-    email: z
-      .string({ error: 'email is required' })
-      .trim()
-      .max(254, { error: 'email must be at most 254 characters' })
-      .pipe(z.email({ error: 'email must be an email address' })),
+    email: emailSchema.meta({ description: 'The address to invite; not kept.', examples: ['ada@example.com'] }),
   })
   .meta({ id: 'TeamInvitation' });
 

@@ -4,7 +4,7 @@ import { rows, type Db } from '../db/client';
 import { teamMembers, teams, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { assertWithin } from '../plans/limits';
-import { isUuid } from '../ids';
+import { isHandle, isUuid } from '../ids';
 import type { TeamRole, TeamShare } from './schemas';
 
 // Teams: making one, joining by its invite code, roles, consent, removing and leaving. Every read
@@ -72,23 +72,30 @@ export async function createTeam(db: Db, userId: string, name: string): Promise<
 
 /** Joins the team whose live code this is; an unknown or expired code is a 404. */
 export async function joinTeam(db: Db, userId: string, code: string, now = new Date()): Promise<{ id: string; name: string; role: TeamRole; share: TeamShare }> {
-  const [team] = await db.select({ id: teams.id, name: teams.name, expires: teams.inviteExpiresAt }).from(teams).where(eq(teams.inviteCode, code));
-  if (!team || (team.expires !== null && team.expires <= now)) throw new ApiError('not_found', 'No team has this invite code, or it has expired: ask for a new one.');
-  const member = await db.transaction(async (transaction) => {
+  const unknownCode = () => new ApiError('not_found', 'No team has this invite code, or it has expired: ask for a new one.');
+  const [found] = await db.select({ id: teams.id }).from(teams).where(eq(teams.inviteCode, code));
+  if (!found) throw unknownCode();
+  return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
-    // The team's row is the lock every join takes: two joins at once cannot both pass the limit.
-    await tx.execute(sql`SELECT 1 FROM ${teams} WHERE ${teams.id} = ${team.id}::uuid FOR UPDATE`);
+    // The team's row is the lock every join, removal and new code takes: the code is read again
+    // under it (one replaced or expired meanwhile lets nobody in), and two joins at once cannot
+    // both pass the limit.
+    const [team] = await rows<{ id: string; name: string; invite_code: string; invite_expires_at: Date | string | null }>(
+      tx,
+      sql`SELECT id, name, invite_code, invite_expires_at FROM ${teams} WHERE ${teams.id} = ${found.id}::uuid FOR UPDATE`,
+    );
+    if (!team || team.invite_code !== code || (team.invite_expires_at !== null && new Date(team.invite_expires_at) <= now)) throw unknownCode();
     const [size] = await rows<{ first_owner: string; members: number; mine: boolean }>(
       tx,
       sql`SELECT (SELECT user_id FROM ${teamMembers} WHERE team_id = ${team.id}::uuid AND role = 'owner' ORDER BY joined_at, user_id LIMIT 1) AS first_owner,
                  count(*)::int AS members, bool_or(user_id = ${userId}::uuid) AS mine
           FROM ${teamMembers} WHERE team_id = ${team.id}::uuid`,
     );
-    // The team's members are bounded by its first owner's plan; joining again changes nothing.
-    if (!size.mine && size.first_owner) await assertWithin(tx, size.first_owner, 'team_members', size.members, 'The plan of this team\'s owner');
-    return addMember(tx, team.id, userId, 'member');
+    // The team's members are bounded by its first owner's plan (whose name the joiner is not told);
+    // joining again changes nothing.
+    if (!size.mine && size.first_owner) await assertWithin(tx, size.first_owner, 'team_members', size.members, 'This team');
+    return { id: team.id, name: team.name, ...(await addMember(tx, team.id, userId, 'member')) };
   });
-  return { id: team.id, name: team.name, ...member };
 }
 
 /** My teams, by name. */
@@ -127,6 +134,7 @@ export async function deleteTeam(db: Db, userId: string, teamId: string): Promis
 
 /** The team's member with this handle (any case), or 404. */
 async function memberByHandle(db: Db, teamId: string, handle: string): Promise<{ userId: string; handle: string; role: TeamRole }> {
+  if (!isHandle(handle)) throw new ApiError('not_found', 'No member of this team has that handle.');
   const [found] = await db
     .select({ userId: teamMembers.userId, handle: users.handle, role: teamMembers.role })
     .from(teamMembers)
@@ -137,14 +145,17 @@ async function memberByHandle(db: Db, teamId: string, handle: string): Promise<{
 }
 
 /**
- * Runs a change to the team's members with the team row locked, so that two owners stepping down
- * at once cannot leave it without one; the change must keep an owner.
+ * Runs a change to the team's members with the team row locked, the caller's and the target's
+ * roles read under the lock (a role changed or a member removed a moment before counts), so that
+ * two owners stepping down at once cannot leave it without one; the change must keep an owner.
  */
-async function lockedChange<T>(db: Db, teamId: string, change: (tx: Db) => Promise<T>): Promise<T> {
+async function lockedChange<T>(db: Db, userId: string, teamId: string, handle: string, change: (tx: Db, me: Membership, target: { userId: string; handle: string; role: TeamRole }) => Promise<T>): Promise<T> {
+  if (!isUuid(teamId)) throw noTeam();
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
     await tx.execute(sql`SELECT 1 FROM ${teams} WHERE ${teams.id} = ${teamId}::uuid FOR UPDATE`);
-    const result = await change(tx);
+    const me = await membershipOf(tx, userId, teamId);
+    const result = await change(tx, me, await memberByHandle(tx, teamId, handle));
     const [{ owners }] = await tx.select({ owners: count() }).from(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.role, 'owner')));
     if (Number(owners) === 0) throw lastOwner();
     return result;
@@ -153,28 +164,28 @@ async function lockedChange<T>(db: Db, teamId: string, change: (tx: Db) => Promi
 
 /**
  * Removes a member, or the caller leaves. Owners remove anyone; admins remove members only
- * (never an owner or another admin); members only themselves. The last owner cannot leave.
+ * (never an owner or another admin); members only themselves. The last owner cannot leave. A
+ * member removed by another knows the invite code: it is replaced, so they cannot join again.
  */
 export async function removeMember(db: Db, userId: string, teamId: string, handle: string): Promise<void> {
-  const me = await membershipOf(db, userId, teamId);
-  const target = await memberByHandle(db, teamId, handle);
-  if (target.userId !== userId) {
-    if (me.role === 'member') throw notAllowed("a team's owners and admins may remove other members");
-    if (me.role === 'admin' && target.role !== 'member') throw notAllowed("a team's owners may remove an owner or an admin");
-  }
-  await lockedChange(db, teamId, (tx) => tx.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, target.userId))));
+  await lockedChange(db, userId, teamId, handle, async (tx, me, target) => {
+    if (target.userId !== userId) {
+      if (me.role === 'member') throw notAllowed("a team's owners and admins may remove other members");
+      if (me.role === 'admin' && target.role !== 'member') throw notAllowed("a team's owners may remove an owner or an admin");
+      await tx.update(teams).set({ inviteCode: newInviteCode() }).where(eq(teams.id, teamId));
+    }
+    await tx.delete(teamMembers).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, target.userId)));
+  });
 }
 
 /** Changes a member's role (owners only); the last owner cannot step down. */
 export async function setRole(db: Db, userId: string, teamId: string, handle: string, role: TeamRole) {
-  const me = await membershipOf(db, userId, teamId);
-  if (me.role !== 'owner') throw notAllowed("a team's owners may change roles");
-  const target = await memberByHandle(db, teamId, handle);
-  await lockedChange(db, teamId, (tx) => tx.update(teamMembers).set({ role }).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, target.userId))));
-  return { handle: target.handle, role };
+  return lockedChange(db, userId, teamId, handle, async (tx, me, target) => {
+    if (me.role !== 'owner') throw notAllowed("a team's owners may change roles");
+    await tx.update(teamMembers).set({ role }).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, target.userId)));
+    return { handle: target.handle, role };
+  });
 }
-
-
 
 /**
  * Before an account is deleted: each team it is the only owner of passes to the longest-standing
@@ -182,6 +193,9 @@ export async function setRole(db: Db, userId: string, teamId: string, handle: st
  * outlives its last owner without another.
  */
 export async function handOverTeams(db: Db, userId: string): Promise<void> {
+  // The rows of the user's teams first, in one order, as every change of members locks them: an
+  // owner stepping down meanwhile cannot leave a team without one.
+  await db.execute(sql`SELECT 1 FROM ${teams} WHERE id IN (SELECT team_id FROM ${teamMembers} WHERE user_id = ${userId}::uuid) ORDER BY id FOR UPDATE`);
   await db.execute(sql`
     WITH sole AS (
       SELECT m.team_id FROM ${teamMembers} m

@@ -8,7 +8,7 @@ import { DELETE as leaveRoute } from '@/app/main/api/v1/leaderboards/[id]/member
 import { POST as joinRoute } from '@/app/main/api/v1/leaderboards/join/route';
 import { GET as listRoute, POST as createRoute } from '@/app/main/api/v1/leaderboards/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
-import { updateAccount } from '@/lib/accounts/me';
+import { deleteAccount, updateAccount } from '@/lib/accounts/me';
 import { issueToken } from '@/lib/accounts/tokens';
 import { getDb } from '@/lib/db/client';
 import { boardEntries } from '@/lib/leaderboards/entries';
@@ -22,7 +22,7 @@ const today = daysFromToday(0);
 type Entry = { rank: number; handle: string; display_name: string; seconds: number };
 
 /** A user with an `account` token, a `stats` key (uuid format) and the given UTC buckets of today. */
-async function member(activity: [string, number][] = [], settings: Record<string, boolean> = { share_languages: true }) {
+async function member(activity: [string, number][] = [], settings: Record<string, boolean> = { profile_public: true, share_languages: true }) {
   const u = await newUser({ settings });
   const db = await getDb();
   const account = await tokenWithScopes(u.user.id, ['account']);
@@ -160,15 +160,15 @@ describe('private leaderboards', () => {
 
   it('ranks as the public leaderboard: the same order, ties and hour cap', async () => {
     // Capped: 2 buckets of 3000 s in one hour count 3600 s.
-    const capped = await newUser({ settings: { leaderboard: true, share_languages: true } });
+    const capped = await newUser({ settings: { leaderboard: true, profile_public: true, share_languages: true } });
     const capBody = { activities: [0, 1].map(() => ({ language: 'Go', time: 3000, hour: 5, date: today })) };
     // Two buckets with the same key are summed into one of 6000 s in hour 5.
     expect((await call(postBatch, '/sync/activities', { token: capped.token, body: capBody })).status).toBe(200);
-    const tiedA = await member([['Go', 2000]], { leaderboard: true, share_languages: true });
-    const tiedB = await member([['Rust', 2000]], { leaderboard: true, share_languages: true });
-    const low = await member([['Go', 500]], { leaderboard: true, share_languages: true });
-    const old = await member([['Go', 4000, daysFromToday(-10)] as unknown as [string, number]], { leaderboard: true, share_languages: true });
-    const owner = await member([], { leaderboard: true, share_languages: true });
+    const tiedA = await member([['Go', 2000]], { leaderboard: true, profile_public: true, share_languages: true });
+    const tiedB = await member([['Rust', 2000]], { leaderboard: true, profile_public: true, share_languages: true });
+    const low = await member([['Go', 500]], { leaderboard: true, profile_public: true, share_languages: true });
+    const old = await member([['Go', 4000, daysFromToday(-10)] as unknown as [string, number]], { leaderboard: true, profile_public: true, share_languages: true });
+    const owner = await member([], { leaderboard: true, profile_public: true, share_languages: true });
     const board = await made(owner.account);
     for (const u of [tiedA, tiedB, low, old]) expect((await join(u.account, board.invite_code)).status).toBe(200);
     const cappedAccount = await tokenWithScopes(capped.user.id, ['account']);
@@ -218,11 +218,23 @@ describe('private leaderboards', () => {
     expect(await boardEntries(await getDb(), board.id, '7d', null)).toMatchObject({ range: '7d', to: today, entries: week.map((e) => ({ handle: e.handle, seconds: e.seconds, rank: e.rank })) });
   });
 
-  it('ranks a language only over members who share languages, and follows the setting at once', async () => {
+  it('ranks a language only over members whose public profile shows their languages, and follows the settings at once', async () => {
     const ann = await member([['Go', 3000]]);
-    const bob = await member([['Go', 2000]], { share_languages: false });
+    const bob = await member([['Go', 2000]], { profile_public: true, share_languages: false });
+    const dan = await member([['Go', 1000]], { profile_public: false, share_languages: true }); // a private profile shows no languages
     const board = await made(ann.account);
     await join(bob.account, board.invite_code);
+    await join(dan.account, board.invite_code);
+    expect((await leave(dan.account, board.id)).status).toBe(204);
+    expect(pairs(await ranking(ann.account, board.id))).toEqual([
+      [1, ann.handle],
+      [2, bob.handle],
+    ]);
+    await join(dan.account, board.invite_code);
+    const withDan = await (await waka(ann.key, board.id)).json();
+    expect(withDan.data.find((e: { user: { username: string } }) => e.user.username === dan.handle).running_total).toMatchObject({ total_seconds: 1000, languages: [] });
+    expect(pairs(await ranking(ann.account, board.id, 'language=Go')).map(([, h]) => h)).not.toContain(dan.handle);
+    expect((await leave(dan.account, board.id)).status).toBe(204);
     // Totals show everyone; the language ranking only those who share languages.
     expect(pairs(await ranking(ann.account, board.id))).toEqual([
       [1, ann.handle],
@@ -263,15 +275,25 @@ describe('private leaderboards', () => {
     expect((await join(cat.account, invite_code)).status).toBe(200);
     expect((await list(ann.account))[0]).toMatchObject({ invite_code, members_count: 2 });
 
+    // The owner, who alone can replace the code or delete the board, cannot leave it to others.
+    const stuck = await leave(ann.account, board.id);
+    expect(stuck.status).toBe(409);
+    expect((await stuck.json()).code).toBe('last_owner');
     expect((await leave(cat.account, board.id)).status).toBe(204);
     expect((await leave(ann.account, board.id)).status).toBe(204);
     expect((await join(bob.account, invite_code)).status).toBe(404); // gone with its last member
+
+    // An owner's account deleted: the board passes to its longest-standing other member.
+    const handed = await made(cat.account, 'Handed');
+    await join(bob.account, handed.invite_code);
+    await deleteAccount(await getDb(), cat.user.id);
+    expect((await list(bob.account)).find((x) => x.id === handed.id)).toMatchObject({ role: 'owner', members_count: 1, invite_code: expect.any(String) });
 
     const other = await made(ann.account, 'Other');
     await join(bob.account, other.invite_code);
     expect((await drop(ann.account, other.id)).status).toBe(204);
     expect((await read(bob.account, other.id)).status).toBe(404);
-    expect(await list(bob.account)).toEqual([]);
+    expect((await list(bob.account)).map((x) => x.id)).toEqual([handed.id]);
   });
 
   it('answers in WakaTime\'s shapes with a key', async () => {

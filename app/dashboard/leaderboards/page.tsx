@@ -21,7 +21,7 @@ export default async function LeaderboardsPage() {
       <h1>Private leaderboards</h1>
       <p className="muted">
         A private leaderboard ranks its members by coding time, as the public leaderboard does, and only its members see it. Joining shows your total coding time, handle and display name to the
-        other members; ranked by a language, it lists only members who share languages. Leave whenever you like: you are off the board at once.
+        other members; ranked by a language, it lists only members whose public profile shows their languages. Leave whenever you like: you are off the board at once.
       </p>
       {boards.length === 0 ? (
         <p className="muted">You are on no private leaderboard yet.</p>

@@ -11,7 +11,7 @@ export const privateLeaderboards = pgTable(
     name: text('name').notNull(),
     /** Whoever holds it may join; the owner replaces it (the old one then joins nobody). */
     inviteCode: text('invite_code').notNull(),
-    /** The creator. Null once their account is deleted: the board stays with its other members. */
+    /** The owner: its creator, or the member it passed to when the owner's account was deleted (lib/leaderboards/boards.ts). */
     ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     modifiedAt: timestamp('modified_at', { withTimezone: true }).notNull().defaultNow(),

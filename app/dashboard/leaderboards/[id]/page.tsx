@@ -50,7 +50,7 @@ export default async function BoardPage({ params, searchParams }: { params: Prom
       <p className="muted">
         {board.members_count} {board.members_count === 1 ? 'member' : 'members'}; you are {board.role === 'owner' ? 'its owner' : 'a member'}. Coding time over the last{' '}
         {query.range === '7d' ? '7' : '30'} UTC days ({ranked.from} to {ranked.to}), each hour counting at most 60 minutes; members with equal time share a rank.
-        {query.language ? ' Ranked by one language: only members who share languages.' : ''}
+        {query.language ? ' Ranked by one language: only members whose public profile shows their languages.' : ''}
       </p>
       <LeaderboardFilter action={`/dashboard/leaderboards/${board.id}`} range={query.range} languages={languages} chosen={query.language ?? ''} />
       {ranked.entries.length === 0 ? (
@@ -93,13 +93,17 @@ export default async function BoardPage({ params, searchParams }: { params: Prom
           </form>
         </section>
       )}
-      <h2>Leave{board.role === 'owner' ? ' or delete' : ''}</h2>
-      <form action={leaveBoardAction}>
-        <input type="hidden" name="id" value={board.id} />
-        <button type="submit" className="secondary">
-          Leave this leaderboard
-        </button>
-      </form>
+      <h2>{board.role === 'owner' && board.members_count > 1 ? 'Delete' : 'Leave'}</h2>
+      {board.role === 'owner' && board.members_count > 1 ? (
+        <p className="muted">As its owner you can leave only once no one else is on it; you can delete it for everyone.</p>
+      ) : (
+        <form action={leaveBoardAction}>
+          <input type="hidden" name="id" value={board.id} />
+          <button type="submit" className="secondary">
+            Leave this leaderboard
+          </button>
+        </form>
+      )}
       {board.role === 'owner' && (
         <form action={deleteBoardAction}>
           <input type="hidden" name="id" value={board.id} />

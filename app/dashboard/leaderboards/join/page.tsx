@@ -19,7 +19,7 @@ export default async function JoinPage({ searchParams }: { searchParams: Promise
         <a href="/dashboard/leaderboards">← Private leaderboards</a>
       </p>
       <h1>Join a private leaderboard</h1>
-      <p className="muted">Joining shows your total coding time, handle and display name to the board&apos;s other members (and, if you share languages, your time in a language they rank by). You can leave at any time.</p>
+      <p className="muted">Joining shows your total coding time, handle and display name to the board&apos;s other members (and, if your public profile shows your languages, your languages too). You can leave at any time.</p>
       <JoinBoardForm code={code || undefined} label={code ? 'Join this leaderboard' : 'Join'} />
     </>
   );

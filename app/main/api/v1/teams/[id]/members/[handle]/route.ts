@@ -13,11 +13,11 @@ type Params = { id: string; handle: string };
 
 const patch = withAccount<Params>(async ({ request, db, user, params }) => {
   const { role } = parseBody(roleSchema, (await readJsonBody(request)).value);
-  return json(await setRole(db, user.id, params.id, decodeURIComponent(params.handle), role));
+  return json(await setRole(db, user.id, params.id, params.handle, role));
 });
 
 const remove = withAccount<Params>(async ({ db, user, params }) => {
-  await removeMember(db, user.id, params.id, decodeURIComponent(params.handle));
+  await removeMember(db, user.id, params.id, params.handle);
   return new Response(null, { status: 204 });
 });
 
