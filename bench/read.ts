@@ -13,7 +13,6 @@ import { addDays } from '../lib/dates';
 import { refreshCommunity } from '../lib/stats/community';
 import { insights } from '../lib/figures/insights';
 import { timeline } from '../lib/figures/timeline';
-import { migrateDb } from '../lib/db/migrate';
 import { resetConfig } from '../lib/config';
 import { sql } from 'drizzle-orm';
 import { allCpus, machine, median, percentile, setAffinity, startServer, writeResults } from './common';
@@ -51,12 +50,6 @@ async function load(url: string, seconds: number) {
 async function main() {
   process.env.LEADERBOARD_MAX_AGE = '0'; // every freshSnapshot call below rebuilds
   const url = await ensureDataSet(DATA_SET);
-  // A data set made by an older version gets the newer migrations, as a deploy's step runs them.
-  const migration = await openDb({ databaseUrl: url, dataDir: '' }, 1, { migrations: true });
-  const migrating = performance.now();
-  await migrateDb(migration);
-  console.log(`migrations brought up to date in ${((performance.now() - migrating) / 1000).toFixed(1)} s`);
-  await migration.close();
   const handle = await openDb({ databaseUrl: url, dataDir: '' }, 4);
   const db: Db = handle.db;
   const results: Record<string, unknown> = { at: new Date().toISOString(), machine: machine(), seed: SEED, users: USERS, heavy_users: HEAVY };
