@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import { OWN_FIGURES_SCOPES } from '../auth/account';
-import { anyOf } from '../auth/tokens';
 import type { ErrorCode } from '../http/errors';
 import { queryParameters } from '../http/query';
 import {
@@ -15,8 +14,7 @@ import {
   wakaGoalAnswerSchema,
   wakaGoalListSchema,
 } from '../figures/schemas';
-import { ok, problems, always, jsonBody, type Operation } from './operations';
-import { ref } from './components';
+import { ok, jsonBody, sessionOperation, type Operation } from './operations';
 import { wakatimeRead, wakatimeServers } from './wakatime';
 
 // The owner's own figures in openapi.json: timeline, insights and goals (lib/figures/), and the
@@ -24,26 +22,8 @@ import { wakatimeRead, wakatimeServers } from './wakatime';
 
 export const figuresRoots: z.ZodType[] = [timelineSchema, insightsSchema, createGoalSchema, goalSchema, goalListSchema, wakaGoalListSchema, wakaGoalAnswerSchema];
 
-const scopes = anyOf(OWN_FIGURES_SCOPES);
-
-function ownOperation(summary: string, description: string, responses: Record<string, unknown>, notes: Partial<Record<ErrorCode, string>> = {}, extra: { body?: z.ZodType; parameters?: unknown[] } = {}): Operation {
-  return {
-    summary,
-    description: `${description} The owner's own figures, private ones included: with the dashboard session or a token with the ${scopes.map((s) => `\`${s}\``).join(' or ')} scope; answers are \`Cache-Control: private, no-store\`.`,
-    security: [{ session: [] }, ...scopes.map((s) => ({ bearer: [s] }))],
-    ...(extra.parameters ? { parameters: extra.parameters } : {}),
-    ...(extra.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(extra.body) } } } } : {}),
-    responses: {
-      ...responses,
-      ...problems({
-        unauthorized: 'no session and no token, or a bad token.',
-        forbidden: `the token has neither ${scopes.map((s) => `\`${s}\``).join(' nor ')}, or a session change came from another site.`,
-        ...always,
-        ...notes,
-      }),
-    },
-  };
-}
+const ownOperation = (summary: string, description: string, responses: Record<string, unknown>, notes: Partial<Record<ErrorCode, string>> = {}, extra: { body?: z.ZodType; parameters?: unknown[] } = {}): Operation =>
+  sessionOperation(summary, description, responses, notes, { ...extra, scope: OWN_FIGURES_SCOPES, lead: "The owner's own figures, private ones included: with" });
 
 const goalRules = `Periods are the owner's local dates and ISO weeks (Monday first). A goal counts coding time (each hour capped at 3600 s; a language's or project's share of an hour over the cap scaled down in proportion), in its language and/or project when given (matched regardless of case). Every past period is judged too, so a new goal can already have a streak. At most ${MAX_GOALS_PER_USER} goals a user.`;
 

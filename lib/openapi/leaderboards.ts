@@ -1,7 +1,5 @@
 import type { z } from 'zod';
 import { OWN_FIGURES_SCOPES } from '../auth/account';
-import { anyOf, type ScopeRule } from '../auth/tokens';
-import type { ErrorCode } from '../http/errors';
 import { queryParameters } from '../http/query';
 import {
   boardListSchema,
@@ -16,8 +14,7 @@ import {
   wakaBoardListSchema,
   wakaBoardSchema,
 } from '../leaderboards/schemas';
-import { ref } from './components';
-import { always, jsonBody, ok, problems, type Operation } from './operations';
+import { jsonBody, ok, sessionOperation } from './operations';
 import { wakatimeRead, wakatimeServers } from './wakatime';
 
 // Private leaderboards in openapi.json (lib/leaderboards/), ours and in WakaTime's shape.
@@ -30,25 +27,6 @@ const privacy =
 const figures =
   "Ranked as the public leaderboard: `range` 7d or 30d (default 7d) is the last 7 or 30 UTC dates, today included; every hour of a member counts at most 3600 s; members with equal time share a rank and the next rank skips (1, 1, 3), equals listed by user id; only members with time in the range appear (with `language`: time in that language, matched ignoring case with every spelling counted, the answer's `language` being the spelling most of them use).";
 
-function boardOperation(summary: string, description: string, responses: Record<string, unknown>, notes: Partial<Record<ErrorCode, string>> = {}, extra: { body?: z.ZodType; parameters?: unknown[]; scope?: ScopeRule } = {}): Operation {
-  const scopes = anyOf(extra.scope ?? 'account');
-  return {
-    summary,
-    description: `${description} With the dashboard session or a token with the ${scopes.map((s) => `\`${s}\``).join(' or ')} scope; answers are \`Cache-Control: private, no-store\`.`,
-    security: [{ session: [] }, ...scopes.map((s) => ({ bearer: [s] }))],
-    ...(extra.parameters ? { parameters: extra.parameters } : {}),
-    ...(extra.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(extra.body) } } } } : {}),
-    responses: {
-      ...responses,
-      ...problems({
-        unauthorized: 'no session and no token, or a bad token.',
-        forbidden: `the token has neither ${scopes.map((s) => `\`${s}\``).join(' nor ')}, or a session change came from another site.`,
-        ...always,
-        ...notes,
-      }),
-    },
-  };
-}
 
 const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The board\'s id (a UUID).' };
 const notMember = { not_found: 'no board with that id that I am a member of (unknown and not mine look the same).' };
@@ -56,8 +34,8 @@ const notMember = { not_found: 'no board with that id that I am a member of (unk
 export function leaderboardPaths(): Record<string, unknown> {
   return {
     '/leaderboards': {
-      get: boardOperation('My private leaderboards', `Every board I am a member of, the newest first; \`invite_code\` only on those I own. ${privacy}`, { '200': ok(boardListSchema) }, {}, { scope: OWN_FIGURES_SCOPES }),
-      post: boardOperation(
+      get: sessionOperation('My private leaderboards', `Every board I am a member of, the newest first; \`invite_code\` only on those I own. ${privacy}`, { '200': ok(boardListSchema) }, {}, { scope: OWN_FIGURES_SCOPES }),
+      post: sessionOperation(
         'Make a private leaderboard',
         `\`name\`: 1 to ${MAX_BOARD_NAME} characters after trimming, no control, invisible or text-direction characters. I become its owner and first member. Share \`invite_code\` (or the dashboard link \`/dashboard/leaderboards/join?code=...\`) to let others join. ${privacy}`,
         { '201': { ...ok(createdBoardSchema), description: 'Created. `Location` names it.', headers: { Location: { schema: { type: 'string' } } } } },
@@ -66,7 +44,7 @@ export function leaderboardPaths(): Record<string, unknown> {
       ),
     },
     '/leaderboards/join': {
-      post: boardOperation(
+      post: sessionOperation(
         'Join a private leaderboard by invite code',
         `Joining a board I am on already changes nothing. ${privacy}`,
         { '200': ok(joinedBoardSchema) },
@@ -75,14 +53,14 @@ export function leaderboardPaths(): Record<string, unknown> {
       ),
     },
     '/leaderboards/{id}': {
-      get: boardOperation(`A private leaderboard's ranking`, `${figures} ${privacy}`, { '200': ok(boardSchema) }, { ...notMember, invalid_query: 'a bad `range` or `language`, named in `errors`.' }, {
+      get: sessionOperation(`A private leaderboard's ranking`, `${figures} ${privacy}`, { '200': ok(boardSchema) }, { ...notMember, invalid_query: 'a bad `range` or `language`, named in `errors`.' }, {
         parameters: [idParameter, ...queryParameters(boardQuerySchema)],
         scope: OWN_FIGURES_SCOPES,
       }),
-      delete: boardOperation('Delete a private leaderboard', 'The owner\'s only: the board and its memberships are gone at once.', { '204': { description: 'Deleted.' } }, { ...notMember, forbidden: 'I am a member but not the owner, or the token lacks `account`.' }, { parameters: [idParameter] }),
+      delete: sessionOperation('Delete a private leaderboard', 'The owner\'s only: the board and its memberships are gone at once.', { '204': { description: 'Deleted.' } }, { ...notMember, forbidden: 'I am a member but not the owner, or the token lacks `account`.' }, { parameters: [idParameter] }),
     },
     '/leaderboards/{id}/members/me': {
-      delete: boardOperation(
+      delete: sessionOperation(
         'Leave a private leaderboard',
         'I am off the board at once: the next read of any member no longer shows me. The owner, who alone replaces the code or deletes the board, leaves only a board no one else is on (it is then deleted); otherwise 409 `last_owner`: delete it instead. When an owner\'s account is deleted, their boards pass to their longest-standing other member.',
         { '204': { description: 'Left.' } },
@@ -91,7 +69,7 @@ export function leaderboardPaths(): Record<string, unknown> {
       ),
     },
     '/leaderboards/{id}/invite_code': {
-      post: boardOperation(
+      post: sessionOperation(
         'Replace the invite code',
         'The owner\'s only. The old code joins nobody from now on; members stay.',
         { '200': ok(inviteCodeSchema) },

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { anyOf, type ScopeRule } from '../auth/tokens';
 import { errorCatalog, type ErrorCode } from '../http/errors';
 import { problemSchema } from '../http/problem';
 import { ackSchema } from '../ingest/schemas';
@@ -109,26 +110,37 @@ export function publicGet(summary: string, description: string, body: z.ZodType,
 export const ok = (schema: z.ZodType) => ({ description: 'OK', content: { 'application/json': { schema: ref(schema) } } });
 export const svg = (description: string) => ({ description, content: { 'image/svg+xml': { schema: { type: 'string' } } } });
 
-export function accountOperation(
+/**
+ * An operation taken with the dashboard session or a token with one of `scope`'s scopes; its
+ * answers private, never cached. `lead` opens the sentence that says so ("With" by default).
+ */
+export function sessionOperation(
   summary: string,
   description: string,
   responses: Record<string, unknown>,
   notes: Partial<Record<ErrorCode, string>> = {},
-  body?: z.ZodType,
+  extra: { body?: z.ZodType; parameters?: unknown[]; scope?: ScopeRule; lead?: string } = {},
 ): Operation {
+  const scopes = anyOf(extra.scope ?? 'account');
+  const named = scopes.map((s) => `\`${s}\``);
   return {
     summary,
-    description: `${description} With the dashboard session or a token with the \`account\` scope; answers are \`Cache-Control: private, no-store\`.`,
-    security: [{ session: [] }, { bearer: ['account'] }],
-    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(body) } } } } : {}),
+    description: `${description} ${extra.lead ?? 'With'} the dashboard session or a token with the ${named.join(' or ')} scope; answers are \`Cache-Control: private, no-store\`.`,
+    security: [{ session: [] }, ...scopes.map((s) => ({ bearer: [s] }))],
+    ...(extra.parameters ? { parameters: extra.parameters } : {}),
+    ...(extra.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(extra.body) } } } } : {}),
     responses: {
       ...responses,
       ...problems({
         unauthorized: 'no session and no token, or a bad token.',
-        forbidden: 'the token lacks `account`, or a session change came from another site.',
+        forbidden: `${named.length === 1 ? `the token lacks ${named[0]}` : `the token has neither ${named.join(' nor ')}`}, or a session change came from another site.`,
         ...always,
         ...notes,
       }),
     },
   };
 }
+
+/** An operation for the dashboard session or a token with the `account` scope. */
+export const accountOperation = (summary: string, description: string, responses: Record<string, unknown>, notes: Partial<Record<ErrorCode, string>> = {}, body?: z.ZodType): Operation =>
+  sessionOperation(summary, description, responses, notes, { body });
