@@ -5,6 +5,7 @@ import { usersChanged } from '../db/changes';
 import { rows, type Db } from '../db/client';
 import { apiTokens, badges, plans, privateLeaderboards, teamMembers, users } from '../db/schema';
 import { ApiError } from '../http/problem';
+import { isHandle } from '../ids';
 import { checkedText } from '../text';
 import { limitNames, planOf, type LimitName, type Limits } from './limits';
 
@@ -73,6 +74,7 @@ export async function setPlan(db: Db, handle: string, planId: string): Promise<{
   if (!plan) {
     throw new ApiError('invalid_payload', `No plan "${planId}".`, { errors: [{ path: 'plan', code: 'unknown_plan', message: `no plan with id "${planId}"` }] });
   }
+  if (!isHandle(handle)) throw new ApiError('not_found', 'No user with that handle.');
   const [row] = await db
     .update(users)
     // A new stats version: every cached figure of the user (charts, badges, stats) is made again.

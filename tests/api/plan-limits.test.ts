@@ -265,6 +265,7 @@ describe('the plan of an account', () => {
     expect(unknown.status).toBe(422);
     expect(await unknown.json()).toMatchObject({ code: 'invalid_payload', errors: [{ path: 'plan', code: 'unknown_plan' }] });
     expect((await setPlan('nobody_here', 'pro')).status).toBe(404);
+    expect((await setPlan('a\u0000b', 'pro')).status).toBe(404); // no handle can hold a NUL: not asked of the database
     expect((await setPlan(user.handle, 'pro', 'wrong-token-0123456789')).status).toBe(401);
     expect((await setPlan(user.handle, 42)).status).toBe(422);
   });
