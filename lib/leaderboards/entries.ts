@@ -1,7 +1,8 @@
-import { sql, type SQLWrapper } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { addDays } from '../dates';
 import { rows, type Db } from '../db/client';
-import { privateLeaderboardMembers, userDays, users } from '../db/schema';
+import { plans, privateLeaderboardMembers, userDays, users } from '../db/schema';
+import { historyFloorSql } from '../plans/limits';
 import { localDateHour } from '../local-time';
 import { cappedPerUserDay } from '../stats/queries';
 import type { LeaderboardRange } from '../stats/leaderboard/query';
@@ -11,8 +12,9 @@ import type { LeaderboardRange } from '../stats/leaderboard/query';
 // with equal time sharing a rank (rank(): 1, 1, 3; ties listed by user id), only members with time.
 // Ranked by a language (matched ignoring case, every spelling counted), it ranks only members who
 // share languages (their setting, read in the same statement): joining shows a member's totals to
-// the other members, never a language they keep private. Nothing is cached: a member who leaves,
-// or stops sharing languages, is gone from the next read.
+// the other members, never a language they keep private. No day counts before the window of
+// history the member's own plan shows (as their own figures). Nothing is cached: a member who
+// leaves, or stops sharing languages, is gone from the next read.
 
 export interface BoardEntry {
   rank: number;
@@ -44,7 +46,22 @@ interface Row {
   spelling: string | null;
 }
 
-const [m, u, d] = [privateLeaderboardMembers, users, userDays];
+const [m, u, d, p] = [privateLeaderboardMembers, users, userDays, plans];
+
+/**
+ * The board's members (user_id, handle, display_name, and floor: the first date each one's plan
+ * shows), only those who show languages when `languages`: the membership index, then each
+ * member's row by its key (OFFSET 0 keeps the planner from hashing every user instead). Used
+ * MATERIALIZED: each floor is computed once, not once per day of the member.
+ */
+const members = (boardId: string, languages = false) =>
+  sql`SELECT ${m.userId} AS user_id, member.*
+      FROM ${m} CROSS JOIN LATERAL (
+        SELECT ${u.handle} AS handle, ${u.displayName} AS display_name, ${historyFloorSql(p.limits, u.timezone)} AS floor
+        FROM ${u} JOIN ${p} ON ${p.id} = ${u.planId}
+        WHERE ${u.id} = ${m.userId} ${languages ? sql`AND ${languagesShown}` : sql``} OFFSET 0
+      ) AS member
+      WHERE ${m.boardId} = ${boardId}::uuid`;
 
 /**
  * Whose languages a board shows: members who show them on their public profile (a public profile
@@ -56,29 +73,28 @@ const languagesShown = sql`${u.profilePublic} AND ${u.shareLanguages}`;
 export async function boardEntries(db: Db, boardId: string, range: LeaderboardRange, language: string | null): Promise<BoardEntries> {
   const { from, to } = rangeDates(range);
   const ranked = language
-    ? sql`WITH members AS (
-            SELECT ${m.userId} AS user_id FROM ${m} JOIN ${u} ON ${u.id} = ${m.userId} WHERE ${m.boardId} = ${boardId}::uuid AND ${languagesShown}
-          ),
+    ? sql`WITH members AS MATERIALIZED (${members(boardId, true)}),
           spelled AS (
             SELECT c.user_id, c.name, sum(c.millis) AS millis
             FROM (${cappedPerUserDay('language', (column) => sql`${column} IN (SELECT user_id FROM members)`, { from, to }, { anyCase: language })}) AS c
+            JOIN members ON members.user_id = c.user_id AND c.date >= members.floor
             GROUP BY 1, 2 HAVING sum(c.millis) >= 1
           ),
           totals AS (SELECT user_id, sum(millis) AS millis FROM spelled GROUP BY 1)
-          SELECT t.user_id, ${u.handle} AS handle, ${u.displayName} AS display_name, t.millis::float8 AS millis,
+          SELECT t.user_id, members.handle, members.display_name, t.millis::float8 AS millis,
                  rank() OVER (ORDER BY t.millis DESC)::int AS rank,
                  (SELECT name FROM spelled GROUP BY name ORDER BY count(*) DESC, name LIMIT 1) AS spelling
-          FROM totals t JOIN ${u} ON ${u.id} = t.user_id
+          FROM totals t JOIN members USING (user_id)
           ORDER BY t.millis DESC, t.user_id`
-    : sql`WITH totals AS (
+    : sql`WITH members AS MATERIALIZED (${members(boardId)}),
+          totals AS (
             SELECT ${d.userId} AS user_id, sum(${d.millis}::int) AS millis
-            FROM ${m} JOIN ${d} ON ${d.userId} = ${m.userId} AND ${d.date} BETWEEN ${from} AND ${to}
-            WHERE ${m.boardId} = ${boardId}::uuid
+            FROM members JOIN ${d} ON ${d.userId} = members.user_id AND ${d.date} BETWEEN ${from} AND ${to} AND ${d.date} >= members.floor
             GROUP BY 1 HAVING sum(${d.millis}::int) > 0
           )
-          SELECT t.user_id, ${u.handle} AS handle, ${u.displayName} AS display_name, t.millis::float8 AS millis,
+          SELECT t.user_id, members.handle, members.display_name, t.millis::float8 AS millis,
                  rank() OVER (ORDER BY t.millis DESC)::int AS rank, NULL AS spelling
-          FROM totals t JOIN ${u} ON ${u.id} = t.user_id
+          FROM totals t JOIN members USING (user_id)
           ORDER BY t.millis DESC, t.user_id`;
   const found = await rows<Row>(db, ranked);
   return {
@@ -104,12 +120,12 @@ export async function boardEntries(db: Db, boardId: string, range: LeaderboardRa
  */
 export async function sharedLanguages(db: Db, boardId: string, dates: { from: string; to: string }): Promise<Map<string, { name: string; seconds: number }[]>> {
   const byUser = new Map<string, { name: string; seconds: number }[]>();
-  const sharing = (column: SQLWrapper) =>
-    sql`${column} IN (SELECT ${m.userId} FROM ${m} JOIN ${u} ON ${u.id} = ${m.userId} WHERE ${m.boardId} = ${boardId}::uuid AND ${languagesShown})`;
   const found = await rows<{ user_id: string; name: string; millis: number }>(
     db,
-    sql`SELECT c.user_id, c.name, sum(c.millis)::float8 AS millis
-        FROM (${cappedPerUserDay('language', sharing, dates)}) AS c
+    sql`WITH members AS MATERIALIZED (${members(boardId, true)})
+        SELECT c.user_id, c.name, sum(c.millis)::float8 AS millis
+        FROM (${cappedPerUserDay('language', (column) => sql`${column} IN (SELECT user_id FROM members)`, dates)}) AS c
+        JOIN members ON members.user_id = c.user_id AND c.date >= members.floor
         GROUP BY 1, 2 HAVING sum(c.millis) >= 1`,
   );
   for (const r of found) {

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
 import { plans, users } from '../db/schema';
 import { addDays } from '../dates';
@@ -117,9 +117,25 @@ export async function assertWithin(db: Db, userId: string, limit: CountedLimit, 
   });
 }
 
+/** From this many days on (some 270 years) a window is all of history, in SQL as in dates. */
+const LONGEST_WINDOW = 100_000;
+
 /** The first date `history_days` lets a user see, given their today; null: all of it. */
 export function historyFloor(historyDays: number | null, today: string): string | null {
-  return historyDays === null ? null : addDays(today, 1 - Math.max(historyDays, 1));
+  return historyDays === null || historyDays >= LONGEST_WINDOW ? null : addDays(today, 1 - Math.max(historyDays, 1));
+}
+
+/**
+ * historyFloor in SQL, for one statement over many users (a team's or a private leaderboard's
+ * members), each with their own plan: the first date the plan whose stored limits are `limits`
+ * shows a user in `timeZone`, their today being the transaction's; '-infinity' when it shows all.
+ * Reads the record as effectiveLimits does (a missing or malformed history_days: today only).
+ */
+export function historyFloorSql(limits: SQLWrapper, timeZone: SQLWrapper): SQL<string> {
+  const days = sql`(${limits} -> 'history_days')`;
+  const number = sql`CASE WHEN jsonb_typeof(${days}) = 'number' THEN floor(${days}::numeric) END`;
+  return sql<string>`CASE WHEN jsonb_typeof(${days}) = 'null' OR ${number} >= ${sql.raw(String(LONGEST_WINDOW))} THEN '-infinity'::date
+    ELSE (now() AT TIME ZONE ${timeZone})::date + 1 - greatest(coalesce(${number}, 0), 1)::int END`;
 }
 
 /** The history_days of the user's plan (null: unlimited). One primary-key read. */

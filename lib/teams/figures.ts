@@ -1,15 +1,17 @@
-import { sql, type SQLWrapper } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { addDays } from '../dates';
 import { rows, type Db } from '../db/client';
-import { teamMembers, userDays, users } from '../db/schema';
+import { plans, teamMembers, userDays, users } from '../db/schema';
+import { historyFloorSql } from '../plans/limits';
 import { cappedPerUserDay } from '../stats/queries';
 import type { TeamMemberDto, TeamRange, TeamRole, TeamShare } from './schemas';
 
 // A team's figures: every member listed (handle, display name, role), with their time only while
 // they share it with the team and their languages only while they share languages. Each user-hour
 // counts at most 3600 s, read from the same rollups as the member's own totals (user_days, and the
-// capped languages of lib/stats/queries.ts). One statement for the whole team, straight from the
-// database: a consent change or a leave shows in the next request.
+// capped languages of lib/stats/queries.ts), and no day before the window of history the member's
+// own plan shows (as their own figures). One statement for the whole team, straight from the
+// database: a consent change, a leave or a change of plan shows in the next request.
 
 export interface TeamDates {
   name: TeamRange;
@@ -36,21 +38,23 @@ const ROLE_ORDER: Record<TeamRole, number> = { owner: 0, admin: 1, member: 2 };
 
 /** The members of a team with what each shares over the dates, the most time first. */
 export async function teamFigures(db: Db, teamId: string, range: { from: string; to: string }): Promise<TeamMemberDto[]> {
-  const [m, u, d] = [teamMembers, users, userDays];
-  const sharing = (levels: TeamShare[]) => (column: SQLWrapper) =>
-    sql`${column} IN (SELECT user_id FROM members WHERE share = ANY(${`{${levels.join(',')}}`}::text[]))`;
+  const [m, u, d, p] = [teamMembers, users, userDays, plans];
+  const sharing = (levels: TeamShare[]) => sql`members.share = ANY(${`{${levels.join(',')}}`}::text[])`;
   const found = await rows<Row>(
     db,
-    sql`WITH members AS (
-          SELECT ${m.userId} AS user_id, ${m.role} AS role, ${m.share} AS share, ${u.handle} AS handle, ${u.displayName} AS display_name
-          FROM ${m} JOIN ${u} ON ${u.id} = ${m.userId} WHERE ${m.teamId} = ${teamId}::uuid
+    sql`WITH members AS MATERIALIZED (
+          SELECT ${m.userId} AS user_id, ${m.role} AS role, ${m.share} AS share, ${u.handle} AS handle, ${u.displayName} AS display_name,
+                 ${historyFloorSql(p.limits, u.timezone)} AS floor
+          FROM ${m} JOIN ${u} ON ${u.id} = ${m.userId} JOIN ${p} ON ${p.id} = ${u.planId} WHERE ${m.teamId} = ${teamId}::uuid
         ), totals AS (
-          SELECT ${d.userId} AS user_id, sum(${d.millis})::float8 AS millis FROM ${d}
-          WHERE ${sharing(['total', 'languages'])(d.userId)} AND ${d.date} BETWEEN ${range.from} AND ${range.to}
+          SELECT ${d.userId} AS user_id, sum(${d.millis})::float8 AS millis
+          FROM members JOIN ${d} ON ${d.userId} = members.user_id AND ${d.date} BETWEEN ${range.from} AND ${range.to} AND ${d.date} >= members.floor
+          WHERE ${sharing(['total', 'languages'])}
           GROUP BY 1
         ), languages AS (
           SELECT l.user_id, l.name, sum(l.millis)::float8 AS millis
-          FROM (${cappedPerUserDay('language', sharing(['languages']), range)}) AS l
+          FROM (${cappedPerUserDay('language', (column) => sql`${column} IN (SELECT user_id FROM members WHERE ${sharing(['languages'])})`, range)}) AS l
+          JOIN members ON members.user_id = l.user_id AND l.date >= members.floor
           GROUP BY 1, 2
         )
         SELECT members.handle, members.display_name, members.role, members.share,

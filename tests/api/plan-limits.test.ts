@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GET as getSummaries } from '@/app/api/wakatime/v1/users/[user]/summaries/route';
 import { GET as getStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
@@ -15,11 +16,14 @@ import { runCommand } from '@/lib/admin/commands';
 import { issueToken, listTokens } from '@/lib/accounts/tokens';
 import { createBadge, listBadges } from '@/lib/badges/store';
 import { resetConfig } from '@/lib/config';
-import { getDb } from '@/lib/db/client';
+import { getDb, rows } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/problem';
-import { assertWithin } from '@/lib/plans';
+import { assertWithin, effectiveLimits, historyFloor, historyFloorSql } from '@/lib/plans';
 import { createBoard, joinBoard } from '@/lib/leaderboards/boards';
-import { createTeam, joinTeam } from '@/lib/teams/teams';
+import { boardEntries, rangeDates, sharedLanguages } from '@/lib/leaderboards/entries';
+import { localDateHour } from '@/lib/local-time';
+import { teamDates, teamFigures } from '@/lib/teams/figures';
+import { createTeam, joinTeam, setShare } from '@/lib/teams/teams';
 import { hitmapChart, timeChart } from '@/lib/stats/chart-bodies';
 import { ownerTarget } from '@/lib/stats/own';
 import { call, daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
@@ -202,6 +206,61 @@ describe('history_days', () => {
     expect([time.total_seconds, time.range.from]).toEqual([1800, daysFromToday(-364)]);
     const hitmap = await hitmapChart(db, target, { name: '365d' });
     expect(hitmap.days.reduce((s: number, d: { seconds: number }) => s + d.seconds, 0)).toBe(1800);
+  });
+});
+
+describe('history_days of many members at once (teams, private leaderboards)', () => {
+  it('a team\'s page and a private leaderboard count no day of a member before their own plan\'s window, and count it after an upgrade', async () => {
+    const db = await getDb();
+    // An operator's plan showing two days: yesterday and today.
+    await db.execute(sql`INSERT INTO plans (id, name, description, price_amount, currency, features, limits, listed, position)
+      VALUES ('two-days', 'Two days', 'test', 0, 'USD', '[]', '{"history_days": 2, "api_tokens": 5, "badges": 3, "team_members": 3, "private_leaderboards": 1}', false, 99)
+      ON CONFLICT (id) DO NOTHING`);
+    const owner = await newUser();
+    const member = await newUser({ settings: { profile_public: true, share_languages: true } }, 'two-days');
+    const body = {
+      activities: [
+        { date: daysFromToday(-5), hour: 10, language: 'Go', project_name: 'older', time: 3600 },
+        { date: daysFromToday(-1), hour: 10, language: 'Rust', project_name: 'recent', time: 1800 },
+      ],
+    };
+    expect((await call(postBatch, '/sync/activities', { token: member.token, body })).status).toBe(200);
+    const team = await createTeam(db, owner.user.id, 'window');
+    await joinTeam(db, member.user.id, team.inviteCode);
+    await setShare(db, member.user.id, team.id, 'languages');
+    const board = await createBoard(db, owner.user.id, { name: 'window' });
+    await joinBoard(db, member.user.id, board.invite_code);
+
+    const seen = async () => {
+      const inTeam = (await teamFigures(db, team.id, teamDates('30d'))).find((f) => f.handle === member.user.handle);
+      const ranked = (await boardEntries(db, board.id, '30d', null)).entries.find((e) => e.handle === member.user.handle);
+      const byGo = (await boardEntries(db, board.id, '30d', 'go')).entries.map((e) => e.handle);
+      const languages = (await sharedLanguages(db, board.id, rangeDates('30d'))).get(member.user.id);
+      return { team: [inTeam?.seconds, inTeam?.languages], board: ranked?.seconds, byGo, languages };
+    };
+    expect(await seen()).toEqual({ team: [1800, [{ name: 'Rust', seconds: 1800 }]], board: 1800, byGo: [], languages: [{ name: 'Rust', seconds: 1800 }] });
+
+    expect((await setPlan(member.user.handle, 'pro')).status).toBe(200);
+    expect(await seen()).toEqual({
+      team: [5400, [{ name: 'Go', seconds: 3600 }, { name: 'Rust', seconds: 1800 }]],
+      board: 5400,
+      byGo: [member.user.handle],
+      languages: [{ name: 'Go', seconds: 3600 }, { name: 'Rust', seconds: 1800 }],
+    });
+  });
+
+  it('the window in SQL is the window in code, for any stored limit and time zone', async () => {
+    const db = await getDb();
+    const zones = ['UTC', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Asia/Kolkata', 'America/St_Johns'];
+    const stored = [{ history_days: null }, { history_days: 365 }, { history_days: 1 }, { history_days: 0 }, { history_days: -4 }, { history_days: 2.7 },
+      { history_days: '30' }, { history_days: true }, {}, { history_days: 99_999 }, { history_days: 100_000 }, { history_days: 5_000_000 }];
+    for (const timeZone of zones) {
+      for (const limits of stored) {
+        const [row] = await rows<{ floor: string; today: string }>(db, sql`SELECT ${historyFloorSql(sql`${JSON.stringify(limits)}::jsonb`, sql`${timeZone}::text`)}::text AS floor`);
+        const expected = historyFloor(effectiveLimits(limits).history_days, localDateHour(timeZone).date) ?? '-infinity';
+        expect({ timeZone, limits, floor: row.floor }).toEqual({ timeZone, limits, floor: expected });
+      }
+    }
   });
 });
 
