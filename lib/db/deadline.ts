@@ -38,6 +38,20 @@ export class DeadlineExceeded extends Error {
 const slot = globalThis as typeof globalThis & { __codetallyDeadlines?: AsyncLocalStorage<number> };
 const deadlines = (slot.__codetallyDeadlines ??= new AsyncLocalStorage<number>());
 
+// The bound of each statement of the work in progress, where it is not STATEMENT_BOUND_MS (see
+// withStatementBound); on globalThis for the same reason.
+const boundSlot = globalThis as typeof globalThis & { __codetallyStatementBounds?: AsyncLocalStorage<number> };
+const statementBounds = (boundSlot.__codetallyStatementBounds ??= new AsyncLocalStorage<number>());
+
+/**
+ * Runs `work` with each of its statements bounded by `ms` instead of STATEMENT_BOUND_MS (a
+ * deadline still cuts them): for background work whose transaction raises PostgreSQL's own
+ * statement_timeout (SET LOCAL) to `ms` less a round trip, such as a leaderboard rebuild.
+ */
+export function withStatementBound<T>(ms: number, work: () => T): T {
+  return statementBounds.run(ms, work);
+}
+
 /** Milliseconds left before the current work's deadline, capped at `cap`. */
 function left(cap: number): number {
   const deadline = deadlines.getStore();
@@ -98,7 +112,7 @@ function bounded(query: Pending, text: string, deadline: boolean): Pending {
         },
       );
       const limited = deadline
-        ? race(done, left(STATEMENT_BOUND_MS), 'a statement', () => {
+        ? race(done, left(statementBounds.getStore() ?? STATEMENT_BOUND_MS), 'a statement', () => {
             if (!settled) void Promise.resolve(query.cancel()).catch(() => {});
           })
         : done;

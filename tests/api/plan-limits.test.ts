@@ -22,6 +22,7 @@ import { assertWithin, effectiveLimits, historyFloor, historyFloorSql } from '@/
 import { createBoard, joinBoard } from '@/lib/leaderboards/boards';
 import { boardEntries, rangeDates, sharedLanguages } from '@/lib/leaderboards/entries';
 import { localDateHour } from '@/lib/local-time';
+import { rebuildLeaderboard } from '@/lib/stats/leaderboard/snapshot';
 import { teamDates, teamFigures } from '@/lib/teams/figures';
 import { createTeam, joinTeam, setShare } from '@/lib/teams/teams';
 import { hitmapChart, timeChart } from '@/lib/stats/chart-bodies';
@@ -209,15 +210,15 @@ describe('history_days', () => {
   });
 });
 
-describe('history_days of many members at once (teams, private leaderboards)', () => {
-  it('a team\'s page and a private leaderboard count no day of a member before their own plan\'s window, and count it after an upgrade', async () => {
+describe('history_days of many users at once (teams, private and public leaderboards)', () => {
+  it('a team\'s page, a private leaderboard and the public leaderboard count no day of a member before their own plan\'s window, and count it after an upgrade', async () => {
     const db = await getDb();
     // An operator's plan showing two days: yesterday and today.
     await db.execute(sql`INSERT INTO plans (id, name, description, price_amount, currency, features, limits, listed, position)
       VALUES ('two-days', 'Two days', 'test', 0, 'USD', '[]', '{"history_days": 2, "api_tokens": 5, "badges": 3, "team_members": 3, "private_leaderboards": 1}', false, 99)
       ON CONFLICT (id) DO NOTHING`);
     const owner = await newUser();
-    const member = await newUser({ settings: { profile_public: true, share_languages: true } }, 'two-days');
+    const member = await newUser({ settings: { profile_public: true, share_languages: true, leaderboard: true } }, 'two-days');
     const body = {
       activities: [
         { date: daysFromToday(-5), hour: 10, language: 'Go', project_name: 'older', time: 3600 },
@@ -236,9 +237,14 @@ describe('history_days of many members at once (teams, private leaderboards)', (
       const ranked = (await boardEntries(db, board.id, '30d', null)).entries.find((e) => e.handle === member.user.handle);
       const byGo = (await boardEntries(db, board.id, '30d', 'go')).entries.map((e) => e.handle);
       const languages = (await sharedLanguages(db, board.id, rangeDates('30d'))).get(member.user.id);
-      return { team: [inTeam?.seconds, inTeam?.languages], board: ranked?.seconds, byGo, languages };
+      // The public leaderboard, rebuilt twice: afresh for this member, then shifted (nothing moved).
+      await rebuildLeaderboard(db, '7d');
+      await rebuildLeaderboard(db, '7d');
+      const [entry] = await rows<{ millis: number }>(db, sql`SELECT total_millis::float8 AS millis FROM leaderboard_entries WHERE range = '7d' AND user_id = ${member.user.id}::uuid`);
+      const publicLanguages = await rows<{ language: string }>(db, sql`SELECT language FROM leaderboard_languages WHERE range = '7d' AND user_id = ${member.user.id}::uuid ORDER BY 1`);
+      return { team: [inTeam?.seconds, inTeam?.languages], board: ranked?.seconds, byGo, languages, public: [entry.millis / 1000, publicLanguages.map((l) => l.language)] };
     };
-    expect(await seen()).toEqual({ team: [1800, [{ name: 'Rust', seconds: 1800 }]], board: 1800, byGo: [], languages: [{ name: 'Rust', seconds: 1800 }] });
+    expect(await seen()).toEqual({ team: [1800, [{ name: 'Rust', seconds: 1800 }]], board: 1800, byGo: [], languages: [{ name: 'Rust', seconds: 1800 }], public: [1800, ['Rust']] });
 
     expect((await setPlan(member.user.handle, 'pro')).status).toBe(200);
     expect(await seen()).toEqual({
@@ -246,6 +252,7 @@ describe('history_days of many members at once (teams, private leaderboards)', (
       board: 5400,
       byGo: [member.user.handle],
       languages: [{ name: 'Go', seconds: 3600 }, { name: 'Rust', seconds: 1800 }],
+      public: [5400, ['Go', 'Rust']],
     });
   });
 

@@ -3,10 +3,11 @@ import postgres from 'postgres';
 import { describe, expect, it, vi } from 'vitest';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { getDb, openDb, rows, type DbHandle } from '@/lib/db/client';
-import { withinDeadline } from '@/lib/db/deadline';
+import { withinDeadline, withStatementBound } from '@/lib/db/deadline';
 import { errorCode, isDatabaseUnavailable } from '@/lib/db/errors';
 import { sessionSettings, sessionSettingsProblem } from '@/lib/db/settings';
 import { errorResponse } from '@/lib/http/problem';
+import { freshSnapshot } from '@/lib/stats/leaderboard/snapshot';
 import { call, newUser, storedIde } from '../helpers/api';
 import { until } from '../helpers/until';
 
@@ -215,4 +216,40 @@ describe.skipIf(process.env.TEST_DB === 'pglite')('every wait on the database ha
 
   it('a transaction past its deadline is abandoned: its caller answered, nothing of it kept', () =>
     behindABusyPool('never_made_either', (db) => db.transaction((tx) => tx.execute(sql`CREATE TABLE never_made_either (x int)`))));
+
+  it('work given its own statement bound has each statement cut at that bound, outside any deadline', async () => {
+    const db = await getDb();
+    const started = Date.now();
+    const failure = await withStatementBound(300, () => rows(db, sql`SELECT pg_sleep(10)`)).catch((err) => err);
+    expect(errorCode(failure)).toBe('DEADLINE_EXCEEDED');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('a leaderboard rebuild a request asked for is not cut at that request\'s deadline: the request is answered, the rebuild ends', async () => {
+    const db = await getDb();
+    await db.execute(sql`DELETE FROM leaderboard_snapshots WHERE range = '30d'`);
+    // Another session keeps the rebuild's last write (its snapshot row) waiting past the request's deadline.
+    const holder = await openDb({ databaseUrl: process.env.DATABASE_URL!, dataDir: '' }, 1);
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holding = holder.db.transaction(async (tx) => {
+      await tx.execute(sql`LOCK TABLE leaderboard_snapshots IN EXCLUSIVE MODE`);
+      locked();
+      await released;
+    });
+    try {
+      await isLocked;
+      const asked = await withinDeadline(500, () => freshSnapshot(db, '30d')).catch((err) => err);
+      expect(errorCode(asked)).toBe('DEADLINE_EXCEEDED');
+      await new Promise((r) => setTimeout(r, 500)); // the rebuild waits on, past the deadline
+      release();
+      await holding;
+      await until(() => rows(db, sql`SELECT 1 FROM leaderboard_snapshots WHERE range = '30d'`), (found) => found.length === 1, 'rebuilt');
+    } finally {
+      release();
+      await holder.close();
+    }
+  });
 });

@@ -2,9 +2,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import { config } from '../../config';
 import { addDays, daysBetween, eachDay } from '../../dates';
 import { rows, type Db } from '../../db/client';
+import { detached, withStatementBound } from '../../db/deadline';
 import { addExcluded, col, cols } from '../../db/names';
-import { leaderboardEntries, leaderboardLanguages, leaderboardSnapshots, userDays, users } from '../../db/schema';
+import { leaderboardEntries, leaderboardLanguages, leaderboardSnapshots, plans, userDays, users } from '../../db/schema';
 import { localDateHour } from '../../local-time';
+import { historyFloorSql } from '../../plans/limits';
 import { listedOnLeaderboard, sharesLanguages } from '../../sharing/gate';
 import { cappedPerUserDay, type Dates } from '../queries';
 import type { LeaderboardRange } from './query';
@@ -46,13 +48,15 @@ const isFresh = (s: Snapshot | undefined, now = Date.now()): s is Snapshot =>
  * A day's capped time fits in an int, whose sum PostgreSQL adds far faster than a bigint's.
  * The same statement keeps the per-language totals (leaderboard_languages) of the listed users
  * who share languages, the same way: afresh for those, shifted by the edge dates for the rest.
+ * No day before the window of history a user's plan shows counts: a user whose window starts
+ * after the range's first date is summed afresh every time, from their window's first date.
  */
 async function rebuild(tx: Db, range: LeaderboardRange, previous: Snapshot | undefined, to: string): Promise<void> {
   const days = Number(range.slice(0, -1));
   const from = addDays(to, 1 - days);
   const shift = previous ? daysBetween(previous.to, to) : days;
   const startOver = shift < 0 || shift >= days;
-  const [d, u, e, l] = [userDays, users, leaderboardEntries, leaderboardLanguages];
+  const [d, u, e, l, p] = [userDays, users, leaderboardEntries, leaderboardLanguages, plans];
   const edges =
     previous && !startOver && shift > 0
       ? sql`SELECT ${d.userId} AS user_id, sum(CASE WHEN ${d.date} > ${previous.to} THEN ${d.millis}::int ELSE -${d.millis}::int END) AS delta
@@ -62,24 +66,27 @@ async function rebuild(tx: Db, range: LeaderboardRange, previous: Snapshot | und
   // Summing everyone: one pass over the range's dates. Summing a few: each one's own days.
   const summed = startOver
     ? sql`SELECT p.id, coalesce(t.total, 0) AS total FROM people p LEFT JOIN (
-            SELECT ${d.userId} AS user_id, sum(${d.millis}::int) AS total FROM ${d} WHERE ${d.date} BETWEEN ${from} AND ${to} GROUP BY 1
+            SELECT ${d.userId} AS user_id, sum(${d.millis}::int) AS total FROM ${d} JOIN people w ON w.id = ${d.userId}
+            WHERE ${d.date} BETWEEN ${from} AND ${to} AND ${d.date} >= w.floor GROUP BY 1
           ) t ON t.user_id = p.id`
     : sql`SELECT p.id, s.total FROM people p CROSS JOIN LATERAL (
-            SELECT coalesce(sum(${d.millis}::int), 0) AS total FROM ${d} WHERE ${d.userId} = p.id AND ${d.date} BETWEEN ${from} AND ${to}
+            SELECT coalesce(sum(${d.millis}::int), 0) AS total FROM ${d} WHERE ${d.userId} = p.id AND ${d.date} BETWEEN ${from} AND ${to} AND ${d.date} >= p.floor
           ) s WHERE p.afresh`;
   const edgeDates = previous && !startOver && shift > 0 ? [...eachDay(previous.from, addDays(from, -1)), ...eachDay(addDays(previous.to, 1), to)].filter((d) => d >= previous.from && d <= to) : [];
   const language = (people: SQL, dates: Dates) => cappedPerUserDay('language', (column) => sql`${column} IN (${people})`, dates);
   await tx.execute(sql`SET LOCAL work_mem = '64MB'`);
-  // A rebuild reads every listed user: past the request's statement timeout on a large install.
-  await tx.execute(sql`SET LOCAL statement_timeout = '120s'`);
+  // A rebuild reads every listed user: past a request's statement timeout on a large install.
+  await tx.execute(sql.raw(`SET LOCAL statement_timeout = '${REBUILD_TIMEOUT_S}s'`));
   await tx.execute(sql`SET LOCAL jit = off`); // compiling costs more than it saves here
   await tx.execute(sql`
     WITH people AS (
-      SELECT ${u.id} AS id, ${u.statsVersion} AS stats_version, ${e.totalMillis} AS kept, ${listedOnLeaderboard(u)} AS listed,
-             (${startOver} OR ${e.userId} IS NULL OR ${e.statsVersion} <> ${u.statsVersion}) AS afresh,
-             ${listedOnLeaderboard(u)} AND ${sharesLanguages(u)} AS shows_languages
-      FROM ${u} LEFT JOIN ${e} ON ${e.range} = ${range} AND ${e.userId} = ${u.id}
-      WHERE ${listedOnLeaderboard(u)} OR ${e.userId} IS NOT NULL
+      SELECT id, stats_version, kept, listed, shows_languages, floor, afresh OR floor > ${from}::date AS afresh FROM (
+        SELECT ${u.id} AS id, ${u.statsVersion} AS stats_version, ${e.totalMillis} AS kept, ${listedOnLeaderboard(u)} AS listed,
+               (${startOver} OR ${e.userId} IS NULL OR ${e.statsVersion} <> ${u.statsVersion}) AS afresh,
+               ${listedOnLeaderboard(u)} AND ${sharesLanguages(u)} AS shows_languages, ${historyFloorSql(p.limits, u.timezone)} AS floor
+        FROM ${u} JOIN ${p} ON ${p.id} = ${u.planId} LEFT JOIN ${e} ON ${e.range} = ${range} AND ${e.userId} = ${u.id}
+        WHERE ${listedOnLeaderboard(u)} OR ${e.userId} IS NOT NULL
+      ) AS q
     ),
     summed AS (${summed}),
     edges AS (${edges}),
@@ -99,6 +106,7 @@ async function rebuild(tx: Db, range: LeaderboardRange, previous: Snapshot | und
     languages_afresh AS (
       SELECT c.user_id, c.name AS language, sum(c.millis) AS millis
       FROM (${language(sql`SELECT id FROM people WHERE afresh AND shows_languages`, { from, to })}) AS c
+      JOIN people w ON w.id = c.user_id AND c.date >= w.floor
       GROUP BY 1, 2 HAVING sum(c.millis) >= 1
     ),
     -- One statement may not delete and insert the same row: what is summed afresh replaces the
@@ -127,15 +135,26 @@ async function rebuild(tx: Db, range: LeaderboardRange, previous: Snapshot | und
       SET ${col(ls.generatedAt)} = now(), ${col(ls.fromDate)} = excluded.${col(ls.fromDate)}, ${col(ls.toDate)} = excluded.${col(ls.toDate)}`);
 }
 
+/** PostgreSQL's limit on a rebuild's statements; the service's own bound is a round trip more. */
+const REBUILD_TIMEOUT_S = 120;
+/**
+ * A rebuild's work: outside the deadline of the request that asked for it (other requests share
+ * it, and a first build on a large install takes longer than a request may), its statements
+ * bounded by the rebuild's own limit.
+ */
+const asRebuild = <T>(work: () => Promise<T>): Promise<T> => detached(() => withStatementBound(REBUILD_TIMEOUT_S * 1000 + 2_000, work));
+
 const lockKey = (range: LeaderboardRange) => sql`hashtextextended(${'codetally:leaderboard:' + range}, 0)`;
 const utcToday = () => localDateHour('UTC').date;
 
 /** Rebuilds one range for the dates ending `to`, after any rebuild another process is making. */
 export async function rebuildLeaderboard(db: Db, range: LeaderboardRange, to = utcToday()): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${lockKey(range)})`);
-    await rebuild(tx, range, await readSnapshot(tx, range), to);
-  });
+  await asRebuild(() =>
+    db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${lockKey(range)})`);
+      await rebuild(tx, range, await readSnapshot(tx, range), to);
+    }),
+  );
 }
 
 const rebuilding = new Map<LeaderboardRange, Promise<Snapshot>>();
@@ -164,7 +183,7 @@ export async function freshSnapshot(db: Db, range: LeaderboardRange): Promise<Sn
 function rebuildSnapshot(db: Db, range: LeaderboardRange, current: Snapshot | undefined): Promise<Snapshot> {
   let pending = rebuilding.get(range);
   if (!pending) {
-    pending = (async () => {
+    pending = asRebuild(async () => {
       await db.transaction(async (tx) => {
         const [{ locked }] = await rows<{ locked: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${lockKey(range)}) AS locked`);
         if (!locked) {
@@ -177,7 +196,7 @@ function rebuildSnapshot(db: Db, range: LeaderboardRange, current: Snapshot | un
         await rebuild(tx, range, previous, utcToday());
       });
       return (await readSnapshot(db, range))!;
-    })().finally(() => rebuilding.delete(range));
+    }).finally(() => rebuilding.delete(range));
     rebuilding.set(range, pending);
   }
   return pending;
