@@ -27,7 +27,6 @@ const privacy =
 const figures =
   "Ranked as the public leaderboard: `range` 7d or 30d (default 7d) is the last 7 or 30 UTC dates, today included; every hour of a member counts at most 3600 s; members with equal time share a rank and the next rank skips (1, 1, 3), equals listed by user id; only members with time in the range appear (with `language`: time in that language, matched ignoring case with every spelling counted, the answer's `language` being the spelling most of them use).";
 
-
 const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The board\'s id (a UUID).' };
 const notMember = { not_found: 'no board with that id that I am a member of (unknown and not mine look the same).' };
 
