@@ -18,9 +18,10 @@ const usage = `Usage: npm run admin -- <command> [options]
   --format uuid issues a key in the format WakaTime plugins accept (scopes sync and stats unless named).
   revoke-token --handle <h> --token <id or prefix>
   list-tokens  --handle <h>
-  reset-password --handle <h> [--generate]
-               sets a new password and signs the user out everywhere: typed at the prompt, or
-               (empty answer, --generate, or no terminal) generated and printed once
+  reset-password --handle <h> [--generate] [--keep-tokens]
+               sets a new password, signs the user out everywhere and revokes every API token
+               (unless --keep-tokens): typed at the prompt, or (empty answer, --generate, or no
+               terminal) generated and printed once
   set-plan     --handle <h> --plan <id>
                puts the user on the plan (free, pro, team, ...) at once; nothing of theirs is removed`;
 
@@ -43,6 +44,7 @@ function commandFromArgs(argv: string[]): Command {
       'share-apps': { type: 'boolean' },
       'no-community-stats': { type: 'boolean' },
       generate: { type: 'boolean' },
+      'keep-tokens': { type: 'boolean' },
       plan: { type: 'string' },
     },
   });
@@ -66,7 +68,7 @@ function commandFromArgs(argv: string[]): Command {
             token: values.format ? { format: values.format } : undefined,
           },
         }
-      : { command, handle: values.handle, name: values.name, scopes: values.scopes?.split(','), format: values.format, token: values.token, plan: values.plan };
+      : { command, handle: values.handle, name: values.name, scopes: values.scopes?.split(','), format: values.format, token: values.token, plan: values.plan, keep_tokens: values['keep-tokens'] };
   const parsed = commandSchema.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || 'command'}: ${i.message}`).join('\n');

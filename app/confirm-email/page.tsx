@@ -1,26 +1,35 @@
 import type { Metadata } from 'next';
+import { confirmLinkWorks } from '@/lib/accounts/confirmation';
+import { getDb } from '@/lib/db/client';
 import { ConfirmForm } from '../forgot-password/forms';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Confirm your email', robots: { index: false }, referrer: 'no-referrer' };
 
 /**
- * The page of a confirmation link: a button, since opening a link changes nothing (mail scanners
- * open links too).
+ * The page of a confirmation link: opening it changes nothing (mail scanners open links too); the
+ * form confirms with the password chosen at sign-up, so the link confirms only credentials its
+ * mailbox's holder knows (lib/accounts/confirmation.ts).
  */
 export default async function ConfirmEmail({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { token } = await searchParams;
+  const works = typeof token === 'string' && (await confirmLinkWorks(await getDb(), token));
   return (
     <>
       <h1>Confirm your email</h1>
-      {typeof token === 'string' ? (
+      {works ? (
         <>
-          <p className="lead">One click to finish signing up; then sign in with your email and password.</p>
+          <p className="lead">Enter the password you chose when you signed up: that confirms the address and signs you in.</p>
           <ConfirmForm token={token} />
+          <p className="muted">
+            Did not sign up to Codetally? Ignore the mail: nothing is confirmed without the password of the sign-up. Signed up but forgot the
+            password? <a href="/forgot-password">Reset it</a>: the link we mail confirms the address too.
+          </p>
         </>
       ) : (
         <p>
-          This address lacks its link. Open the link in the mail again, or <a href="/signin">sign in</a> to have a new one sent.
+          This link does not work any more: it was used, it expired (links work for 24 hours), or the address was signed up again since (the
+          newest mail has the link that works). <a href="/signin">Sign in</a> to have a new one sent.
         </p>
       )}
     </>

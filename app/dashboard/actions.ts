@@ -11,7 +11,7 @@ import { getDb } from '@/lib/db/client';
 import { latestActivity } from '@/lib/stats/own';
 import { authAction } from '@/lib/web/account/auth-actions';
 import { formError, parseForm, type FormState } from '@/lib/web/account/forms';
-import { requireUser, visitorAddress } from '@/lib/web/account/session';
+import { requireUser, visitorAddress, visitorAgent } from '@/lib/web/account/session';
 
 // The dashboard's forms. Next refuses server actions posted from another site; each one also
 // re-reads the session, validates with the API's own schema and calls the same lib function.
@@ -48,7 +48,7 @@ export async function createToken(_: FormState, form: FormData): Promise<FormSta
   if ('state' in parsed) return parsed.state;
   let issued;
   try {
-    issued = await issueToken(await getDb(), user.id, parsed.data);
+    issued = await issueToken(await getDb(), user.id, parsed.data, { via: 'dashboard', userAgent: await visitorAgent() });
   } catch (err) {
     return formError(err, { name: parsed.data.name });
   }
@@ -63,7 +63,7 @@ export async function createToken(_: FormState, form: FormData): Promise<FormSta
 export async function connectEditor(_: FormState): Promise<FormState> {
   const user = await requireUser();
   try {
-    const { token, info } = await issueToken(await getDb(), user.id, { name: 'WakaTime plugins', format: 'uuid' });
+    const { token, info } = await issueToken(await getDb(), user.id, { name: 'WakaTime plugins', format: 'uuid' }, { via: 'dashboard', userAgent: await visitorAgent() });
     revalidatePath('/dashboard');
     return { ok: true, message: `Key "${info.name}" created. Copy the settings now: the key is not shown again.`, result: { token } };
   } catch (err) {

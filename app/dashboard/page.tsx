@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { originText } from '@/lib/accounts/token-origin';
 import { SignedInPage } from '../components/account-link';
 import { Card } from '../components/card';
 import { Breakdown, DailyBars, Hitmap, WeekdayHours, WeeklyBars } from '../components/chart-figures';
@@ -179,6 +180,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
                 <th scope="col">Name</th>
                 <th scope="col">Starts with</th>
                 <th scope="col">Scopes</th>
+                <th scope="col">Made</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Status</th>
               </tr>
@@ -191,6 +193,9 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
                     <code>{t.prefix}…</code>
                   </td>
                   <td>{t.scopes.join(', ')}</td>
+                  <td>
+                    {when(t.created_at)}, from {originText(t)}
+                  </td>
                   <td>{when(t.last_used_at)}</td>
                   <td>
                     {t.revoked_at ? `revoked ${when(t.revoked_at)}` : <RevokeToken id={t.id} name={t.name} />}

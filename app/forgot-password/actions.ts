@@ -9,7 +9,8 @@ import { emailSchema, passwordSchema } from '@/lib/accounts/sign-in';
 import { getDb } from '@/lib/db/client';
 import { mailConfigured } from '@/lib/mail/transport';
 import { formError, parseForm, type FormState } from '@/lib/web/account/forms';
-import { visitorAddress } from '@/lib/web/account/session';
+import { passwordSignIn } from '@/lib/web/account/auth-actions';
+import { requestOrigin, visitorAddress } from '@/lib/web/account/session';
 
 // The forms of links sent by mail: asking for a password reset, choosing the new password,
 // confirming an address, and asking for a confirmation link again. Mails leave after the answer
@@ -37,17 +38,36 @@ export async function requestReset(_: FormState, form: FormData): Promise<FormSt
 export async function chooseNewPassword(_: FormState, form: FormData): Promise<FormState> {
   const parsed = parseForm(z.object({ token: z.string(), password: passwordSchema }), { token: String(form.get('token') ?? ''), password: String(form.get('password') ?? '') });
   if ('state' in parsed) return parsed.state;
-  if (!(await resetPassword(await getDb(), parsed.data.token, parsed.data.password))) {
+  // The box is checked unless its owner unticked it: a form without it sends nothing for it.
+  const revokeTokens = form.get('revoke_tokens') === 'on';
+  if (!(await resetPassword(await getDb(), parsed.data.token, parsed.data.password, { revokeTokens }))) {
     return { message: 'This link does not work any more: it was used, it expired, or a newer one was sent. Ask for a new one.' };
   }
   redirect('/signin?reset=1');
 }
 
 export async function confirmAddress(_: FormState, form: FormData): Promise<FormState> {
-  if (!(await confirmEmail(await getDb(), String(form.get('token') ?? '')))) {
-    return { message: 'This link does not work any more: it was used, it expired, or a newer one was sent. Sign in to have a new one sent.' };
+  const password = String(form.get('password') ?? '');
+  if (!password) return { fieldErrors: { password: 'Enter the password you chose when you signed up.' } };
+  let outcome;
+  try {
+    outcome = await confirmEmail(await getDb(), String(form.get('token') ?? ''), password, await visitorAddress());
+  } catch (err) {
+    return formError(err);
   }
-  redirect(`/signin?${new URLSearchParams({ confirmed: '1', callbackUrl: '/dashboard?welcome=1' })}`);
+  if (!outcome.confirmed && outcome.why === 'link') {
+    return { message: 'This link does not work any more: it was used, it expired, or the address was signed up again since (the newest mail has the link that works). Sign in to have a new one sent.' };
+  }
+  if (!outcome.confirmed) {
+    return {
+      fieldErrors: { password: 'That is not the password this sign-up was made with.' },
+      message: 'Only the password chosen at sign-up confirms this address. Did not sign up yourself? Ignore the mail. Forgot the password? Reset it with “Forgot your password”: that proves the address too.',
+    };
+  }
+  // Confirmed: signed in at once, with the password just given.
+  const callbackUrl = '/dashboard?welcome=1';
+  const location = await passwordSignIn(outcome.email, password, callbackUrl, await requestOrigin());
+  redirect(location === 'refused' || location === 'limited' || location === 'unconfirmed' ? `/signin?${new URLSearchParams({ confirmed: '1', callbackUrl })}` : location);
 }
 
 export async function sendConfirmationAgain(_: FormState, form: FormData): Promise<FormState> {
@@ -55,7 +75,7 @@ export async function sendConfirmationAgain(_: FormState, form: FormData): Promi
   const email = emailSchema.safeParse(form.get('email'));
   if (!email.success) return { message: 'Enter your email and password again first.' };
   try {
-    after((await resendConfirmation(await getDb(), email.data, await visitorAddress())).delivered);
+    after((await resendConfirmation(await getDb(), email.data, { address: await visitorAddress() })).delivered);
   } catch (err) {
     return formError(err);
   }

@@ -30,6 +30,16 @@ export function NewPasswordForm({ token }: { token: string }) {
       <Field name="password" label="New password" state={state} hint="At least 10 characters. Every device signed in is signed out.">
         {(p) => <input {...p} type="password" autoComplete="new-password" required minLength={10} />}
       </Field>
+      <label className="check">
+        <input type="checkbox" name="revoke_tokens" defaultChecked aria-describedby="revoke-hint" />
+        <span>
+          Also revoke every API token and editor key
+          <span id="revoke-hint" className="muted">
+            {' '}
+            (recommended: someone who knew your old password may have made one; make new keys in the dashboard afterwards)
+          </span>
+        </span>
+      </label>
       <FormMessage state={state} />
       <p>
         <button type="submit" disabled={pending}>
@@ -43,12 +53,15 @@ export function NewPasswordForm({ token }: { token: string }) {
 export function ConfirmForm({ token }: { token: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(confirmAddress, {});
   return (
-    <form action={action}>
+    <form action={action} noValidate>
       <input type="hidden" name="token" value={token} />
+      <Field name="password" label="The password you chose when you signed up" state={state}>
+        {(p) => <input {...p} type="password" autoComplete="current-password" required />}
+      </Field>
       <FormMessage state={state} />
       <p>
         <button type="submit" disabled={pending}>
-          Confirm my email
+          Confirm my email and sign in
         </button>
       </p>
     </form>

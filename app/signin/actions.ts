@@ -7,19 +7,10 @@ import { signUp, signUpSchema } from '@/lib/accounts/sign-in';
 import { signInOptions } from '@/lib/auth/providers';
 import { getDb } from '@/lib/db/client';
 import { mailConfigured } from '@/lib/mail/transport';
-import { authAction } from '@/lib/web/account/auth-actions';
+import { authAction, passwordSignIn } from '@/lib/web/account/auth-actions';
 import { formError, parseForm, safeCallback, signedUpLocation, welcomeLocation, type FormState } from '@/lib/web/account/forms';
 import { chosenPlan } from '@/lib/web/public/pricing';
 import { requestOrigin, visitorAddress } from '@/lib/web/account/session';
-
-/** Where Auth.js sends the browser after a password sign-in (a path of the site), or why it did not sign in. */
-async function passwordSignIn(email: string, password: string, callbackUrl: string, origin: string): Promise<string | 'refused' | 'limited' | 'unconfirmed'> {
-  const answer = await authAction('callback/credentials', { email, password, callbackUrl });
-  const location = new URL(answer, origin);
-  if (location.searchParams.get('code') === 'rate_limited') return 'limited';
-  if (location.searchParams.get('code') === 'unconfirmed') return 'unconfirmed';
-  return location.searchParams.has('error') ? 'refused' : safeCallback(answer, origin);
-}
 
 export async function signInWithPassword(_: FormState, form: FormData): Promise<FormState> {
   const email = String(form.get('email') ?? '');

@@ -2,17 +2,22 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { passwordLogins } from '../db/schema';
 import { configuredOrigin } from '../http/origin';
-import { takeAttempt } from '../auth/attempts';
+import { limitedAttempt } from '../auth/attempts';
+import { verifyPassword } from '../auth/password';
 import { alreadyRegisteredMail, confirmMail } from '../mail/messages';
 import { deliver } from '../mail/transport';
-import { issueMailToken, useMailToken } from './mail-tokens';
-import { mailCounters } from './password-reset';
-import { emailSchema, signUp, type SignUpInput } from './sign-in';
+import { withinMailBudget, type Asker } from '../mail/budget';
+import { issueMailToken, peekMailToken, useMailToken } from './mail-tokens';
+import { emailSchema, passwordCounters, signUp, type SignUpInput } from './sign-in';
 
 // Confirming the address of a new email + password login, where the site sends mail: the account
-// is made at once but cannot sign in until the link mailed to the address is used. A sign-up
-// answers "check your mail" whether the address was new or not; the mail says which it was
-// (a new account's link, a fresh link for one still waiting, or "you already have an account").
+// is made at once but cannot sign in until the link mailed to the address is used, together with
+// the password chosen at sign-up. So a link confirms only credentials its mailbox's holder knows:
+// a stranger who signs up with someone else's address never has their password confirmed by that
+// person's click, and a later sign-up for the same address replaces the credentials still waiting
+// (lib/accounts/sign-in.ts). A sign-up answers "check your mail" whether the address was new or
+// not; the mail says which it was (a new account's link, or "you already have an account").
+// Every mail spends the address's budget with the asker's (lib/mail/budget.ts).
 
 export const CONFIRM_HOURS = 24;
 
@@ -34,34 +39,57 @@ async function loginOf(db: Db, email: string) {
  * mail is sent or its failure logged; the caller does not make the visitor wait for it.
  */
 export async function signUpByMail(db: Db, input: SignUpInput, clientAddress: string): Promise<{ delivered: Promise<void> }> {
-  const created = await signUp(db, input, clientAddress, { awaitingConfirmation: true });
-  if (created) return mailConfirmation(db, created, input.email);
-  const login = await loginOf(db, input.email);
-  if (!login) return { delivered: Promise.resolve() }; // deleted in between: nothing to tell anyone
-  if (login.awaitingConfirmation) return mailConfirmation(db, login.userId, login.email);
-  const mail = alreadyRegisteredMail(login.email, `${configuredOrigin()}/signin`, `${configuredOrigin()}/forgot-password`);
-  return { delivered: deliver(mail, 'sign-up notice') };
+  return withinMailBudget(db, input.email, { address: clientAddress }, async () => {
+    const pending = await signUp(db, input, clientAddress, { awaitingConfirmation: true });
+    if (pending) return mailConfirmation(db, pending, input.email);
+    const login = await loginOf(db, input.email);
+    if (!login) return { delivered: Promise.resolve() }; // deleted in between: nothing to tell anyone
+    const mail = alreadyRegisteredMail(login.email, `${configuredOrigin()}/signin`, `${configuredOrigin()}/forgot-password`);
+    return { delivered: deliver(mail, 'sign-up notice') };
+  });
 }
 
 /**
  * "Send the link again", from the sign-in page after a refusal: a new link when the address's
- * login still waits for one; nothing otherwise. Limited as password-reset mails are.
+ * login still waits for one; nothing otherwise. Within the address's mail budget.
  */
-export async function resendConfirmation(db: Db, email: string, clientAddress: string): Promise<{ delivered: Promise<void> }> {
+export async function resendConfirmation(db: Db, email: string, asker: Asker): Promise<{ delivered: Promise<void> }> {
   const address = emailSchema.parse(email);
-  await takeAttempt(db, mailCounters(address, clientAddress));
-  const login = await loginOf(db, address);
-  if (!login?.awaitingConfirmation) return { delivered: Promise.resolve() };
-  return mailConfirmation(db, login.userId, login.email);
+  return withinMailBudget(db, address, asker, async () => {
+    const login = await loginOf(db, address);
+    if (!login?.awaitingConfirmation) return { delivered: Promise.resolve() };
+    return mailConfirmation(db, login.userId, login.email);
+  });
 }
 
-/** Uses a confirmation link: the login can sign in from now on. False for an unknown, used or expired link. */
-export async function confirmEmail(db: Db, token: string): Promise<boolean> {
+/** Whether a confirmation link still works (its page asks before showing the form; it does not use it). */
+export async function confirmLinkWorks(db: Db, token: string): Promise<boolean> {
+  return (await peekMailToken(db, token, 'confirm')) !== null;
+}
+
+export type ConfirmOutcome = { confirmed: true; email: string } | { confirmed: false; why: 'link' | 'password' };
+
+/**
+ * Uses a confirmation link with the password chosen at sign-up: the login can sign in from now on.
+ * Refused (`why: 'link'`) for an unknown, used, replaced or expired link, and (`why: 'password'`)
+ * for another password, which counts as a sign-in guess does; the link then keeps working.
+ */
+export async function confirmEmail(db: Db, token: string, password: string, clientAddress: string): Promise<ConfirmOutcome> {
+  const userId = await peekMailToken(db, token, 'confirm');
+  const [login] = userId ? await db.select().from(passwordLogins).where(eq(passwordLogins.userId, userId)) : [];
+  if (!login) return { confirmed: false, why: 'link' };
+  const known = await limitedAttempt(db, passwordCounters(login.email, clientAddress), () => verifyPassword(password, login.passwordHash));
+  if (!known) return { confirmed: false, why: 'password' };
   return db.transaction(async (tx) => {
-    const userId = await useMailToken(tx, token, 'confirm');
-    if (!userId) return false;
-    await tx.update(passwordLogins).set({ awaitingConfirmation: false }).where(eq(passwordLogins.userId, userId));
-    return true;
+    // The link is used in the statement that checks it; credentials replaced since the password
+    // was checked took the link with them.
+    if ((await useMailToken(tx, token, 'confirm')) !== login.userId) return { confirmed: false, why: 'link' } as const;
+    const [confirmed] = await tx
+      .update(passwordLogins)
+      .set({ awaitingConfirmation: false })
+      .where(and(eq(passwordLogins.userId, login.userId), eq(passwordLogins.passwordHash, login.passwordHash)))
+      .returning({ email: passwordLogins.email });
+    return confirmed ? ({ confirmed: true, email: confirmed.email } as const) : ({ confirmed: false, why: 'link' } as const);
   });
 }
 
@@ -73,4 +101,3 @@ export async function awaitingConfirmation(db: Db, userId: string): Promise<bool
     .where(and(eq(passwordLogins.userId, userId), eq(passwordLogins.awaitingConfirmation, true)));
   return row !== undefined;
 }
-

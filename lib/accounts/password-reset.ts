@@ -2,12 +2,13 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { passwordLogins } from '../db/schema';
 import { configuredOrigin } from '../http/origin';
-import { attemptPolicies, takeAttempt } from '../auth/attempts';
 import { hashPassword } from '../auth/password';
 import { endSessions } from '../auth/sessions';
 import { resetMail } from '../mail/messages';
 import { deliver, mailConfigured } from '../mail/transport';
+import { spendMailBudget } from '../mail/budget';
 import { dropMailTokens, issueMailToken, peekMailToken, useMailToken } from './mail-tokens';
+import { revokeAllTokens } from './tokens';
 import { emailSchema } from './sign-in';
 
 // A forgotten password, reset by a link mailed to the login's address (only where the site sends
@@ -19,22 +20,17 @@ export const RESET_MINUTES = 30;
 /** The link of a reset token, at the site's configured origin (never a request's Host). */
 export const resetLink = (token: string) => `${configuredOrigin()}/reset-password?${new URLSearchParams({ token })}`;
 
-/** The counters one request for a mail takes from: per address asked for, per client address. */
-export const mailCounters = (email: string, clientAddress: string) => [
-  { policy: attemptPolicies.mailTo, subject: email },
-  { policy: attemptPolicies.mailFrom, subject: clientAddress },
-];
-
 /**
  * Mails a reset link to `email` when it is a login's address; nothing otherwise. `delivered`
  * settles once the mail is sent or its failure logged (the caller keeps the process alive for it
  * but does not make the visitor wait: the time an answer takes must not tell accounts apart).
- * Throws TooManyAttempts past the limits, whether or not the address has an account.
+ * Throws TooManyAttempts past the mail budget of the address and this asker
+ * (lib/mail/budget.ts), whether or not the address has an account.
  */
 export async function requestPasswordReset(db: Db, email: string, clientAddress: string): Promise<{ delivered: Promise<void> }> {
   if (!mailConfigured()) throw new Error('password reset by mail needs SMTP_URL and MAIL_FROM');
   const address = emailSchema.parse(email);
-  await takeAttempt(db, mailCounters(address, clientAddress));
+  await spendMailBudget(db, address, { address: clientAddress });
   const [login] = await db.select().from(passwordLogins).where(sql`lower(${passwordLogins.email}) = lower(${address})`);
   if (!login) return { delivered: Promise.resolve() };
   const token = await issueMailToken(db, login.userId, 'reset', RESET_MINUTES * 60);
@@ -49,9 +45,11 @@ export async function resetLinkWorks(db: Db, token: string): Promise<boolean> {
 /**
  * Sets the password of the login a reset link names and uses the link; false when the link is
  * unknown, expired, used, or replaced by a newer one. Every session of the user ends, and the
- * address counts as confirmed: the link reached its mailbox.
+ * address counts as confirmed: the link reached its mailbox. With `revokeTokens` (the form's
+ * default) every API token of the user is revoked too: someone who knew the old password may
+ * have made one, and a token outlives any session.
  */
-export async function resetPassword(db: Db, token: string, password: string): Promise<boolean> {
+export async function resetPassword(db: Db, token: string, password: string, options: { revokeTokens: boolean }): Promise<boolean> {
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
     const userId = await useMailToken(tx, token, 'reset');
@@ -59,21 +57,23 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
     await tx.update(passwordLogins).set({ passwordHash, awaitingConfirmation: false }).where(eq(passwordLogins.userId, userId));
     await dropMailTokens(tx, userId);
     await endSessions(tx, userId);
+    if (options.revokeTokens) await revokeAllTokens(tx, userId);
     return true;
   });
 }
 
 /**
  * An operator's reset (npm run admin -- reset-password): the new password of the user's login,
- * every session ended, links mailed before unusable. False when the user has no password login.
+ * every session ended, links mailed before unusable, and (`revokeTokens`) every API token revoked.
+ * Null when the user has no password login.
  */
-export async function setPasswordByOperator(db: Db, userId: string, password: string): Promise<boolean> {
+export async function setPasswordByOperator(db: Db, userId: string, password: string, options: { revokeTokens: boolean }): Promise<{ tokensRevoked: number } | null> {
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
     const [login] = await tx.update(passwordLogins).set({ passwordHash, awaitingConfirmation: false }).where(eq(passwordLogins.userId, userId)).returning();
-    if (!login) return false;
+    if (!login) return null;
     await dropMailTokens(tx, userId);
     await endSessions(tx, userId);
-    return true;
+    return { tokensRevoked: options.revokeTokens ? await revokeAllTokens(tx, userId) : 0 };
   });
 }

@@ -6,6 +6,8 @@ import { ApiError } from '../http/problem';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { attemptPolicies, limitedAttempt, takeAttempt, type Counter } from '../auth/attempts';
 import { endSessions } from '../auth/sessions';
+import { isUniqueViolation } from '../db/errors';
+import { dropMailTokens } from './mail-tokens';
 import { findUserByHandle, handleTaken, insertUser } from './users';
 import { displayNameSchema, handleSchema, timezoneSchema } from './schemas';
 
@@ -31,22 +33,37 @@ export const signUpSchema = z.object({
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
+/** The login of an address (any case), if there is one. */
+async function loginByEmail(db: Db, email: string, lock = false) {
+  const query = db.select().from(passwordLogins).where(sql`lower(${passwordLogins.email}) = lower(${email})`);
+  const [login] = lock ? await query.for('update') : await query;
+  return login;
+}
+
 /**
  * Creates a private user with an email + password login; returns the user id, or null when the
  * email already has an account. The caller answers both the same way (nobody learns from
  * signing up whether an email is registered), and both cost one password hash. A taken handle
  * is said (422): handles are public anyway, and it is checked before the email, whatever the email.
- * Sign-ups are limited per client address. `awaitingConfirmation`: the login cannot sign in until
- * the address is confirmed (lib/accounts/confirmation.ts).
+ * Sign-ups are limited per client address.
+ *
+ * `awaitingConfirmation`: the login cannot sign in until the address is confirmed
+ * (lib/accounts/confirmation.ts). A sign-up for an address whose login still awaits its
+ * confirmation then replaces that login's credentials (handle, password, timezone) and returns
+ * its id: whoever signed up first never chose the credentials a later confirmation confirms, so a
+ * stranger who signs up with someone's address cannot have that person confirm the stranger's
+ * password. The links mailed before stop working.
  */
 export async function signUp(db: Db, input: SignUpInput, clientAddress: string, options: { awaitingConfirmation?: boolean } = {}): Promise<string | null> {
   await takeAttempt(db, [{ policy: attemptPolicies.signUp, subject: clientAddress }]);
   const passwordHash = await hashPassword(input.password);
-  if (await findUserByHandle(db, input.handle)) throw handleTaken(input.handle);
+  const holder = await findUserByHandle(db, input.handle);
+  const pending = options.awaitingConfirmation ? await loginByEmail(db, input.email) : undefined;
+  if (holder && !(pending?.awaitingConfirmation && pending.userId === holder.id)) throw handleTaken(input.handle);
   return db
     .transaction(async (tx) => {
-      const [existing] = await tx.select({ id: passwordLogins.userId }).from(passwordLogins).where(sql`lower(${passwordLogins.email}) = lower(${input.email})`);
-      if (existing) return null;
+      const existing = await loginByEmail(tx, input.email, true);
+      if (existing) return options.awaitingConfirmation && existing.awaitingConfirmation ? replacePending(tx, existing.userId, input, passwordHash) : null;
       const user = await insertUser(tx, { handle: input.handle, timezone: input.timezone });
       const [login] = await tx.insert(passwordLogins).values({ userId: user.id, email: input.email, passwordHash, awaitingConfirmation: options.awaitingConfirmation ?? false }).onConflictDoNothing().returning();
       if (!login) tx.rollback(); // the same email signed up at the same moment: no user either
@@ -54,8 +71,17 @@ export async function signUp(db: Db, input: SignUpInput, clientAddress: string, 
     })
     .catch((err) => {
       if (err instanceof TransactionRollbackError) return null;
+      if (isUniqueViolation(err)) throw handleTaken(input.handle); // the handle was taken meanwhile
       throw err;
     });
+}
+
+/** A new sign-up's credentials for a login still awaiting its confirmation (see signUp). */
+async function replacePending(tx: Db, userId: string, input: SignUpInput, passwordHash: string): Promise<string> {
+  await tx.update(users).set({ handle: input.handle, displayName: input.handle, timezone: input.timezone ?? 'UTC' }).where(eq(users.id, userId));
+  await tx.update(passwordLogins).set({ email: input.email, passwordHash }).where(eq(passwordLogins.userId, userId));
+  await dropMailTokens(tx, userId);
+  return userId;
 }
 
 export const changePasswordSchema = z.object({

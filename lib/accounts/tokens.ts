@@ -6,6 +6,7 @@ import { generateToken, looksLikeTokenPrefix, scopes, type Scope, type TokenForm
 import { isUuid } from '../ids';
 import { defaultScopes } from './schemas';
 import { assertWithin, HARD_CAPS } from '../plans/limits';
+import { agentLabel, tokenOriginSchema, type TokenOrigin, type TokenVia } from './token-origin';
 
 export const tokenSchema = z
   .object({
@@ -14,6 +15,7 @@ export const tokenSchema = z
     prefix: z.string().meta({ description: 'The first characters of the token, to recognise it.' }),
     scopes: z.array(z.enum(scopes)),
     created_at: z.string(),
+    ...tokenOriginSchema,
     last_used_at: z.string().nullable(),
     revoked_at: z.string().nullable(),
   })
@@ -35,6 +37,9 @@ function tokenDto(t: typeof apiTokens.$inferSelect): TokenDto {
     prefix: t.prefix,
     scopes: t.scopes as Scope[],
     created_at: iso(t.createdAt)!,
+    created_via: t.createdVia as TokenVia | null,
+    created_agent: t.createdAgent,
+    created_with: t.createdWith,
     last_used_at: iso(t.lastUsedAt),
     revoked_at: iso(t.revokedAt),
   };
@@ -75,6 +80,7 @@ export async function issueToken(
   db: Db,
   userId: string,
   opts: { name: string; scopes?: Scope[]; format?: TokenFormat },
+  origin?: TokenOrigin,
 ): Promise<{ token: string; info: TokenDto }> {
   const format = opts.format ?? 'ct';
   const { token, prefix, hash } = generateToken(format);
@@ -86,7 +92,22 @@ export async function issueToken(
       .from(apiTokens)
       .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
     await assertWithin(tx, userId, 'api_tokens', live.length);
-    const [created] = await tx.insert(apiTokens).values({ userId, name: freeTokenName(opts.name, live.map((t) => t.name)), prefix, hash, scopes: granted }).returning();
+    const madeWith = origin?.withTokenId
+      ? (await tx.select({ prefix: apiTokens.prefix }).from(apiTokens).where(and(eq(apiTokens.id, origin.withTokenId), eq(apiTokens.userId, userId))))[0]?.prefix
+      : undefined;
+    const [created] = await tx
+      .insert(apiTokens)
+      .values({
+        userId,
+        name: freeTokenName(opts.name, live.map((t) => t.name)),
+        prefix,
+        hash,
+        scopes: granted,
+        createdVia: origin?.via ?? null,
+        createdAgent: agentLabel(origin?.userAgent),
+        createdWith: madeWith ?? null,
+      })
+      .returning();
     return created;
   });
   return { token, info: tokenDto(row) };
@@ -95,6 +116,16 @@ export async function issueToken(
 export async function listTokens(db: Db, userId: string): Promise<TokenDto[]> {
   const list = await db.select().from(apiTokens).where(eq(apiTokens.userId, userId)).orderBy(desc(apiTokens.createdAt));
   return list.map(tokenDto);
+}
+
+/** Revokes every live token of the user (a password reset's default); how many there were. */
+export async function revokeAllTokens(db: Db, userId: string): Promise<number> {
+  const revoked = await db
+    .update(apiTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
+  return revoked.length;
 }
 
 /** Revokes one of the user's tokens by id or by its shown prefix; false when there is none. */

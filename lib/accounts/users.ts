@@ -64,11 +64,11 @@ export async function insertUser(db: Db, input: CreateUserInput): Promise<UserDt
   return userDto(created);
 }
 
-/** Creates a user and a first token (by default a plugin's `ct` token: sync + badges) in one transaction. */
-export async function createUser(db: Db, input: CreateUserInput): Promise<{ user: UserDto; token: string }> {
+/** Creates a user and a first token (by default a plugin's `ct` token: sync + badges) in one transaction: an operator's (the admin API and CLI). */
+export async function createUser(db: Db, input: CreateUserInput, userAgent?: string | null): Promise<{ user: UserDto; token: string }> {
   const created = await db.transaction(async (tx) => {
     const user = await insertUser(tx, input);
-    const { token } = await issueToken(tx, user.id, { name: 'first token', ...input.token });
+    const { token } = await issueToken(tx, user.id, { name: 'first token', ...input.token }, { via: 'operator', userAgent });
     return { user, token };
   });
   // It may be public from the start: its cached 404 goes, and the sitemap lists it.

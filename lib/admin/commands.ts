@@ -24,7 +24,8 @@ export const commandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('revoke-token'), handle: handleSchema, token: checkedText(z.string().min(1).max(100), 'token') }),
   z.object({ command: z.literal('list-tokens'), handle: handleSchema }),
   // The CLI prompts for the password, or leaves it out to have one generated and shown once.
-  z.object({ command: z.literal('reset-password'), handle: handleSchema, password: passwordSchema.optional() }),
+  // Every API token is revoked too unless keep_tokens (a reset by mail offers the same, checked).
+  z.object({ command: z.literal('reset-password'), handle: handleSchema, password: passwordSchema.optional(), keep_tokens: z.boolean().optional() }),
   // What PATCH /admin/users/{handle} {plan} does: limits change at once, nothing is removed.
   z.object({ command: z.literal('set-plan'), handle: handleSchema, plan: planIdSchema }),
 ]);
@@ -45,7 +46,7 @@ export async function runCommand(db: Db, command: Command): Promise<unknown> {
       return createUser(db, command.input);
     case 'issue-token': {
       const user = await userByHandle(db, command.handle);
-      const { token, info } = await issueToken(db, user.id, command);
+      const { token, info } = await issueToken(db, user.id, command, { via: 'operator' });
       return { user: userDto(user), token, info };
     }
     case 'revoke-token': {
@@ -67,10 +68,9 @@ export async function runCommand(db: Db, command: Command): Promise<unknown> {
       // Where the site sends no mail, the way back into a forgotten account (lib/accounts/password-reset.ts).
       const user = await userByHandle(db, command.handle);
       const password = command.password ?? randomBytes(15).toString('base64url');
-      if (!(await setPasswordByOperator(db, user.id, password))) {
-        throw new CommandError(`${command.handle} signs in through an outside provider: there is no password to reset`);
-      }
-      return { handle: user.handle, sessions_ended: true, ...(command.password ? {} : { password }) };
+      const reset = await setPasswordByOperator(db, user.id, password, { revokeTokens: !command.keep_tokens });
+      if (reset === null) throw new CommandError(`${command.handle} signs in through an outside provider: there is no password to reset`);
+      return { handle: user.handle, sessions_ended: true, tokens_revoked: reset.tokensRevoked, ...(command.password ? {} : { password }) };
     }
   }
 }

@@ -19,6 +19,8 @@ export interface AccountContext<P> {
   user: { id: string; handle: string; timezone: string };
   /** How the caller proved who they are. */
   via: 'session' | 'token';
+  /** The token the request was made with (via 'token'). */
+  tokenId?: string;
   params: P;
 }
 
@@ -43,7 +45,7 @@ export function withAccount<P = Record<string, never>>(handler: (ctx: AccountCon
       const params = ((await route?.params) ?? {}) as P;
       if (request.headers.has('authorization')) {
         const { principal, db } = await authenticateToken(request, scope);
-        return await handler({ request, db, user: principal.user, via: 'token', params });
+        return await handler({ request, db, user: principal.user, via: 'token', tokenId: principal.token.id, params });
       }
       const user = await sessionUser(new RequestCookies(request.headers));
       if (!user) throw unauthorized(`Sign in, or send a token with the ${anyOf(scope).map((s) => `"${s}"`).join(' or ')} scope.`);

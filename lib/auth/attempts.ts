@@ -6,8 +6,8 @@ import { authAttempts as a } from '../db/schema';
 import { ApiError } from '../http/problem';
 
 // Limits on guessing: password sign-in, the current password of a password change, the admin
-// token, sign-ups, and mails asked for (password resets: a limit per address keeps anyone from
-// filling someone's mailbox). Each attempt takes a slot in a fixed window per account and per client
+// token, sign-ups, and mails asked for (lib/mail/budget.ts: a limit per address and asker keeps
+// anyone from filling someone's mailbox, or from spending its budget for its owner). Each attempt takes a slot in a fixed window per account and per client
 // address before the secret is checked (so concurrent guesses cannot slip past the count), and a
 // successful one gives its slots back: people who know their password are never limited by their
 // own sign-ins. The counters are in the database, so every server process shares them.
@@ -25,10 +25,12 @@ export const attemptPolicies = {
   address: { name: 'address', limit: 30, windowSeconds: 15 * 60 },
   /** Sign-ups from one client address. */
   signUp: { name: 'signup', limit: 10, windowSeconds: 60 * 60 },
-  /** Mails asked for one email address (password resets, confirmation links sent again). */
+  /** Mails to one email address on one asker's word (lib/mail/budget.ts): a stranger cannot spend the owner's. */
   mailTo: { name: 'mail-to', limit: 5, windowSeconds: 60 * 60 },
-  /** Mails asked for from one client address, whatever the emails. */
+  /** Mails asked for by one asker (a client address, a signed-in user), whatever the emails. */
   mailFrom: { name: 'mail-from', limit: 20, windowSeconds: 60 * 60 },
+  /** Look-ups of a user's User-Agents on WakaTime (an import with X-WakaTime-Api-Key): outbound requests on a user's word. */
+  wakatimeLookup: { name: 'wakatime-lookup', limit: 10, windowSeconds: 60 * 60 },
   /** Wrong admin tokens from one client address. */
   admin: { name: 'admin', limit: 10, windowSeconds: 15 * 60 },
 } satisfies Record<string, Policy>;

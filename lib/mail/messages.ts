@@ -43,9 +43,9 @@ export function resetMail(to: string, link: string, minutes: number): Mail {
 
 export function confirmMail(to: string, link: string, hours: number): Mail {
   return mail(to, 'Confirm your email for Codetally', [
-    { p: 'Welcome to Codetally. Confirm that this address is yours to finish signing up:' },
+    { p: 'Welcome to Codetally. Confirm that this address is yours to finish signing up: open the link and enter the password you chose when you signed up.' },
     { link, label: 'Confirm my email' },
-    { p: `The link works once, for ${hours} hours. If you did not sign up, ignore this mail: the account is never usable without it.` },
+    { p: `The link works once, for ${hours} hours, and only with that password. If you did not sign up, ignore this mail: nothing is confirmed without it.` },
   ]);
 }
 

@@ -5,6 +5,7 @@ import { runCommand } from '@/lib/admin/commands';
 import { confirmEmail, resendConfirmation, signUpByMail } from '@/lib/accounts/confirmation';
 import { requestPasswordReset, resetLinkWorks, resetPassword } from '@/lib/accounts/password-reset';
 import { signUp } from '@/lib/accounts/sign-in';
+import { issueToken, listTokens } from '@/lib/accounts/tokens';
 import { TooManyAttempts } from '@/lib/auth/attempts';
 import { runAuthAction } from '@/lib/auth/authjs';
 import { resetConfig } from '@/lib/config';
@@ -66,6 +67,8 @@ async function account() {
 }
 
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
+/** A reset that leaves the user's API tokens alone (the form's box unticked). */
+const keep = { revokeTokens: false };
 
 async function askReset(email: string, from = address()) {
   await (await requestPasswordReset(await getDb(), email, from)).delivered;
@@ -86,14 +89,14 @@ describe('password reset by mail', () => {
     expect(mail.html).toContain(link.replace(/&/g, '&amp;'));
     expect(await resetLinkWorks(await getDb(), tokenOf(link))).toBe(true);
 
-    expect(await resetPassword(await getDb(), tokenOf(link), 'a brand new secret')).toBe(true);
+    expect(await resetPassword(await getDb(), tokenOf(link), 'a brand new secret', keep)).toBe(true);
     expect(await signedIn(before)).toBe(false);
     expect((await signIn(email, password)).refused).toBeDefined();
     expect(await signedIn((await signIn(email, 'a brand new secret')).cookie!)).toBe(true);
 
     // Used once: the same link again changes nothing.
     expect(await resetLinkWorks(await getDb(), tokenOf(link))).toBe(false);
-    expect(await resetPassword(await getDb(), tokenOf(link), 'yet another password')).toBe(false);
+    expect(await resetPassword(await getDb(), tokenOf(link), 'yet another password', keep)).toBe(false);
     expect(await signedIn((await signIn(email, 'a brand new secret')).cookie!)).toBe(true);
   });
 
@@ -123,7 +126,7 @@ describe('password reset by mail', () => {
     expect(await resetLinkWorks(db, token)).toBe(true);
     await db.execute(sql`UPDATE mail_tokens SET expires_at = expires_at - interval '1 minute' WHERE user_id = ${id}`);
     expect(await resetLinkWorks(db, token)).toBe(false);
-    expect(await resetPassword(db, token, 'a brand new secret')).toBe(false);
+    expect(await resetPassword(db, token, 'a brand new secret', keep)).toBe(false);
     expect(await signIn(email, password)).toHaveProperty('cookie');
   });
 
@@ -135,19 +138,38 @@ describe('password reset by mail', () => {
     await askReset(email);
     const second = tokenOf(linkIn(await mailbox.next(email, sent + 1), `${site}/reset-password`));
     expect(second).not.toBe(first);
-    expect(await resetPassword(await getDb(), first, 'a brand new secret')).toBe(false);
-    expect(await resetPassword(await getDb(), second, 'a brand new secret')).toBe(true);
+    expect(await resetPassword(await getDb(), first, 'a brand new secret', keep)).toBe(false);
+    expect(await resetPassword(await getDb(), second, 'a brand new secret', keep)).toBe(true);
   });
 
-  it('is limited per address asked for, known or not, and per client address', async () => {
+  it('is limited per address and asker together, known or not, and per asker; a stranger cannot spend the owner\'s budget', async () => {
     const db = await getDb();
     for (const email of [(await account()).email, `nobody_${uniq()}@example.test`]) {
-      for (let i = 0; i < 5; i++) await askReset(email);
-      await expect(requestPasswordReset(db, email, address())).rejects.toBeInstanceOf(TooManyAttempts);
+      const stranger = address();
+      for (let i = 0; i < 5; i++) await askReset(email, stranger);
+      await expect(requestPasswordReset(db, email, stranger)).rejects.toBeInstanceOf(TooManyAttempts);
+      // The owner, asking from their own address, still gets their link.
+      const sent = mailbox.to(email).length;
+      await askReset(email, address());
+      if (!email.startsWith('nobody_')) await mailbox.next(email, sent);
     }
     const from = address();
     for (let i = 0; i < 20; i++) await askReset(`many_${i}_${uniq()}@example.test`, from);
     await expect(requestPasswordReset(db, `one_more_${uniq()}@example.test`, from)).rejects.toBeInstanceOf(TooManyAttempts);
+  });
+
+  it('revokes every API token with the new password unless told to keep them', async () => {
+    const db = await getDb();
+    for (const revokeTokens of [true, false]) {
+      const { id, email } = await account();
+      await issueToken(db, id, { name: 'made by whoever knew the password' });
+      const sent = mailbox.to(email).length;
+      await askReset(email);
+      const token = tokenOf(linkIn(await mailbox.next(email, sent), `${site}/reset-password`));
+      expect(await resetPassword(db, token, 'a brand new secret', { revokeTokens })).toBe(true);
+      const live = (await listTokens(db, id)).filter((t) => t.revoked_at === null);
+      expect(live).toHaveLength(revokeTokens ? 0 : 1);
+    }
   });
 });
 
@@ -160,15 +182,45 @@ describe('confirming the address at sign-up', () => {
     return { handle, email, mail: await mailbox.next(email, sent) };
   }
 
-  it('refuses to sign in until the mailed link is used, and only says so to whoever knows the password', async () => {
+  const confirm = async (token: string, pass = password) => (await confirmEmail(await getDb(), token, pass, address())).confirmed;
+
+  it('refuses to sign in until the mailed link is used with the sign-up\'s password, and only says so to whoever knows the password', async () => {
     const { email, mail } = await signUpMailed();
     const link = linkIn(mail, `${site}/confirm-email?token=`);
     expect(await signIn(email, password)).toEqual({ refused: 'unconfirmed' });
     expect(await signIn(email, 'not the password')).toEqual({ refused: 'credentials' });
 
-    expect(await confirmEmail(await getDb(), tokenOf(link))).toBe(true);
+    // The link alone confirms nothing: the mailbox's holder must know the password too.
+    expect(await confirmEmail(await getDb(), tokenOf(link), 'not the password', address())).toEqual({ confirmed: false, why: 'password' });
+    expect(await signIn(email, password)).toEqual({ refused: 'unconfirmed' });
+    expect(await confirm(tokenOf(link))).toBe(true);
     expect(await signedIn((await signIn(email, password)).cookie!)).toBe(true);
-    expect(await confirmEmail(await getDb(), tokenOf(link))).toBe(false);
+    expect(await confirmEmail(await getDb(), tokenOf(link), password, address())).toEqual({ confirmed: false, why: 'link' });
+  });
+
+  it('a sign-up with someone else\'s address never lets its password in: the owner\'s own sign-up replaces it', async () => {
+    const email = `victim_${uniq()}@example.test`;
+    const db = await getDb();
+    // A stranger signs up first with the victim's address and a password of theirs.
+    await (await signUpByMail(db, { handle: `s_${uniq()}`, email, password: 'the stranger secret' }, address())).delivered;
+    const strangers = tokenOf(linkIn(await mailbox.next(email, 0), `${site}/confirm-email`));
+    // The victim, holding the mailbox but not the stranger's password, cannot confirm it.
+    expect(await confirm(strangers)).toBe(false);
+    // The victim signs up themselves: their credentials replace the waiting ones, the first link dies.
+    const handle = `v_${uniq()}`;
+    await (await signUpByMail(db, { handle, email, password }, address())).delivered;
+    const own = tokenOf(linkIn(await mailbox.next(email, 1), `${site}/confirm-email`));
+    expect(await confirm(strangers, 'the stranger secret')).toBe(false);
+    expect(await confirm(own, 'the stranger secret')).toBe(false);
+    expect(await confirm(own)).toBe(true);
+    expect(await signIn(email, 'the stranger secret')).toEqual({ refused: 'credentials' });
+    const cookie = (await signIn(email, password)).cookie!;
+    const me = await (await getMe(new Request(`${origin}/main/api/v1/me`, { headers: { cookie } }))).json();
+    expect(me.handle).toBe(handle);
+    // And a stranger's sign-up after the owner confirmed changes nothing.
+    await (await signUpByMail(db, { handle: `s_${uniq()}`, email, password: 'the stranger secret' }, address())).delivered;
+    expect((await mailbox.next(email, 2)).subject).toMatch(/already have/i);
+    expect(await signIn(email, 'the stranger secret')).toEqual({ refused: 'credentials' });
   });
 
   it('a taken address gets a mail saying so, and no second account', async () => {
@@ -185,12 +237,12 @@ describe('confirming the address at sign-up', () => {
   it('"send again" mails a new link and the old one stops working', async () => {
     const { email, mail } = await signUpMailed();
     const old = tokenOf(linkIn(mail, `${site}/confirm-email`));
-    await (await resendConfirmation(await getDb(), email, address())).delivered;
+    await (await resendConfirmation(await getDb(), email, { address: address() })).delivered;
     const fresh = tokenOf(linkIn(await mailbox.next(email, 1), `${site}/confirm-email`));
-    expect(await confirmEmail(await getDb(), old)).toBe(false);
-    expect(await confirmEmail(await getDb(), fresh)).toBe(true);
+    expect(await confirm(old)).toBe(false);
+    expect(await confirm(fresh)).toBe(true);
     // Confirmed: asking again sends nothing.
-    await (await resendConfirmation(await getDb(), email, address())).delivered;
+    await (await resendConfirmation(await getDb(), email, { address: address() })).delivered;
     expect(mailbox.to(email)).toHaveLength(2);
   });
 
@@ -198,7 +250,7 @@ describe('confirming the address at sign-up', () => {
     const { email } = await signUpMailed();
     await askReset(email);
     const token = tokenOf(linkIn(await mailbox.next(email, 1), `${site}/reset-password`));
-    expect(await resetPassword(await getDb(), token, 'a brand new secret')).toBe(true);
+    expect(await resetPassword(await getDb(), token, 'a brand new secret', keep)).toBe(true);
     expect(await signIn(email, 'a brand new secret')).toHaveProperty('cookie');
   });
 });

@@ -254,7 +254,9 @@ describe('teams: invite codes', () => {
       expect(res.status).toBe(202);
       expect(await res.json()).toEqual({ email, invite_expires_at: null });
       const mail = await mailbox.next(email);
-      expect(mail.subject).toContain('Mailers');
+      // The subject is the site's words only; the team's name is in the body, labelled as a name.
+      expect(mail.subject).toBe('An invitation to a team on Codetally');
+      expect(mail.text).toContain(`The team's name, as @${owner.handle} wrote it: «Mailers».`);
       const link = new URL(linkIn(mail, 'https://codetally.test/dashboard/teams?code='));
       expect(link.searchParams.get('code')).toBe(team.invite_code);
       expect((await join(guest, link.searchParams.get('code')!)).status).toBe(200);

@@ -54,13 +54,15 @@ describe('mail on the site', () => {
     expect(early.body).toContain('Confirm your email first');
     expect(early.body).toContain('Send the link again');
 
-    // Opening the link changes nothing; its button does.
+    // Opening the link changes nothing; its form, with the sign-up's password, confirms and signs in.
     const page = await fetch(`${server.baseUrl}${link}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Confirm my email');
-    const confirmed = await postForm(server.baseUrl, link, {});
-    expect(confirmed.status).toBe(303);
-    expect(confirmed.location).toMatch(/^\/signin\?confirmed=1/);
+    const wrong = await postForm(server.baseUrl, link, { password: 'not the password at all' });
+    expect(wrong.body).toContain('not the password this sign-up was made with');
+    const confirmed = await postForm(server.baseUrl, link, { password });
+    expect([confirmed.status, confirmed.location]).toEqual([303, '/dashboard?welcome=1']);
+    expect(confirmed.cookies).toMatch(/session-token=/);
     expect((await postForm(server.baseUrl, '/signin', { email, password })).cookies).toMatch(/session-token=/);
   });
 
@@ -71,7 +73,7 @@ describe('mail on the site', () => {
     const fresh = await mailbox.next(email, 1);
     expect(fresh.subject).toMatch(/confirm/i);
     // The new link replaced the first one.
-    expect((await postForm(server.baseUrl, onServer(linkIn(fresh, `${site}/confirm-email?token=`)), {})).location).toMatch(/^\/signin\?confirmed=1/);
+    expect((await postForm(server.baseUrl, onServer(linkIn(fresh, `${site}/confirm-email?token=`)), { password })).location).toBe('/dashboard?welcome=1');
     const third = await postForm(server.baseUrl, '/signup', { handle: `m${uniq()}`, email, password });
     expect([third.status, third.location]).toEqual([303, '/signup?sent=1']);
     expect((await mailbox.next(email, 2)).subject).toMatch(/already have/i);
@@ -79,7 +81,7 @@ describe('mail on the site', () => {
 
   it('resets a forgotten password by the mailed link; unknown addresses get the same answer', async () => {
     const { email, link } = await signUp();
-    await postForm(server.baseUrl, link, {});
+    await postForm(server.baseUrl, link, { password });
     const known = await postForm(server.baseUrl, '/forgot-password', { email });
     const unknownEmail = `nobody${uniq()}@example.test`;
     const unknown = await postForm(server.baseUrl, '/forgot-password', { email: unknownEmail });
@@ -92,7 +94,7 @@ describe('mail on the site', () => {
     const page = await fetch(`${server.baseUrl}${reset}`);
     // The token in the address is never sent on as a Referer: the page's own policy says so.
     expect(await page.text()).toMatch(/<meta name="referrer" content="no-referrer"\/?>/);
-    const set = await postForm(server.baseUrl, reset, { password: 'a brand new secret' });
+    const set = await postForm(server.baseUrl, reset, { password: 'a brand new secret', revoke_tokens: 'on' });
     expect([set.status, set.location]).toEqual([303, '/signin?reset=1']);
     expect((await postForm(server.baseUrl, '/signin', { email, password: 'a brand new secret' })).cookies).toMatch(/session-token=/);
     // The link worked once.
@@ -108,7 +110,7 @@ describe('the unsubscribe link', () => {
   it('a GET shows a button and changes nothing; a one-click POST to the same address turns the report off', async () => {
     // A subscriber: signed up, confirmed, report turned on through the API with a session.
     const { email, link } = await signUp();
-    await postForm(server.baseUrl, link, {});
+    await postForm(server.baseUrl, link, { password });
     const cookie = (await postForm(server.baseUrl, '/signin', { email, password })).cookies;
     const me = () => fetch(`${server.baseUrl}/main/api/v1/me`, { headers: { cookie } }).then((r) => r.json());
     const on = await fetch(`${server.baseUrl}/main/api/v1/me`, {

@@ -67,6 +67,15 @@ export const apiTokens = pgTable(
     hash: text('hash').notNull(),
     scopes: text('scopes').array().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Where the token was made (lib/accounts/token-origin.ts): `dashboard`, `api` (POST /me/tokens
+     * with another token) or `operator` (the admin API or CLI); null for tokens made before it was kept.
+     */
+    createdVia: text('created_via'),
+    /** What made it, as its owner recognises it ("Firefox on Linux", "curl/8.5.0"): never the whole User-Agent, never an address. */
+    createdAgent: text('created_agent'),
+    /** The shown prefix of the token a token made through the API was made with. */
+    createdWith: text('created_with'),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },

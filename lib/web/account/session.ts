@@ -21,6 +21,11 @@ export async function visitorAddress(): Promise<string> {
   return clientAddress(await headers());
 }
 
+/** The browser's User-Agent, for the record of where a token was made (lib/accounts/token-origin.ts). */
+export async function visitorAgent(): Promise<string | null> {
+  return (await headers()).get('user-agent');
+}
+
 /** The origin visitors reach the site at (lib/http/origin.ts). */
 export async function requestOrigin(): Promise<string> {
   return siteOrigin(await headers());

@@ -9,7 +9,7 @@ import { route } from '@/lib/http/methods';
 export const dynamic = 'force-dynamic';
 const post = withAdmin(async ({ request, db }) => {
   const input = parseBody(createUserSchema, (await readJsonBody(request)).value);
-  return json(await createUser(db, input), { status: 201 });
+  return json(await createUser(db, input, request.headers.get('user-agent')), { status: 201 });
 });
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post }, { pattern: '/main/api/v1/admin/users' });

@@ -10,9 +10,10 @@ export const dynamic = 'force-dynamic';
 
 const get = withAccount(async ({ db, user }) => json({ tokens: await listTokens(db, user.id) }));
 
-const post = withAccount(async ({ request, db, user }) => {
+const post = withAccount(async ({ request, db, user, via, tokenId }) => {
   const input = parseBody(createTokenSchema, (await readJsonBody(request)).value);
-  return json(await issueToken(db, user.id, input), { status: 201 });
+  const origin = { via: via === 'session' ? 'dashboard' : 'api', userAgent: request.headers.get('user-agent'), withTokenId: tokenId } as const;
+  return json(await issueToken(db, user.id, input, origin), { status: 201 });
 });
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get, POST: post }, { pattern: '/main/api/v1/me/tokens' });

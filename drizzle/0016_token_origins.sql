@@ -1,0 +1,3 @@
+ALTER TABLE "api_tokens" ADD COLUMN "created_via" text;--> statement-breakpoint
+ALTER TABLE "api_tokens" ADD COLUMN "created_agent" text;--> statement-breakpoint
+ALTER TABLE "api_tokens" ADD COLUMN "created_with" text;
