@@ -11,7 +11,7 @@ import { dumpStartProblem } from './dump';
 import { receiving, schedule } from './import-queue';
 import { present, unfinished, type ImportStatus } from './import-status';
 import { fits, removeSpool, reserve, spoolDir, spoolFile } from './spool';
-import { fetchUserAgents, wakatimeKeyOf, type FetchedUserAgent } from './user-agents-fetch';
+import { lookUpUserAgents, wakatimeKeyOf } from './user-agents-fetch';
 
 // Imports of WakaTime data dumps (POST /me/imports). The upload is written to a file as it
 // arrives (a dump can be gigabytes), then read back in the background one heartbeat at a time
@@ -52,19 +52,21 @@ const spoolFull = (room: number) => noRoom(`The uploads waiting to be read on th
 
 /**
  * Counts the upload's bytes as they arrive, refusing it past its limit, past the spool's room, or
- * when it cannot be a dump.
+ * when it cannot be a dump. Returns true once the dump's first bytes have been judged (an object
+ * or an array begins: it may be a dump).
  */
-function uploadCheck(id: string, limit: number, room: number): (chunk: Uint8Array) => void {
+function uploadCheck(id: string, limit: number, room: number): (chunk: Uint8Array) => boolean {
   let size = 0;
   let looked = false;
   return (chunk) => {
     size += chunk.length;
     if (size > limit) throw tooLarge(limit);
     if (!reserve(id, chunk.length, room)) throw spoolFull(room);
-    if (looked) return;
+    if (looked) return true;
     const problem = dumpStartProblem(chunk);
     looked = problem !== undefined;
     if (problem) throw notADump(problem);
+    return looked;
   };
 }
 
@@ -75,9 +77,9 @@ const ABANDONED_AFTER_MS = 24 * 3_600_000;
  * Claims the user's one import slot (a partial unique index holds one unfinished import per
  * user): a row `receiving`. An unfinished one older than a day is marked failed and gives way.
  */
-async function claimImportSlot(db: Db, id: string, userId: string, userAgents: FetchedUserAgent[] | null): Promise<void> {
+async function claimImportSlot(db: Db, id: string, userId: string): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const taken = await db.insert(imports).values({ id, userId, status: 'receiving', bytes: 0, userAgents }).onConflictDoNothing().returning({ id: imports.id });
+    const taken = await db.insert(imports).values({ id, userId, status: 'receiving', bytes: 0 }).onConflictDoNothing().returning({ id: imports.id });
     if (taken.length > 0) return;
     const abandoned = await db
       .update(imports)
@@ -105,9 +107,10 @@ function uploadFailed(err: unknown): ApiError {
 /**
  * Receives a dump: written to a file as it arrives, then queued for reading. Answers once the
  * whole upload is stored, before it is read. One import per user at a time. With the user's
- * WakaTime key (X-WakaTime-Api-Key), their User-Agents are read from WakaTime first and stored
- * with the import (lib/wakatime/user-agents-fetch.ts): a look-up that fails refuses the upload
- * before any of it is kept.
+ * WakaTime key (X-WakaTime-Api-Key), their User-Agents are read from WakaTime and stored with the
+ * import (lib/wakatime/user-agents-fetch.ts), but only once the import slot is claimed and the
+ * upload's first bytes may begin a dump, within the user's budget of look-ups: nothing that can be
+ * refused here makes a request to WakaTime. A look-up that fails refuses the upload, nothing kept.
  */
 export async function receiveImport(db: Db, userId: string, request: Request): Promise<ImportStatus> {
   const { IMPORT_MAX_BYTES: limit, IMPORT_SPOOL_MAX_BYTES: room } = config();
@@ -119,13 +122,12 @@ export async function receiveImport(db: Db, userId: string, request: Request): P
   if (!request.body) throw notADump('The body is empty: send the dump.');
   if (!fits(Number.isFinite(declared) ? declared : 0, room)) throw spoolFull(room);
   const key = wakatimeKeyOf(request);
-  const userAgents = key ? await fetchUserAgents(key) : null;
   const id = randomUUID();
   const file = spoolFile(id);
   // Known as arriving before its row exists: a start's cleanup (endDeadUploads) never ends it.
   receiving.add(id);
   try {
-    await claimImportSlot(db, id, userId, userAgents);
+    await claimImportSlot(db, id, userId);
   } catch (err) {
     receiving.delete(id);
     throw err;
@@ -135,9 +137,12 @@ export async function receiveImport(db: Db, userId: string, request: Request): P
     // Chunk by chunk (bodyChunks): a refused upload stops being read between two reads.
     const check = uploadCheck(id, limit, room);
     const out = await fs.open(file, 'w', 0o600);
+    let judged = false;
     try {
       for await (const chunk of bodyChunks(request.body)) {
-        check(chunk);
+        const startsRight = check(chunk);
+        if (key && startsRight && !judged) await db.update(imports).set({ userAgents: await lookUpUserAgents(db, userId, key) }).where(eq(imports.id, id));
+        judged ||= startsRight;
         await out.write(chunk);
       }
     } finally {

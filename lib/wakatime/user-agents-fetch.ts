@@ -1,4 +1,6 @@
+import { attemptPolicies, takeAttempt } from '../auth/attempts';
 import { config } from '../config';
+import type { Db } from '../db/client';
 import { isUuid } from '../ids';
 import { ApiError } from '../http/problem';
 import { MAX_DUMP_USER_AGENTS } from './dump-origins';
@@ -12,7 +14,9 @@ import { MAX_DUMP_USER_AGENTS } from './dump-origins';
 // (lib/wakatime/dump-origins.ts). The key is used for this one request and never stored nor logged.
 //
 // Bounded whatever WakaTime answers: at most MAX_PAGES pages of at most MAX_ANSWER_BYTES each,
-// within TIMEOUT_MS in all, and at most MAX_DUMP_USER_AGENTS entries of short strings.
+// within TIMEOUT_MS in all (a hard end: the look-up is given up at that moment whatever the
+// connection does), and at most MAX_DUMP_USER_AGENTS entries of short strings; and whatever a user
+// asks: at most attemptPolicies.wakatimeLookup look-ups an hour per user (lookUpUserAgents).
 
 /** The request header that carries the user's WakaTime API key. */
 export const WAKATIME_KEY_HEADER = 'X-WakaTime-Api-Key';
@@ -155,11 +159,38 @@ async function fetchPage(base: string, key: string, page: number, signal: AbortS
  * The user's User-Agents on WakaTime (WAKATIME_API_URL), every page up to MAX_PAGES, at most
  * MAX_DUMP_USER_AGENTS, each id once (the first). Throws 400 `invalid_header` when WakaTime
  * refuses the key, 502 `wakatime_unavailable` when it cannot be reached, fails, or answers
- * anything else. `timeoutMs`: for the whole look-up (tests shorten it).
+ * anything else, or has not answered whole within `timeoutMs` (for the whole look-up; tests
+ * shorten it): the promise settles by then, whatever the connection does, and the request is aborted.
  */
 export async function fetchUserAgents(key: string, timeoutMs = TIMEOUT_MS): Promise<FetchedUserAgent[]> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      logFailure('no whole answer in time');
+      reject(unavailable(`WakaTime did not answer within ${timeoutMs / 1000} seconds`));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([allPages(key, controller.signal, timeoutMs), deadline]);
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+}
+
+/**
+ * fetchUserAgents within the user's budget of look-ups (attemptPolicies.wakatimeLookup: 429 with
+ * Retry-After past it, nothing asked of WakaTime): each look-up counts, answered or not.
+ */
+export async function lookUpUserAgents(db: Db, userId: string, key: string): Promise<FetchedUserAgent[]> {
+  await takeAttempt(db, [{ policy: attemptPolicies.wakatimeLookup, subject: `user:${userId}` }]);
+  return fetchUserAgents(key);
+}
+
+async function allPages(key: string, signal: AbortSignal, timeoutMs: number): Promise<FetchedUserAgent[]> {
   const base = config().WAKATIME_API_URL;
-  const signal = AbortSignal.timeout(timeoutMs);
   const found = new Map<string, FetchedUserAgent>();
   for (let page = 1; page <= MAX_PAGES; page++) {
     const { entries, totalPages } = await fetchPage(base, key, page, signal, timeoutMs);
