@@ -55,7 +55,7 @@ export const errorCatalog = {
   plan_limit: {
     status: 403,
     title: 'Plan limit reached',
-    meaning: 'Making this would pass a limit of the user\'s plan (api_tokens, badges, team_members, private_leaderboards); errors names the limit, detail the plan that allows more. Nothing was made, and nothing already made was removed.',
+    meaning: 'Making this would pass a limit of the user\'s plan (api_tokens, badges, team_members, private_leaderboards) or a hard cap no plan lifts (those four, and teams: at most 20 owned); errors names the limit, detail the plan that allows more. Nothing was made, and nothing already made was removed.',
     action: 'Remove one first, or move to the plan the detail names.',
   },
   not_found: {
@@ -180,7 +180,7 @@ export const fieldCodes = {
   content_not_allowed: 'A bucket carries a field named content, body, text, diff, patch, clipboard, source, code or snippet: the service never receives file contents.',
   handle_taken: 'Another account has this handle (handles are unique regardless of case).',
   unknown_plan: 'No plan has this id (PATCH /admin/users/{handle}).',
-  plan_limit: 'The user holds as many of these as their plan allows (path names the limit: api_tokens, badges, team_members, private_leaderboards).',
+  plan_limit: 'The user holds as many of these as their plan allows, or as no plan lifts (path names the limit: api_tokens, badges, team_members, private_leaderboards, teams; role when a member cannot own one more team).',
   too_many_goals: 'The user has 20 goals: delete one first.',
   languages_not_shared: 'A token asked for a language badge while its owner keeps languages private.',
 } as const;

@@ -5,7 +5,7 @@ import { cols } from '../db/names';
 import { privateLeaderboardMembers, privateLeaderboards, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { isUuid } from '../ids';
-import { assertWithin } from '../plans/limits';
+import { assertWithin, limitsOf } from '../plans/limits';
 
 // Private leaderboards: made by anyone, joined by invite code, read by members only. A non-member
 // gets the same 404 as for an unknown id, so nobody learns that a board exists. The boards a user
@@ -40,8 +40,7 @@ export async function createBoard(db: Db, userId: string, input: { name: string 
   return db.transaction(async (tx) => {
     // The user's row is the lock every creation of theirs takes: two at once cannot both pass the limit.
     await tx.execute(sql`SELECT 1 FROM ${users} WHERE ${users.id} = ${userId}::uuid FOR UPDATE`);
-    const [made] = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM ${b} WHERE ${b.ownerId} = ${userId}::uuid`);
-    await assertWithin(tx, userId, 'private_leaderboards', made.n);
+    await assertWithin(tx, userId, 'private_leaderboards', await boardsOwned(tx, userId));
     const [board] = await rows<{ id: string; name: string; invite_code: string }>(
       tx,
       sql`INSERT INTO ${b} (${cols(b.name, b.inviteCode, b.ownerId)}) VALUES (${input.name}, ${newInviteCode()}, ${userId}::uuid)
@@ -116,16 +115,38 @@ export async function leaveBoard(db: Db, userId: string, boardId: string): Promi
   });
 }
 
+/** The boards the user owns. */
+async function boardsOwned(db: Db, userId: string): Promise<number> {
+  const [made] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${b} WHERE ${b.ownerId} = ${userId}::uuid`);
+  return Number(made.n);
+}
+
 /**
- * Before an account is deleted: each board it owns passes to its longest-standing other member,
- * so that someone can still replace its code or delete it (one with no other member goes with it).
+ * Before an account is deleted: each board it owns passes to its longest-standing other member
+ * whose plan has room for one more (fewer boards owned than their `private_leaderboards`, counted
+ * under their row lock as createBoard counts), so that someone can still replace its code or
+ * delete it; a board no other member has room for, or with no other member, goes with it. A
+ * hand-over never gives anyone more boards than their plan allows.
  */
 export async function handOverBoards(db: Db, userId: string): Promise<void> {
-  await db.execute(sql`
-    UPDATE ${b} SET owner_id = (
-      SELECT ${m.userId} FROM ${m} WHERE ${m.boardId} = ${b.id} AND ${m.userId} <> ${userId}::uuid ORDER BY ${m.joinedAt}, ${m.userId} LIMIT 1
-    ) WHERE ${b.ownerId} = ${userId}::uuid`);
-  await db.execute(sql`DELETE FROM ${b} WHERE ${b.ownerId} IS NULL AND NOT EXISTS (SELECT 1 FROM ${m} WHERE ${m.boardId} = ${b.id} AND ${m.userId} <> ${userId}::uuid)`);
+  const owned = await rows<{ id: string }>(db, sql`SELECT id FROM ${b} WHERE ${b.ownerId} = ${userId}::uuid ORDER BY id FOR UPDATE`);
+  for (const { id } of owned) {
+    const others = await rows<{ user_id: string }>(
+      db,
+      sql`SELECT ${m.userId} AS user_id FROM ${m} WHERE ${m.boardId} = ${id}::uuid AND ${m.userId} <> ${userId}::uuid ORDER BY ${m.joinedAt}, ${m.userId}`,
+    );
+    let heir: string | undefined;
+    for (const { user_id: candidate } of others) {
+      await db.execute(sql`SELECT 1 FROM ${users} WHERE ${users.id} = ${candidate}::uuid FOR UPDATE`);
+      const allowed = (await limitsOf(db, candidate)).private_leaderboards;
+      if (allowed === null || (await boardsOwned(db, candidate)) < allowed) {
+        heir = candidate;
+        break;
+      }
+    }
+    if (heir) await db.execute(sql`UPDATE ${b} SET owner_id = ${heir}::uuid WHERE ${b.id} = ${id}::uuid`);
+    else await db.execute(sql`DELETE FROM ${b} WHERE ${b.id} = ${id}::uuid`);
+  }
 }
 
 /** Replaces the invite code (the owner's): the old one joins nobody from now on. */

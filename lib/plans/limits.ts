@@ -20,10 +20,14 @@ export type CountedLimit = Exclude<LimitName, 'history_days'>;
 export type Limits = Record<LimitName, number | null>;
 
 /**
- * Bounds no plan can lift, whatever its record says: every token has its own write budget and
- * every badge its own cached images, so their number stays bounded for everyone.
+ * Bounds no plan can lift, whatever its record says (an unlimited plan included): every token has
+ * its own write budget, every badge its own cached images, every team member and board a share of
+ * the statements that read them, so their number stays bounded for everyone.
  */
-export const HARD_CAPS: Partial<Record<LimitName, number>> = { api_tokens: 20, badges: 50 };
+export const HARD_CAPS: Record<CountedLimit, number> = { api_tokens: 20, badges: 50, team_members: 1000, private_leaderboards: 50 };
+
+/** Teams one user may own (make, or be handed), whatever the plan: no plan counts teams, but nothing is unbounded. */
+export const MAX_TEAMS_OWNED = 20;
 
 /** The plan the service falls back on: the default of users.plan_id. */
 export const DEFAULT_PLAN_ID = 'free';
@@ -37,7 +41,7 @@ export function effectiveLimits(stored: Record<string, unknown>): Limits {
   for (const name of limitNames) {
     const v = stored[name];
     const value = v === null ? null : typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
-    const cap = HARD_CAPS[name];
+    const cap = name === 'history_days' ? undefined : HARD_CAPS[name];
     out[name] = cap === undefined ? value : value === null ? cap : Math.min(value, cap);
   }
   return out;

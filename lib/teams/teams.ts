@@ -3,7 +3,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
 import { teamMembers, teams, users } from '../db/schema';
 import { ApiError } from '../http/problem';
-import { assertWithin } from '../plans/limits';
+import { assertWithin, limitsOf, MAX_TEAMS_OWNED } from '../plans/limits';
 import { isHandle, isUuid } from '../ids';
 import type { TeamRole, TeamShare } from './schemas';
 
@@ -60,10 +60,35 @@ export async function addMember(db: Db, teamId: string, userId: string, role: Te
   return row;
 }
 
+/** Teams the user owns (alone or with others). */
+async function teamsOwned(db: Db, userId: string): Promise<number> {
+  const [{ n }] = await db.select({ n: count() }).from(teamMembers).where(and(eq(teamMembers.userId, userId), eq(teamMembers.role, 'owner')));
+  return Number(n);
+}
+
+const tooManyTeams = () =>
+  new ApiError('plan_limit', `A user may own at most ${MAX_TEAMS_OWNED} teams, whatever the plan: delete one, or hand it to another member, first.`, {
+    errors: [{ path: 'teams', code: 'plan_limit', message: `at most ${MAX_TEAMS_OWNED} teams owned` }],
+  });
+
+/**
+ * Whether the user may own one more team of `members` members: under the user's row lock (as
+ * createTeam takes it), fewer than MAX_TEAMS_OWNED owned, and a plan that has teams and whose
+ * team_members admits that many. A hand-over (handOverTeams) or a promotion (setRole) gives a team only to such a user.
+ */
+async function roomForTeam(db: Db, userId: string, members: number): Promise<boolean> {
+  await db.execute(sql`SELECT 1 FROM ${users} WHERE ${users.id} = ${userId}::uuid FOR UPDATE`);
+  const allowed = (await limitsOf(db, userId)).team_members;
+  return (allowed === null || (allowed > 0 && members <= allowed)) && (await teamsOwned(db, userId)) < MAX_TEAMS_OWNED;
+}
+
 export async function createTeam(db: Db, userId: string, name: string): Promise<Membership> {
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
+    // The user's row is the lock every team made or handed to them takes: two at once cannot pass the cap.
+    await tx.execute(sql`SELECT 1 FROM ${users} WHERE ${users.id} = ${userId}::uuid FOR UPDATE`);
     await assertWithin(tx, userId, 'team_members', 0); // a plan without teams makes none
+    if ((await teamsOwned(tx, userId)) >= MAX_TEAMS_OWNED) throw tooManyTeams();
     const [team] = await tx.insert(teams).values({ name, inviteCode: newInviteCode() }).returning();
     await addMember(tx, team.id, userId, 'owner');
     return { id: team.id, name: team.name, role: 'owner', share: 'total', inviteCode: team.inviteCode, inviteExpiresAt: team.inviteExpiresAt };
@@ -178,10 +203,18 @@ export async function removeMember(db: Db, userId: string, teamId: string, handl
   });
 }
 
-/** Changes a member's role (owners only); the last owner cannot step down. */
+/**
+ * Changes a member's role (owners only); the last owner cannot step down. A member becomes an
+ * owner only with room for the team (roomForTeam): MAX_TEAMS_OWNED, and a plan that has teams.
+ */
 export async function setRole(db: Db, userId: string, teamId: string, handle: string, role: TeamRole) {
   return lockedChange(db, userId, teamId, handle, async (tx, me, target) => {
     if (me.role !== 'owner') throw notAllowed("a team's owners may change roles");
+    if (role === 'owner' && target.role !== 'owner' && !(await roomForTeam(tx, target.userId, 1))) {
+      throw new ApiError('plan_limit', `@${target.handle} cannot own another team: they own ${MAX_TEAMS_OWNED} already, or their plan has no teams.`, {
+        errors: [{ path: 'role', code: 'plan_limit', message: 'the member cannot own one more team' }],
+      });
+    }
     await tx.update(teamMembers).set({ role }).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, target.userId)));
     return { handle: target.handle, role };
   });
@@ -189,24 +222,36 @@ export async function setRole(db: Db, userId: string, teamId: string, handle: st
 
 /**
  * Before an account is deleted: each team it is the only owner of passes to the longest-standing
- * admin, else the longest-standing member; a team with nobody else is deleted. A team never
- * outlives its last owner without another.
+ * admin with room for it (roomForTeam: fewer than MAX_TEAMS_OWNED teams owned, and a plan whose
+ * team_members admits the team's members), else the longest-standing member with room; a team
+ * nobody else has room for, or with nobody else, is deleted. A team never outlives its last owner
+ * without another, and a hand-over never gives anyone more than their plan allows.
  */
 export async function handOverTeams(db: Db, userId: string): Promise<void> {
   // The rows of the user's teams first, in one order, as every change of members locks them: an
   // owner stepping down meanwhile cannot leave a team without one.
   await db.execute(sql`SELECT 1 FROM ${teams} WHERE id IN (SELECT team_id FROM ${teamMembers} WHERE user_id = ${userId}::uuid) ORDER BY id FOR UPDATE`);
-  await db.execute(sql`
-    WITH sole AS (
-      SELECT m.team_id FROM ${teamMembers} m
-      WHERE m.user_id = ${userId}::uuid AND m.role = 'owner'
-        AND NOT EXISTS (SELECT 1 FROM ${teamMembers} o WHERE o.team_id = m.team_id AND o.role = 'owner' AND o.user_id <> ${userId}::uuid)
-    ), heir AS (
-      SELECT DISTINCT ON (o.team_id) o.team_id, o.user_id FROM ${teamMembers} o JOIN sole USING (team_id)
-      WHERE o.user_id <> ${userId}::uuid
-      ORDER BY o.team_id, (o.role = 'admin') DESC, o.joined_at, o.user_id
-    ), promoted AS (
-      UPDATE ${teamMembers} t SET role = 'owner' FROM heir WHERE t.team_id = heir.team_id AND t.user_id = heir.user_id RETURNING t.team_id
-    )
-    DELETE FROM ${teams} WHERE id IN (SELECT team_id FROM sole) AND id NOT IN (SELECT team_id FROM heir)`);
+  const sole = await rows<{ team_id: string }>(
+    db,
+    sql`SELECT m.team_id FROM ${teamMembers} m
+        WHERE m.user_id = ${userId}::uuid AND m.role = 'owner'
+          AND NOT EXISTS (SELECT 1 FROM ${teamMembers} o WHERE o.team_id = m.team_id AND o.role = 'owner' AND o.user_id <> ${userId}::uuid)
+        ORDER BY m.team_id`,
+  );
+  for (const { team_id: teamId } of sole) {
+    const others = await rows<{ user_id: string }>(
+      db,
+      sql`SELECT user_id FROM ${teamMembers} WHERE team_id = ${teamId}::uuid AND user_id <> ${userId}::uuid
+          ORDER BY (role = 'admin') DESC, joined_at, user_id`,
+    );
+    let heir: string | undefined;
+    for (const { user_id: candidate } of others) {
+      if (await roomForTeam(db, candidate, others.length)) {
+        heir = candidate;
+        break;
+      }
+    }
+    if (heir) await db.update(teamMembers).set({ role: 'owner' }).where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, heir)));
+    else await db.delete(teams).where(eq(teams.id, teamId));
+  }
 }

@@ -18,7 +18,7 @@ import { createBadge, listBadges } from '@/lib/badges/store';
 import { resetConfig } from '@/lib/config';
 import { getDb, rows } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/problem';
-import { assertWithin, effectiveLimits, historyFloor, historyFloorSql } from '@/lib/plans';
+import { assertWithin, effectiveLimits, HARD_CAPS, historyFloor, historyFloorSql } from '@/lib/plans';
 import { createBoard, joinBoard } from '@/lib/leaderboards/boards';
 import { boardEntries, rangeDates, sharedLanguages } from '@/lib/leaderboards/entries';
 import { localDateHour } from '@/lib/local-time';
@@ -158,8 +158,11 @@ describe('counted limits for teams and private leaderboards', () => {
     expect(err.extra.errors[0].path).toBe('private_leaderboards');
     const members = await assertWithin(db, user.id, 'team_members', 3).catch((e) => e);
     expect(members.detail).toBe('Your plan (Free) allows 3 team members; the Pro plan allows 10.');
+    // An unlimited plan is still bounded by the hard cap no plan lifts.
     await runCommand(db, { command: 'set-plan', handle: user.handle, plan: 'team' });
-    await expect(assertWithin(db, user.id, 'team_members', 10_000)).resolves.toBeUndefined();
+    await expect(assertWithin(db, user.id, 'team_members', HARD_CAPS.team_members - 1)).resolves.toBeUndefined();
+    const capped = await assertWithin(db, user.id, 'team_members', HARD_CAPS.team_members).catch((e) => e);
+    expect(capped.detail).toBe(`Your plan (Team) allows ${HARD_CAPS.team_members} team members; no plan allows more.`);
   });
 });
 
@@ -326,7 +329,7 @@ describe('the plan of an account', () => {
     const { user } = await newUser({}, 'free');
     const ok = await setPlan(user.handle.toUpperCase(), 'team');
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ handle: user.handle, plan: { id: 'team', name: 'Team', limits: { team_members: null } } });
+    expect(await ok.json()).toMatchObject({ handle: user.handle, plan: { id: 'team', name: 'Team', limits: { team_members: HARD_CAPS.team_members } } });
     const unknown = await setPlan(user.handle, 'enterprise');
     expect(unknown.status).toBe(422);
     expect(await unknown.json()).toMatchObject({ code: 'invalid_payload', errors: [{ path: 'plan', code: 'unknown_plan' }] });
