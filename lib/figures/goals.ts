@@ -8,6 +8,7 @@ import { isUuid } from '../ids';
 import { localDateHour } from '../local-time';
 import { earliestDate } from '../stats/queries';
 import { historyStart } from '../plans/limits';
+import { hiddenNames } from '../projects/read';
 import { durationText } from '../wakatime/summaries';
 import { MAX_GOALS_PER_USER, type CreateGoalInput, type GoalPeriod } from './schemas';
 
@@ -24,6 +25,8 @@ export interface Judged {
   goal: GoalRow;
   period: GoalPeriod;
   title: string;
+  /** The goal's project as shown: HIDDEN_PROJECT while the owner hides it. */
+  shownProject: string | null;
   /** Period start -> capped millis, from the oldest period read to the current one. */
   actual: (periodStart: string) => number;
   /** The current period's start, and the period starts back from it, newest first. */
@@ -32,10 +35,20 @@ export interface Judged {
   streak: number;
 }
 
-/** The title shown: the owner's own, or one made from the goal. */
-export function goalTitle(g: Pick<GoalRow, 'period' | 'seconds' | 'language' | 'project' | 'title'>): string {
+/** How a goal names a project the owner hides (lib/projects/hidden.ts): the name shows only on the project list. */
+export const HIDDEN_PROJECT = 'a hidden project';
+
+/** The goal's project as shown, given the owner's hidden project names. */
+export function shownProject(project: string | null, hidden: readonly string[]): string | null {
+  if (project === null) return null;
+  const lower = project.toLowerCase();
+  return hidden.some((h) => h.toLowerCase() === lower) ? HIDDEN_PROJECT : project;
+}
+
+/** The title shown: the owner's own, or one made from the goal (its project as shown). */
+export function goalTitle(g: Pick<GoalRow, 'period' | 'seconds' | 'language' | 'title'>, project: string | null): string {
   if (g.title) return g.title;
-  return `Code ${durationText(g.seconds)} per ${g.period}${g.language ? ` in ${g.language}` : ''}${g.project ? ` on ${g.project}` : ''}`;
+  return `Code ${durationText(g.seconds)} per ${g.period}${g.language ? ` in ${g.language}` : ''}${project ? ` on ${project}` : ''}`;
 }
 
 const periodStart = (period: GoalPeriod, date: string) => (period === 'week' ? isoWeekStart(date) : date);
@@ -80,19 +93,20 @@ export async function judgeGoals(db: Db, user: { id: string; timezone: string },
   const by = { language: list.some((g) => g.language !== null), project: list.some((g) => g.project !== null) };
   // Streaks count no day before the plan's window of history (lib/plans/history.ts).
   const floor = await historyStart(db, user.id, today);
+  const hidden = by.project ? await hiddenNames(db, user.id) : [];
   let earliest: string | undefined;
   for (let days = FIRST_WINDOW_DAYS; ; days *= 4) {
     const week = isoWeekStart(addDays(today, -days));
     const from = floor !== null && week < floor ? floor : week;
     const found = await cappedDays(db, user.id, from, today, by);
-    const judged = list.map((goal) => judge(goal, found, from, today));
+    const judged = list.map((goal) => judge(goal, shownProject(goal.project, hidden), found, from, today));
     if (judged.every((j) => !j.reachesStart)) return judged.map((j) => j.judged);
     earliest ??= (await earliestDate(db, { userId: user.id })) ?? today;
     if (from <= earliest || from === floor) return judged.map((j) => j.judged);
   }
 }
 
-function judge(goal: GoalRow, found: { date: string; language: string; project: string; millis: number }[], from: string, today: string) {
+function judge(goal: GoalRow, shown: string | null, found: { date: string; language: string; project: string; millis: number }[], from: string, today: string) {
   const period = goal.period as GoalPeriod;
   const language = goal.language?.toLowerCase();
   const project = goal.project?.toLowerCase();
@@ -111,7 +125,7 @@ function judge(goal: GoalRow, found: { date: string; language: string; project: 
   let streak = 0;
   let p = met(current) ? current : back(current, 1);
   for (; p >= from && met(p); p = back(p, 1)) streak += 1;
-  return { judged: { goal, period, title: goalTitle(goal), actual, current, back, streak } satisfies Judged, reachesStart: p < from && streak > 0 };
+  return { judged: { goal, period, title: goalTitle(goal, shown), shownProject: shown, actual, current, back, streak } satisfies Judged, reachesStart: p < from && streak > 0 };
 }
 
 /** A goal as /me/goals shows it. */

@@ -61,7 +61,7 @@ function wakaGoal(j: Judged, timezone: string) {
     status: chart.at(-1)!.range_status,
     type: 'coding' as const,
     languages: j.goal.language ? [j.goal.language] : [],
-    projects: j.goal.project ? [j.goal.project] : [],
+    projects: j.shownProject ? [j.shownProject] : [],
     editors: [],
     is_enabled: true,
     is_inverse: false,

@@ -21,6 +21,8 @@ export interface BoardEntry {
   user_id: string;
   handle: string;
   display_name: string;
+  /** Whether the member's profile is public: only then may a board name them by id (WakaTime's shape). */
+  profile_public: boolean;
   /** Capped milliseconds over the range (in the language, when ranked by one). */
   millis: number;
   seconds: number;
@@ -41,6 +43,7 @@ interface Row {
   user_id: string;
   handle: string;
   display_name: string;
+  profile_public: boolean;
   millis: number;
   rank: number;
   spelling: string | null;
@@ -57,7 +60,7 @@ const [m, u, d, p] = [privateLeaderboardMembers, users, userDays, plans];
 const members = (boardId: string, languages = false) =>
   sql`SELECT ${m.userId} AS user_id, member.*
       FROM ${m} CROSS JOIN LATERAL (
-        SELECT ${u.handle} AS handle, ${u.displayName} AS display_name, ${historyFloorSql(p.limits, u.timezone)} AS floor
+        SELECT ${u.handle} AS handle, ${u.displayName} AS display_name, ${u.profilePublic} AS profile_public, ${historyFloorSql(p.limits, u.timezone)} AS floor
         FROM ${u} JOIN ${p} ON ${p.id} = ${u.planId}
         WHERE ${u.id} = ${m.userId} ${languages ? sql`AND ${languagesShown}` : sql``} OFFSET 0
       ) AS member
@@ -81,7 +84,7 @@ export async function boardEntries(db: Db, boardId: string, range: LeaderboardRa
             GROUP BY 1, 2 HAVING sum(c.millis) >= 1
           ),
           totals AS (SELECT user_id, sum(millis) AS millis FROM spelled GROUP BY 1)
-          SELECT t.user_id, members.handle, members.display_name, t.millis::float8 AS millis,
+          SELECT t.user_id, members.handle, members.display_name, members.profile_public, t.millis::float8 AS millis,
                  rank() OVER (ORDER BY t.millis DESC)::int AS rank,
                  (SELECT name FROM spelled GROUP BY name ORDER BY count(*) DESC, name LIMIT 1) AS spelling
           FROM totals t JOIN members USING (user_id)
@@ -92,7 +95,7 @@ export async function boardEntries(db: Db, boardId: string, range: LeaderboardRa
             FROM members JOIN ${d} ON ${d.userId} = members.user_id AND ${d.date} BETWEEN ${from} AND ${to} AND ${d.date} >= members.floor
             GROUP BY 1 HAVING sum(${d.millis}::int) > 0
           )
-          SELECT t.user_id, members.handle, members.display_name, t.millis::float8 AS millis,
+          SELECT t.user_id, members.handle, members.display_name, members.profile_public, t.millis::float8 AS millis,
                  rank() OVER (ORDER BY t.millis DESC)::int AS rank, NULL AS spelling
           FROM totals t JOIN members USING (user_id)
           ORDER BY t.millis DESC, t.user_id`;
@@ -107,6 +110,7 @@ export async function boardEntries(db: Db, boardId: string, range: LeaderboardRa
       user_id: r.user_id,
       handle: r.handle,
       display_name: r.display_name,
+      profile_public: r.profile_public,
       millis: Number(r.millis),
       seconds: Math.round(Number(r.millis) / 1000),
     })),

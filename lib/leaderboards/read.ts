@@ -81,7 +81,9 @@ export async function wakaBoard(db: Db, userId: string, boardId: string, params:
         languages: (languages.get(e.user_id) ?? []).slice(0, 10).map((l) => ({ name: l.name, total_seconds: l.seconds })),
       },
       user: {
-        id: e.user_id,
+        // A member's id reads their badges and charts: it is given only where their profile is
+        // public anyway; otherwise the handle stands in its place, as WakaTime's boards name users.
+        id: e.profile_public ? e.user_id : e.handle,
         username: e.handle,
         display_name: e.display_name,
         full_name: e.display_name,
@@ -95,7 +97,7 @@ export async function wakaBoard(db: Db, userId: string, boardId: string, params:
       },
     };
   });
-  const mine = data.find((e) => e.user.id === userId);
+  const mine = data.find((_, i) => ranked.entries[i].user_id === userId);
   return {
     data,
     current_user: mine ? { ...mine, page: 1 } : null,

@@ -87,7 +87,7 @@ export const wakaBoardListSchema = z
   .meta({ id: 'WakaPrivateLeaderboardList' });
 
 const wakaBoardUser = z.object({
-  id: z.uuid(),
+  id: z.string().meta({ description: "The member's id where their public profile shows it anyway; otherwise their handle (an id reads a user's badges and charts)." }),
   username: z.string(),
   display_name: z.string(),
   full_name: z.string(),

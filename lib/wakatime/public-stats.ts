@@ -19,7 +19,9 @@ import { DEFAULT_STATS_RANGE, stats } from './reads';
 // - `editors`, `operating_systems`, `categories`: only with share_editors (what the owner works
 //   with, as WakaTime groups them under "other usage");
 // - `projects`: never (a project's name can say what the owner works on for whom);
-// - the owner's timezone: left out (`start` and `end` are instants, as WakaTime writes them).
+// - the owner's timezone: left out, and `start` and `end` are the range's first and last dates at
+//   UTC midnight and the second before the next one (the instants of the owner's own midnights
+//   would give their UTC offset away).
 // An unshared list is empty and its `is_*_visible` flag false.
 
 /** As a badge's: shared caches keep an answer a minute, plus a minute stale while they ask again (an ETag makes that cheap). */
@@ -35,10 +37,13 @@ type OwnStats = Awaited<ReturnType<typeof stats>>;
 
 /** The owner's figures as the public may see them, list by list. */
 export function publicStatsBody({ data }: OwnStats, shares: PublicOwner['shares']) {
-  const { timezone: _private, ...figures } = data;
+  const { timezone, ...figures } = data;
+  const date = (instant: string) => localDateHour(timezone, new Date(instant)).date;
   return {
     data: {
       ...figures,
+      start: `${date(figures.start)}T00:00:00Z`,
+      end: `${date(figures.end)}T23:59:59Z`,
       languages: shares.languages ? figures.languages : [],
       editors: shares.editors ? figures.editors : [],
       operating_systems: shares.editors ? figures.operating_systems : [],

@@ -2,16 +2,16 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/problem';
 import { inviteByMail } from '@/lib/teams/invitations';
 import { createTeamSchema, invitationSchema, inviteCodeSchema, joinTeamSchema, roleSchema, shareSchema } from '@/lib/teams/schemas';
 import { createTeam, deleteTeam, joinTeam, removeMember, rotateInviteCode, setRole, setShare } from '@/lib/teams/teams';
+import { noticeOf } from '@/lib/web/account/notices';
 import { requireUser } from '@/lib/web/account/session';
 
 // The team pages' forms: the session re-read, the API's own schemas, the same lib functions. A
-// refusal comes back to the page as `?error=`, shown above its forms.
+// refusal comes back to the page as `?error=<code>`, whose fixed text the page shows above its
+// forms (lib/web/account/notices.ts).
 
 const field = (form: FormData, name: string) => {
   const v = form.get(name);
@@ -23,9 +23,9 @@ async function attempt<T>(page: string, change: () => Promise<T>): Promise<T> {
   try {
     return await change();
   } catch (err) {
-    const message = err instanceof z.ZodError ? err.issues.map((i) => i.message).join('; ') : err instanceof ApiError ? err.detail : null;
-    if (message === null) throw err;
-    redirect(`${page}${page.includes('?') ? '&' : '?'}error=${encodeURIComponent(message)}`);
+    const notice = noticeOf(err);
+    if (notice === null) throw err;
+    redirect(`${page}${page.includes('?') ? '&' : '?'}error=${notice}`);
   }
 }
 
@@ -87,6 +87,6 @@ export async function deleteTeamAction(form: FormData): Promise<void> {
 export async function inviteAction(form: FormData): Promise<void> {
   const page = teamPage(form);
   const user = await requireUser(page);
-  const sent = await attempt(page, async () => inviteByMail(await getDb(), user.id, field(form, 'team') ?? '', invitationSchema.parse({ email: field(form, 'email') }).email));
-  redirect(`${page}?sent=${encodeURIComponent(sent.email)}`);
+  await attempt(page, async () => inviteByMail(await getDb(), user.id, field(form, 'team') ?? '', invitationSchema.parse({ email: field(form, 'email') }).email));
+  redirect(`${page}?sent=1`);
 }

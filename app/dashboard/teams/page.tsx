@@ -1,3 +1,4 @@
+import { noticeText } from '@/lib/web/account/notices';
 import type { Metadata } from 'next';
 import { createTeamAction, joinTeamAction } from './actions';
 import { getDb } from '@/lib/db/client';
@@ -23,9 +24,9 @@ export default async function TeamsPage({ searchParams }: { searchParams: Promis
       </p>
       <h1>Teams</h1>
       <p className="muted">A team sees its members&apos; coding time, each member choosing what of theirs it sees. Nothing of a team is public.</p>
-      {error && (
+      {noticeText(error) && (
         <p className="form-error" role="alert">
-          {error}
+          {noticeText(error)}
         </p>
       )}
       {teams.length === 0 ? (

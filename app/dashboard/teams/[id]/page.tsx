@@ -1,3 +1,4 @@
+import { noticeText } from '@/lib/web/account/notices';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { RangeLinks } from '../../range-picker';
@@ -41,12 +42,12 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
       <p className="muted">
         You are {team.role === 'admin' ? 'an admin' : `the team's ${team.role === 'owner' ? 'owner' : 'member'}`}. Dates are UTC ({team.range.from} to {team.range.to}); each hour counts at most 60 minutes.
       </p>
-      {error && (
+      {noticeText(error) && (
         <p className="form-error" role="alert">
-          {error}
+          {noticeText(error)}
         </p>
       )}
-      {sent && <p role="status">Invitation sent to {sent}.</p>}
+      {sent === '1' && <p role="status">Invitation sent.</p>}
       <RangeLinks path={path} names={teamRanges} current={range} />
       <div className="table-wrap">
         <table>
