@@ -13,10 +13,11 @@ export interface FormAnswer {
 
 /**
  * Loads `page` (with `cookie`), takes its first POST form that has every field named in `fields`,
- * fills them in and posts it to the page's URL, as the form's empty `action` does.
+ * fills them in and posts it to the page's URL, as the form's empty `action` does. `headers` go
+ * with both requests (an X-Forwarded-For, to be a visitor from another address behind a proxy).
  */
-export async function postForm(base: string, page: string, fields: Record<string, string>, cookie = ''): Promise<FormAnswer> {
-  const html = await (await fetch(`${base}${page}`, { headers: { cookie } })).text();
+export async function postForm(base: string, page: string, fields: Record<string, string>, cookie = '', headers: Record<string, string> = {}): Promise<FormAnswer> {
+  const html = await (await fetch(`${base}${page}`, { headers: { ...headers, cookie } })).text();
   const forms = [...html.matchAll(/<form[^>]*method="POST"[^>]*>([\s\S]*?)<\/form>/g)].map((m) => m[1]);
   const form = forms.find((f) => Object.keys(fields).every((name) => f.includes(`name="${name}"`)));
   if (!form) throw new Error(`no form with ${Object.keys(fields).join(', ')} on ${page}`);
@@ -26,7 +27,7 @@ export async function postForm(base: string, page: string, fields: Record<string
     if (name && /type="hidden"/.test(attributes) && !(name in fields)) data.append(unescaped(name), unescaped(/value="([^"]*)"/.exec(attributes)?.[1] ?? ''));
   }
   for (const [name, value] of Object.entries(fields)) data.append(name, value);
-  const res = await fetch(`${base}${page}`, { method: 'POST', body: data, redirect: 'manual', headers: { cookie, origin: base } });
+  const res = await fetch(`${base}${page}`, { method: 'POST', body: data, redirect: 'manual', headers: { ...headers, cookie, origin: base } });
   return {
     status: res.status,
     location: res.headers.get('location'),
