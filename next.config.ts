@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { NextConfig } from 'next';
 import { siteHeaderRules } from './lib/http/site-headers';
 import { publicPages } from './lib/web/public/page-list';
-import { wakatimeAliasRewrite } from './lib/wakatime/paths';
+import { wakatimeAliasRewrites } from './lib/wakatime/paths';
 
 const nextConfig: NextConfig = {
   // .next/standalone: the server with only the files it needs (completed by scripts/bundle.mjs).
@@ -20,11 +20,11 @@ const nextConfig: NextConfig = {
   async rewrites() {
     // The leaderboard's default view is cached; a view with a query is rendered per request.
     // (Badges are sent to their cached route by proxy.ts, which can tell a GET.)
-    // WakaTime's path layout, /api/v1/..., is the WakaTime-compatible API's (lib/wakatime/paths.ts).
+    // WakaTime's path layout, /api/v1/..., and Wakapi's, /api/..., are the WakaTime-compatible API's (lib/wakatime/paths.ts).
     return {
       beforeFiles: [
         ...['range', 'language', 'page'].map((key) => ({ source: '/leaderboard', has: [{ type: 'query' as const, key }], destination: '/leaderboard/view' })),
-        wakatimeAliasRewrite,
+        ...wakatimeAliasRewrites,
       ],
       afterFiles: [],
       fallback: [],

@@ -41,12 +41,37 @@ export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
 
 const tooDeep = () => new ApiError('malformed_json', `The body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
 
+/** Options of readJsonBody. */
+export interface JsonBodyOptions {
+  /** Most bytes taken (MAX_BODY_BYTES by default). */
+  limit?: number;
+  /**
+   * Take the body as JSON whatever its Content-Type says (the WakaTime-compatible heartbeat routes:
+   * WakaTime's browser extension posts JSON as text/plain). Otherwise anything but a JSON media
+   * type is 415.
+   */
+  anyMediaType?: boolean;
+}
+
+/**
+ * JSON text parsed, or 400 malformed_json naming what is wrong; the nesting is bounded before
+ * JSON.parse sees it. `bytes`: the text's UTF-8 bytes, when the caller has them already.
+ */
+export function parseJsonText(text: string, bytes: Uint8Array = Buffer.from(text)): unknown {
+  if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw tooDeep();
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ApiError('malformed_json', `The body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
 /**
  * Reads a JSON body, counting bytes as they arrive: a body over the limit is refused as soon as
  * it crosses it, never buffered whole. Returns the parsed value and the raw bytes (for hashing).
  */
-export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Promise<{ value: unknown; raw: Uint8Array }> {
-  if (!isJsonMediaType(request.headers.get('content-type'))) {
+export async function readJsonBody(request: Request, { limit = MAX_BODY_BYTES, anyMediaType = false }: JsonBodyOptions = {}): Promise<{ value: unknown; raw: Uint8Array }> {
+  if (!anyMediaType && !isJsonMediaType(request.headers.get('content-type'))) {
     throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
   }
   const declared = Number(request.headers.get('content-length'));
@@ -72,12 +97,7 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
   } catch {
     throw new ApiError('malformed_json', 'The body is not valid UTF-8.');
   }
-  if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) throw tooDeep();
-  try {
-    return { value: JSON.parse(text), raw };
-  } catch (err) {
-    throw new ApiError('malformed_json', `The body is not valid JSON: ${(err as Error).message}`);
-  }
+  return { value: parseJsonText(text, raw), raw };
 }
 
 /**

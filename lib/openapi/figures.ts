@@ -15,7 +15,7 @@ import {
   wakaGoalListSchema,
 } from '../figures/schemas';
 import { ok, jsonBody, sessionOperation, type Operation } from './operations';
-import { wakatimeRead, wakatimeServers } from './wakatime';
+import { wakatimeAt, wakatimeRead } from './wakatime';
 
 // The owner's own figures in openapi.json: timeline, insights and goals (lib/figures/), and the
 // goals in WakaTime's shape.
@@ -68,13 +68,12 @@ export function figuresPaths(): Record<string, unknown> {
 const wakaGoalRules =
   "`chart_data` holds the last 7 periods (days or ISO weeks in the owner's timezone), oldest first, the last one the current period: `wakatime-cli --today-goal <id>` prints its `actual_seconds_text`. `range_status` is `success` once the period's time reaches the goal, `pending` for the current period before that, `fail` for a past one; the goal's `status` is its current period's.";
 
-/** The WakaTime-compatible goal routes, under their own server. */
+/** The WakaTime-compatible goal routes, under their own servers. */
 export function wakatimeGoalPaths(): Record<string, unknown> {
-  return {
-    '/users/{user}/goals': { servers: wakatimeServers, get: wakatimeRead('Goals (WakaTime)', `Every goal of the owner. ${wakaGoalRules}`, wakaGoalListSchema) },
+  return wakatimeAt({
+    '/users/{user}/goals': { get: wakatimeRead('Goals (WakaTime)', `Every goal of the owner. ${wakaGoalRules}`, wakaGoalListSchema) },
     '/users/{user}/goals/{id}': {
-      servers: wakatimeServers,
       get: wakatimeRead('One goal (WakaTime)', `One goal of the owner. ${wakaGoalRules}`, wakaGoalAnswerSchema, { not_found: 'no goal of the owner with that id.' }, [idParameter]),
     },
-  };
+  });
 }

@@ -15,7 +15,7 @@ import {
   wakaBoardSchema,
 } from '../leaderboards/schemas';
 import { jsonBody, ok, sessionOperation } from './operations';
-import { wakatimeRead, wakatimeServers } from './wakatime';
+import { wakatimeAt, wakatimeRead } from './wakatime';
 
 // Private leaderboards in openapi.json (lib/leaderboards/), ours and in WakaTime's shape.
 
@@ -76,19 +76,19 @@ export function leaderboardPaths(): Record<string, unknown> {
         { parameters: [idParameter] },
       ),
     },
-    '/users/{user}/leaderboards': {
-      servers: wakatimeServers,
-      get: wakatimeRead('My private leaderboards (WakaTime)', `The boards the key owner is a member of, one page. \`time_range\` is what a board shows without \`range\`. ${privacy}`, wakaBoardListSchema),
-    },
-    '/users/{user}/leaderboards/{id}': {
-      servers: wakatimeServers,
-      get: wakatimeRead(
-        'A private leaderboard (WakaTime)',
-        `The same ranking in WakaTime's shape, one page with every member with time (\`page\` is ignored). \`range\`: 7d, 30d, last_7_days or last_30_days; \`language\`. \`running_total.languages\` (top 10) only for members who share languages. ${figures} ${privacy}`,
-        wakaBoardSchema,
-        { ...notMember, invalid_query: 'a bad `range` or `language`.' },
-        [idParameter, { name: 'range', in: 'query', required: false, schema: { type: 'string', enum: ['7d', '30d', 'last_7_days', 'last_30_days'] } }, { name: 'language', in: 'query', required: false, schema: { type: 'string', maxLength: 64 } }],
-      ),
-    },
+    ...wakatimeAt({
+      '/users/{user}/leaderboards': {
+        get: wakatimeRead('My private leaderboards (WakaTime)', `The boards the key owner is a member of, one page. \`time_range\` is what a board shows without \`range\`. ${privacy}`, wakaBoardListSchema),
+      },
+      '/users/{user}/leaderboards/{id}': {
+        get: wakatimeRead(
+          'A private leaderboard (WakaTime)',
+          `The same ranking in WakaTime's shape, one page with every member with time (\`page\` is ignored). \`range\`: 7d, 30d, last_7_days or last_30_days; \`language\`. \`running_total.languages\` (top 10) only for members who share languages. ${figures} ${privacy}`,
+          wakaBoardSchema,
+          { ...notMember, invalid_query: 'a bad `range` or `language`.' },
+          [idParameter, { name: 'range', in: 'query', required: false, schema: { type: 'string', enum: ['7d', '30d', 'last_7_days', 'last_30_days'] } }, { name: 'language', in: 'query', required: false, schema: { type: 'string', maxLength: 64 } }],
+        ),
+      },
+    }),
   };
 }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { anyOf, statusBarScopes, type ScopeRule } from '../auth/tokens';
 import type { ErrorCode } from '../http/errors';
 import { heartbeatSchema } from '../wakatime/heartbeat-input';
-import { WAKATIME_ALIAS, WAKATIME_BASE } from '../wakatime/paths';
+import { WAKAPI_BASE, WAKATIME_ALIAS, WAKATIME_BASE } from '../wakatime/paths';
 import { DEFAULT_STATS_RANGE, statsRanges } from '../wakatime/reads';
 import {
   allTimeSchema,
@@ -22,6 +22,14 @@ import { always, jsonBody, ok, problems, rateHeaders, type Operation } from './o
 export const wakatimeServers = [
   { url: WAKATIME_BASE },
   { url: WAKATIME_ALIAS, description: 'The same routes at WakaTime\'s own path layout (`api_url = https://<site>/api/v1`), for clients and README generators written for wakatime.com.' },
+];
+/** The servers of a path under `users/` or of the heartbeat routes: Wakapi's base too. */
+const wakapiServers = [
+  ...wakatimeServers,
+  {
+    url: WAKAPI_BASE,
+    description: 'The same routes at Wakapi\'s base (`api_url = https://<site>/api`), for plugins configured for a Wakapi server: `users/...` and the heartbeat routes (`/api/heartbeat` too, and `/api/compat/wakatime/v1/...` for every route).',
+  },
 ];
 const wakatimeUser = {
   name: 'user',
@@ -59,23 +67,32 @@ function wakatimeOperation(
 }
 
 const heartbeatRules =
-  'Time follows WakaTime\'s rule: the gap to the next heartbeat counts when at most 15 minutes, credited to the earlier one, in the hours it covers in the user\'s timezone; late (up to 14 days), repeated or reordered heartbeats count as if sent once and in order. Older than 14 days or more than an hour ahead: refused per item. The editor and OS come from `user_agent` or the User-Agent, the editor under its canonical name as WakaTime shows it (`neovim/0.9.5 vim-wakatime/11.1.1` is Neovim). Never kept: the entity (a keyed digest for 14 days tells repeats apart; for `type: app` the entity is the application\'s name, kept as desktop time), branch, dependencies, line and cursor numbers. Counts against the write rate limit.';
+  'Time follows WakaTime\'s rule: the gap to the next heartbeat counts when at most 15 minutes, credited to the earlier one, in the hours it covers in the user\'s timezone; late (up to 14 days), repeated or reordered heartbeats count as if sent once and in order. Older than 14 days or more than an hour ahead: refused per item. The body is read as JSON whatever its Content-Type (WakaTime\'s browser extension sends text/plain), and once more when it is a JSON string holding the JSON (vscode.dev\'s extension); `time` may be a number or a string holding one. The editor and OS come from `user_agent`, else `plugin`, else the User-Agent, the editor under its canonical name as WakaTime shows it (`neovim/0.9.5 vim-wakatime/11.1.1` is Neovim). `category` is one of WakaTime\'s (`coding`, `ai coding`, `building`, `code reviewing`, `debugging`, ...; any case); another is coding. An AI agent\'s heartbeat (category `ai coding`, or the agent\'s word before `wakatime/` in the User-Agent, as wakatime-cli prepends it) is coding time whatever its type. `project` absent or empty: `alternate_project`. `<<LAST_PROJECT>>` and `<<LAST_LANGUAGE>>` (and `<<LAST_BRANCH>>`) stand for the value of the previous heartbeat of the request, or for the first one of the user\'s latest stored heartbeat; never kept as names. Never kept: the entity (a keyed digest for 14 days tells repeats apart; for `type: app` the entity is the application\'s name, kept as desktop time), branch, dependencies, line and cursor numbers. Counts against the write rate limit.';
+
+const bulkBody = { type: 'array', maxItems: 1000, items: ref(heartbeatSchema) };
 
 function heartbeatPost(shape: 'one' | 'bulk', withUser: boolean): Operation {
   const one = shape === 'one';
+  const { unsupported_media_type: _anyMediaType, ...anyJsonBody } = jsonBody;
   return wakatimeOperation(
     one ? 'Send one heartbeat (WakaTime)' : 'Send up to 1000 heartbeats (WakaTime)',
-    `${one ? 'One heartbeat; 400 when it is refused.' : 'An array of up to 1000 heartbeats; each gets its own answer, in order.'} ${heartbeatRules}`,
+    `${one ? 'One heartbeat; 400 when it is refused. An array is taken as at the bulk route, and answered as there (Wakapi\'s `/api/heartbeat` takes both).' : 'An array of up to 1000 heartbeats; each gets its own answer, in order.'} ${heartbeatRules}`,
     'sync',
-    { '201': { description: 'Stored', headers: rateHeaders, content: { 'application/json': { schema: ref(one ? heartbeatAnswerSchema : bulkAnswerSchema) } } } },
     {
-      ...jsonBody,
+      '201': {
+        description: 'Stored',
+        headers: rateHeaders,
+        content: { 'application/json': { schema: one ? { oneOf: [ref(heartbeatAnswerSchema), ref(bulkAnswerSchema)] } : ref(bulkAnswerSchema) } },
+      },
+    },
+    {
+      ...anyJsonBody,
       ...(one ? { invalid_payload: '' } : {}),
       malformed_json: one ? 'not JSON.' : 'not JSON, or not an array.',
       payload_too_large: one ? 'the body is over 1 MiB.' : 'over 1 MiB or more than 1000 heartbeats.',
       rate_limited: 'over the write rate; honour `Retry-After`.',
     },
-    { body: one ? ref(heartbeatSchema) : { type: 'array', maxItems: 1000, items: ref(heartbeatSchema) }, withUser },
+    { body: one ? { oneOf: [ref(heartbeatSchema), bulkBody] } : bulkBody, withUser },
   );
 }
 
@@ -106,15 +123,21 @@ function statsOperation(ranged: boolean): Operation {
 
 const query = (name: string, description: string) => ({ name, in: 'query', required: false, schema: { type: 'string' }, description });
 
-/** The WakaTime-compatible routes, each under its own server (/api/wakatime/v1). */
+/** The servers of a WakaTime-compatible path: Wakapi's base too for `users/...` and the heartbeat routes (lib/wakatime/paths.ts). */
+const serversOf = (path: string) => (/^\/(users\/|heartbeats)/.test(path) ? wakapiServers : wakatimeServers);
+
+/** WakaTime-compatible paths, each under its servers. */
+export const wakatimeAt = (paths: Record<string, Record<string, unknown>>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(paths).map(([path, ops]) => [path, { servers: serversOf(path), ...ops }]));
+
+/** The WakaTime-compatible routes, each under its own servers (/api/wakatime/v1 first). */
 export function wakatimePaths(): Record<string, unknown> {
-  const at = (ops: Record<string, Operation>) => ({ servers: wakatimeServers, ...ops });
-  return {
-    '/users/{user}/heartbeats': at({ post: heartbeatPost('one', true) }),
-    '/users/{user}/heartbeats.bulk': at({ post: heartbeatPost('bulk', true) }),
-    '/heartbeats': at({ post: heartbeatPost('one', false) }),
-    '/heartbeats.bulk': at({ post: heartbeatPost('bulk', false) }),
-    '/users/{user}/statusbar/today': at({
+  return wakatimeAt({
+    '/users/{user}/heartbeats': { post: heartbeatPost('one', true) },
+    '/users/{user}/heartbeats.bulk': { post: heartbeatPost('bulk', true) },
+    '/heartbeats': { post: heartbeatPost('one', false) },
+    '/heartbeats.bulk': { post: heartbeatPost('bulk', false) },
+    '/users/{user}/statusbar/today': {
       get: wakatimeRead(
         'Today, for the status bar (WakaTime)',
         'The total, categories, languages, editors, projects and systems of today in the user\'s timezone. A key with `sync` reads it too: a plugin shows today\'s time with the key it sends with (the other reads need `stats`).',
@@ -123,18 +146,18 @@ export function wakatimePaths(): Record<string, unknown> {
         [],
         statusBarScopes,
       ),
-    }),
-    '/users/{user}/summaries': at({
+    },
+    '/users/{user}/summaries': {
       get: wakatimeRead('Figures per date (WakaTime)', 'One entry per date of the range (at most 366 days), with the cumulative total and the daily average.', summariesSchema, { invalid_query: 'bad dates, a span over 366 days, or an unknown range.' }, [
         query('start', 'First date, YYYY-MM-DD.'),
         query('end', 'Last date, YYYY-MM-DD.'),
         query('range', 'Instead of start and end: Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month, Last Month.'),
       ]),
-    }),
-    '/users/{user}/stats': at({ get: statsOperation(false) }),
-    '/users/{user}/stats/{range}': at({ get: statsOperation(true) }),
-    '/users/{user}/all_time_since_today': at({ get: wakatimeRead('Every second counted (WakaTime)', 'From the first date with data to today.', allTimeSchema) }),
-    '/users/{user}/projects': at({ get: wakatimeRead('Projects (WakaTime)', 'The most recently used first.', projectsSchema, { invalid_query: '`q` too long or not well-formed text.' }, [query('q', 'Keep projects whose name contains this (any case).')]) }),
-    '/users/{user}': at({ get: wakatimeRead('The key\'s owner (WakaTime)', 'The user the key belongs to.', wakaUserSchema, { not_found: 'the account no longer exists.' }) }),
-  };
+    },
+    '/users/{user}/stats': { get: statsOperation(false) },
+    '/users/{user}/stats/{range}': { get: statsOperation(true) },
+    '/users/{user}/all_time_since_today': { get: wakatimeRead('Every second counted (WakaTime)', 'From the first date with data to today.', allTimeSchema) },
+    '/users/{user}/projects': { get: wakatimeRead('Projects (WakaTime)', 'The most recently used first.', projectsSchema, { invalid_query: '`q` too long or not well-formed text.' }, [query('q', 'Keep projects whose name contains this (any case).')]) },
+    '/users/{user}': { get: wakatimeRead('The key\'s owner (WakaTime)', 'The user the key belongs to.', wakaUserSchema, { not_found: 'the account no longer exists.' }) },
+  });
 }

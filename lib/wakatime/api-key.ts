@@ -21,7 +21,7 @@ export interface WakaContext extends Principal {
   admission?: Admission;
 }
 
-/** The key of a request, wherever wakatime-cli or a plugin put it. */
+/** The key of a request, wherever wakatime-cli or a plugin put it; an empty `?api_key=` is none (README tools send one when they have no key). */
 export function wakatimeKey(request: Request): string | null {
   const header = request.headers.get('authorization');
   if (header) {
@@ -33,7 +33,7 @@ export function wakatimeKey(request: Request): string | null {
     }
     if (/^bearer$/i.test(scheme)) return value;
   }
-  return new URL(request.url).searchParams.get('api_key');
+  return new URL(request.url).searchParams.get('api_key') || null;
 }
 
 /** An error answer in WakaTime's shape. */

@@ -43,7 +43,7 @@ export class DumpOrigins {
     const { id, value, editor, os } = entry as Record<string, unknown>;
     if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID || this.byId.has(id)) return;
     const parsed = parseUserAgent(typeof value === 'string' ? value : null);
-    this.byId.set(id, { editor: parsed.editor || canonicalEditor(dumpName(editor)), os: parsed.os || dumpName(os) });
+    this.byId.set(id, { editor: parsed.editor || canonicalEditor(dumpName(editor)), os: parsed.os || dumpName(os), agent: parsed.agent });
   }
 
   /**
@@ -55,7 +55,7 @@ export class DumpOrigins {
     const listed = typeof id === 'string' ? this.byId.get(id) : undefined;
     const editor = canonicalEditor(dumpName(item.editor)) || listed?.editor || '';
     const os = dumpName(item.operating_system) || listed?.os || '';
-    return editor || os ? { editor, os } : undefined;
+    return editor || os ? { editor, os, agent: listed?.agent ?? '' } : undefined;
   }
 }
 

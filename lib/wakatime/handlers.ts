@@ -1,5 +1,5 @@
 import { wakaGoalById, wakaGoals } from '../figures/wakatime-goals';
-import { json, readJsonBody } from '../http/body';
+import { json, parseJsonText, readJsonBody } from '../http/body';
 import { ApiError } from '../http/problem';
 import { metrics } from '../metrics/registry';
 import type { WakaContext } from './api-key';
@@ -21,14 +21,26 @@ function bulkItems(value: unknown): unknown[] {
 }
 
 /**
+ * A heartbeat request's body: JSON whatever its Content-Type (WakaTime's browser extension posts
+ * it as text/plain), read once more when it is a JSON string holding the JSON (vscode.dev's
+ * extension encodes its array twice).
+ */
+async function heartbeatBody(request: Request): Promise<unknown> {
+  const { value } = await readJsonBody(request, { anyMediaType: true });
+  return typeof value === 'string' ? parseJsonText(value) : value;
+}
+
+/**
  * POST heartbeats (one) and heartbeats.bulk (an array): every valid heartbeat is stored, and
  * each gets its own answer, in order, so that wakatime-cli requeues only what may succeed later.
+ * An array sent to the route of one is taken as a bulk (Wakapi's `/api/heartbeat` takes both).
  */
-export function heartbeatHandler(shape: 'one' | 'bulk') {
+export function heartbeatHandler(route: 'one' | 'bulk') {
   return async ({ request, db, user, admission }: WakaContext): Promise<Response> => {
-    const { value } = await readJsonBody(request);
+    const value = await heartbeatBody(request);
+    const shape = route === 'bulk' || Array.isArray(value) ? 'bulk' : 'one';
     const items = shape === 'bulk' ? bulkItems(value) : [value];
-    const { valid, results } = await readHeartbeats(db, items, request.headers.get('user-agent'));
+    const { valid, results } = await readHeartbeats(db, user, items, request.headers.get('user-agent'));
     await storeHeartbeats(db, user, valid, admission);
     countHeartbeats(shape, results);
     if (shape === 'one') return json(heartbeatAnswer(results[0]), { status: answerStatus(results[0]) });

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { CONTENT_FIELDS } from '../activity';
+import { CONTENT_FIELDS, knownCategory } from '../activity';
 import { rows, type Db } from '../db/client';
-import { serverSecrets } from '../db/schema';
+import { heartbeats, serverSecrets } from '../db/schema';
 import { perDatabase } from '../db/services';
 import { nameProblem, textRule } from '../text';
 import { DistinctHeartbeats } from './distinct-heartbeats';
@@ -13,7 +13,10 @@ import { parseUserAgent, type Origin } from './user-agent';
 
 // Checking heartbeats and reducing each to what is stored (lib/wakatime/heartbeat.ts): no content
 // field, a time within the accepted ones, the entity as a keyed digest, the editor and system read
-// from the User-Agent, and absent names given their defaults.
+// from the User-Agent (the heartbeat's `user_agent`, else its `plugin`, else the request's),
+// WakaTime's category (an unknown one is coding), absent names given their defaults, and
+// WakaTime's placeholders (`<<LAST_PROJECT>>`, `<<LAST_LANGUAGE>>`, `<<LAST_BRANCH>>`) replaced by
+// the user's previous heartbeat's value, never kept as names.
 
 /** The key of the entity digests (server_secrets), read once per database. */
 export function digestKey(db: Db): Promise<string> {
@@ -123,35 +126,80 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
   }
   const at = Math.round(h.time * 1000);
   if (!(at >= ctx.earliest && at <= ctx.latest)) return ctx.tooOld;
+  const origin = (!h.user_agent && !h.plugin && ctx.dump?.of(item as Record<string, unknown>)) || originOf(ctx, h.user_agent || h.plugin || ctx.userAgent);
+  const category = knownCategory(h.category);
+  // An AI agent's heartbeat is coding time in its category, whatever its type: an app heartbeat of
+  // one is kept as a file heartbeat (its entity, the agent's session, only as a digest).
+  const type = h.type === 'app' && (category === 'ai coding' || origin.agent !== '') ? 'file' : h.type;
   // For `type: app` the entity is the application's name, stored as desktop time's app.
-  const appName = h.type === 'app' ? h.entity.trim() : '';
-  const appProblem = h.type === 'app' ? appNameProblem(appName) : null;
+  const appName = type === 'app' ? h.entity.trim() : '';
+  const appProblem = type === 'app' ? appNameProblem(appName) : null;
   if (appProblem) return `entity of an app heartbeat is the application's name, which ${appProblem}`;
-  const origin = (!h.user_agent && ctx.dump?.of(item as Record<string, unknown>)) || originOf(ctx, h.user_agent ?? ctx.userAgent);
   return {
     at,
-    type: h.type,
-    digest: digestOf(ctx, h.type, h.entity),
-    category: h.category || 'coding',
-    language: h.language || 'Other',
-    project: h.project ?? '',
+    type,
+    digest: digestOf(ctx, type, h.entity),
+    category,
+    language: (h.language !== LAST_LANGUAGE && h.language) || 'Other',
+    project: (h.project !== LAST_PROJECT && h.project) || (h.alternate_project !== LAST_PROJECT && h.alternate_project) || '',
     editor: origin.editor,
     os: origin.os || 'Unknown',
-    app: appName || (h.type === 'app' ? 'Unknown' : ''),
+    app: appName || (type === 'app' ? 'Unknown' : ''),
   };
+}
+
+/** WakaTime's placeholders: the value of the user's previous heartbeat (`<<LAST_BRANCH>>` too, but no branch is kept). */
+const LAST_PROJECT = '<<LAST_PROJECT>>';
+const LAST_LANGUAGE = '<<LAST_LANGUAGE>>';
+
+/** Which of a heartbeat's names are placeholders, read from the item as sent (checkHeartbeat gave them their defaults). */
+function placeholders(item: unknown): { project: boolean; language: boolean } | null {
+  const { project, alternate_project: alternate, language } = item as Record<string, unknown>;
+  const p = project === LAST_PROJECT || (!project && alternate === LAST_PROJECT);
+  const l = language === LAST_LANGUAGE;
+  return p || l ? { project: p, language: l } : null;
+}
+
+/** The project and language of the user's latest stored heartbeat at or before `at` (none: null). */
+async function previousStored(db: Db, userId: string, at: number): Promise<Pick<Heartbeat, 'project' | 'language'> | null> {
+  const h = heartbeats;
+  const [row] = await rows<Pick<Heartbeat, 'project' | 'language'>>(
+    db,
+    sql`SELECT ${h.project} AS project, ${h.language} AS language FROM ${h}
+        WHERE ${h.userId} = ${userId}::uuid AND ${h.at} <= ${at} ORDER BY ${h.at} DESC LIMIT 1`,
+  );
+  return row ?? null;
 }
 
 /**
  * Validates heartbeats one by one. Returns the valid ones (duplicates within the request once)
  * and an answer per item, in order. `userAgent` is the request's, for heartbeats without their own.
+ * A placeholder takes the value of the previous valid heartbeat of the request, or for the first
+ * one, of the user's latest stored heartbeat (read only then).
  */
-export async function readHeartbeats(db: Db, items: readonly unknown[], userAgent: string | null, now = Date.now()): Promise<{ valid: Heartbeat[]; results: ItemResult[] }> {
+export async function readHeartbeats(
+  db: Db,
+  user: { id: string },
+  items: readonly unknown[],
+  userAgent: string | null,
+  now = Date.now(),
+): Promise<{ valid: Heartbeat[]; results: ItemResult[] }> {
   const ctx: CheckContext = { key: await digestKey(db), userAgent, ...liveTimes(now), digests: new Map(), origins: new Map(), checks: new TextChecks() };
   const valid = new DistinctHeartbeats();
   const results: ItemResult[] = [];
+  let previous: Pick<Heartbeat, 'project' | 'language'> | null | undefined;
   for (const item of items) {
     const heartbeat = checkHeartbeat(item, ctx);
-    if (typeof heartbeat !== 'string') valid.add(heartbeat);
+    if (typeof heartbeat !== 'string') {
+      const wanted = placeholders(item);
+      if (wanted) {
+        if (previous === undefined) previous = await previousStored(db, user.id, heartbeat.at);
+        if (previous && wanted.project) heartbeat.project = previous.project;
+        if (previous && wanted.language) heartbeat.language = previous.language;
+      }
+      previous = heartbeat;
+      valid.add(heartbeat);
+    }
     results.push(heartbeat);
   }
   return { valid: valid.list, results };

@@ -2,22 +2,41 @@ import { z } from 'zod';
 import { checkedText, nameProblem, textProblem, type TextProblem } from '../text';
 import { heartbeatTypes } from './heartbeat';
 
-// A heartbeat as wakatime-cli sends it: the zod schema (which names what is wrong, and is the
+// A heartbeat as WakaTime's clients send it: the zod schema (which names what is wrong, and is the
 // schema of openapi.json) and the quick path that takes a plainly valid heartbeat without it.
+// Besides wakatime-cli's fields: `time` as a numeric string (WakaTime's browser extension),
+// `plugin` naming the editor (the browser extension, vscode.dev's extension) and
+// `alternate_project`, the project when `project` is absent (vscode.dev's extension).
 
 const name = (field: string, max: number) =>
   checkedText(z.string({ error: `${field} must be a string` }).trim().max(max, { error: `${field} must be at most ${max} characters` }), field, nameProblem);
 
-/** One heartbeat as wakatime-cli sends it. Fields not named here are ignored; none is stored unless named. */
+/** Epoch seconds as a JSON number, or as a string holding a plain decimal (`"1717000000.123"`). */
+const NUMERIC_TEXT = /^\d{1,12}(\.\d{1,9})?$/;
+
+/** A heartbeat's `time` as a number, whichever way it came; null when it is neither. */
+export function epochSeconds(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  return typeof value === 'string' && NUMERIC_TEXT.test(value) ? Number(value) : null;
+}
+
+const timeRule = 'time must be a number (epoch seconds), or a string holding one';
+
+/** One heartbeat as WakaTime's clients send it. Fields not named here are ignored; none is stored unless named. */
 export const heartbeatSchema = z
   .object({
     entity: checkedText(z.string({ error: 'entity must be a string' }).min(1, { error: 'entity must not be empty' }).max(4096), 'entity', textProblem),
     type: z.enum(heartbeatTypes, { error: `type must be one of ${heartbeatTypes.join(', ')}` }).default('file'),
-    time: z.number({ error: 'time must be a number (epoch seconds)' }).finite(),
+    time: z
+      .union([z.number(), z.string().regex(NUMERIC_TEXT, { error: timeRule })], { error: timeRule })
+      .transform((v) => epochSeconds(v)!)
+      .meta({ description: 'Epoch seconds: a number, or a string holding one (`"1717000000.123"`).' }),
     category: name('category', 64).nullish(),
     project: name('project', 255).nullish(),
     language: name('language', 64).nullish(),
+    alternate_project: name('alternate_project', 255).nullish().meta({ description: 'The project when `project` is absent or empty.' }),
     user_agent: z.string().max(512).nullish(),
+    plugin: z.string().max(512).nullish().meta({ description: 'The editor and plugin, when `user_agent` is absent: `vscode/1.95.0 vscode-wakatime/25.0.0`.' }),
     branch: z.unknown().optional(),
     lines: z.unknown().optional(),
     lineno: z.unknown().optional(),
@@ -71,6 +90,9 @@ const unremembered = new TextChecks(0);
 /** A name field that is absent, or a string whose trimmed value the schema takes as it is. */
 const plainName = (v: unknown, max: number, checks: TextChecks) => absent(v) || (typeof v === 'string' && v.length <= max && checks.name(v));
 
+/** A User-Agent field (`user_agent`, `plugin`) that is absent, or a string the schema takes. */
+const plainAgent = (v: unknown) => absent(v) || (typeof v === 'string' && v.length <= 512);
+
 /**
  * The schema's output for a heartbeat that is plainly valid, without the schema (a large share of
  * an import's checking time: docs/scaling.md); anything else, valid or not, is null and goes to the
@@ -78,19 +100,22 @@ const plainName = (v: unknown, max: number, checks: TextChecks) => absent(v) || 
  * schema.
  */
 export function quickHeartbeat(item: Record<string, unknown>, checks = unremembered): HeartbeatInput | null {
-  const { entity, type, time, category, project, language, user_agent: userAgent } = item;
+  const { entity, type, category, project, alternate_project: alternate, language, user_agent: userAgent, plugin } = item;
   if (typeof entity !== 'string' || entity.length === 0 || entity.length > 4096 || !checks.text(entity)) return null;
   if (type !== undefined && !heartbeatTypeSet.has(type)) return null;
-  if (typeof time !== 'number' || !Number.isFinite(time)) return null;
-  if (!plainName(category, 64, checks) || !plainName(project, 255, checks) || !plainName(language, 64, checks)) return null;
-  if (!(absent(userAgent) || (typeof userAgent === 'string' && userAgent.length <= 512))) return null;
+  const time = epochSeconds(item.time);
+  if (time === null) return null;
+  if (!plainName(category, 64, checks) || !plainName(project, 255, checks) || !plainName(alternate, 255, checks) || !plainName(language, 64, checks)) return null;
+  if (!plainAgent(userAgent) || !plainAgent(plugin)) return null;
   return {
     entity,
     type: (type ?? 'file') as HeartbeatInput['type'],
     time,
     category: trimmed(category),
     project: trimmed(project),
+    alternate_project: trimmed(alternate),
     language: trimmed(language),
     user_agent: userAgent as string | null | undefined,
+    plugin: plugin as string | null | undefined,
   };
 }

@@ -5,7 +5,13 @@
 // The plugin is the last `<name>-wakatime/<version>` (or `<name>/<version>`) word; the editor is
 // the word just before it when that names a known editor (vim-wakatime on Neovim sends
 // `neovim/...`, vscode-wakatime in Cursor `cursor/...`), else the name before `-wakatime`; either
-// way under its canonical name (lib/editors.ts). The OS is the first word inside the parentheses.
+// way under its canonical name (lib/editors.ts). The OS is the first word inside the parentheses,
+// else a `<os>_<arch>` word, as WakaTime's browser extension writes it in `plugin`
+// (`Chrome/126.0.0.0 linux_x86_64 chrome-wakatime/4.0.9`).
+//
+// An AI agent's heartbeats name the agent before wakatime-cli's own word, as wakatime-cli prepends
+// it (`Claude/2.1.5 wakatime/v2.1.0 (linux-6.8.0) go1.24.4 vscode/1.100.0 vscode-wakatime/25.3.0`):
+// the first word of such a User-Agent, when it comes before `wakatime/`, is the agent.
 
 import { canonicalEditor, isKnownEditor } from '../editors';
 
@@ -14,6 +20,8 @@ const osNames: Record<string, string> = {
   darwin: 'Mac',
   macos: 'Mac',
   windows: 'Windows',
+  win: 'Windows',
+  cros: 'ChromeOS',
   freebsd: 'FreeBSD',
   openbsd: 'OpenBSD',
   netbsd: 'NetBSD',
@@ -24,16 +32,23 @@ const osNames: Record<string, string> = {
 export interface Origin {
   editor: string;
   os: string;
+  /** The AI agent named before wakatime-cli's word, as written (`Claude`); '' for none. */
+  agent: string;
 }
+
+const product = /^[A-Za-z][\w.-]*\/[\w.+-]+$/;
 
 export function parseUserAgent(userAgent: string | null | undefined): Origin {
   const ua = (userAgent ?? '').slice(0, 512);
-  const platform = /\(([A-Za-z]+)[-_ ]?[^)]*\)/.exec(ua)?.[1]?.toLowerCase() ?? '';
+  const platform = (/\(([A-Za-z]+)[-_ ]?[^)]*\)/.exec(ua)?.[1] ?? /(?:^|\s)([a-z]+)_[a-z0-9_]+(?=\s|$)/.exec(ua)?.[1] ?? '').toLowerCase();
   const os = osNames[platform] ?? (platform ? platform[0].toUpperCase() + platform.slice(1) : '');
-  const words = ua.split(/\s+/).filter((w) => /^[A-Za-z][\w.-]*\/[\w.+-]+$/.test(w));
+  const all = ua.split(/\s+/);
+  const cli = all.findIndex((w) => /^wakatime\//i.test(w));
+  const agent = cli > 0 && product.test(all[0]) ? all[0].split('/')[0] : '';
+  const words = all.filter((w) => product.test(w));
   const at = words.findLastIndex((w) => /-wakatime\//i.test(w));
   const plugin = at >= 0 ? words[at] : words.filter((w) => !/^(wakatime|go|python)/i.test(w)).at(-1);
   const host = at > 0 ? words[at - 1].split('/')[0] : '';
   const name = isKnownEditor(host) ? host : plugin ? plugin.split('/')[0].replace(/-wakatime$/i, '').toLowerCase() : '';
-  return { editor: canonicalEditor(name), os };
+  return { editor: canonicalEditor(name), os, agent };
 }

@@ -250,16 +250,16 @@ describe('the origin of an imported heartbeat', () => {
     origins.add({ id: 'ua-4', editor: 'bad\u0000name', os: 3 });
     origins.add('not an entry');
     origins.add({ id: 7, value: 'x' });
-    expect(origins.of({ user_agent_id: 'ua-1' })).toEqual({ editor: 'Neovim', os: 'Linux' });
+    expect(origins.of({ user_agent_id: 'ua-1' })).toEqual({ editor: 'Neovim', os: 'Linux', agent: '' });
     // The parser finds nothing in it: the dump's own editor and system, the editor's name canonical.
-    expect(origins.of({ user_agent_id: 'ua-2' })).toEqual({ editor: 'VS Code', os: 'Mac' });
-    expect(origins.of({ user_agent_id: 'ua-3' })).toEqual({ editor: 'Sublime Text', os: 'Windows' });
+    expect(origins.of({ user_agent_id: 'ua-2' })).toEqual({ editor: 'VS Code', os: 'Mac', agent: '' });
+    expect(origins.of({ user_agent_id: 'ua-3' })).toEqual({ editor: 'Sublime Text', os: 'Windows', agent: '' });
     expect(origins.of({ user_agent_id: 'ua-4' })).toBeUndefined();
     expect(origins.of({ user_agent_id: 'unknown' })).toBeUndefined();
     expect(origins.of({})).toBeUndefined();
     // An older dump's editor and system on the heartbeat itself.
-    expect(origins.of({ editor: 'nvim', operating_system: 'Linux' })).toEqual({ editor: 'Neovim', os: 'Linux' });
-    expect(origins.of({ editor: 'emacs', user_agent_id: 'ua-3' })).toEqual({ editor: 'Emacs', os: 'Windows' });
+    expect(origins.of({ editor: 'nvim', operating_system: 'Linux' })).toEqual({ editor: 'Neovim', os: 'Linux', agent: '' });
+    expect(origins.of({ editor: 'emacs', user_agent_id: 'ua-3' })).toEqual({ editor: 'Emacs', os: 'Windows', agent: '' });
   });
 
   it('is looked up only for a heartbeat without a user_agent of its own, and by the same checks as every heartbeat', () => {

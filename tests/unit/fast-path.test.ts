@@ -88,16 +88,18 @@ describe('fast bucket guards', () => {
 });
 
 describe('the fast guard of heartbeats', () => {
-  const fields = ['entity', 'type', 'time', 'category', 'project', 'language', 'user_agent'] as const;
+  const fields = ['entity', 'type', 'time', 'category', 'project', 'alternate_project', 'language', 'user_agent', 'plugin'] as const;
   const beats = bucket(
     {
       entity: awkwardText(4096),
       type: fc.oneof(fc.constantFrom('file', 'app', 'domain', 'url', 'event', 'File', ''), anyValue),
-      time: fc.oneof(fc.constantFrom(1_700_000_000.123, 0, -1, Infinity, NaN), fc.double(), anyValue),
+      time: fc.oneof(fc.constantFrom(1_700_000_000.123, 0, -1, Infinity, NaN, '1700000000.123', '1700000000', ' 1', '1e9', '-1', '1.', '.5', '0x10'), fc.double(), anyValue),
       category: awkwardText(64),
       project: awkwardText(255),
+      alternate_project: awkwardText(255),
       language: awkwardText(64),
       user_agent: awkwardText(512),
+      plugin: awkwardText(512),
       branch: anyValue,
     },
     ['entity', 'time'],
@@ -141,7 +143,13 @@ describe('the fast guard of heartbeats', () => {
 
   it('accepts the heartbeats wakatime-cli sends', () => {
     const beat = { entity: '/home/me/src/app.ts', type: 'file', time: 1_700_000_000.5, category: 'coding', project: ' app ', language: 'TypeScript', is_write: true, lines: 10, dependencies: ['x'] };
-    expect(quickHeartbeat(beat)).toEqual({ entity: beat.entity, type: 'file', time: beat.time, category: 'coding', project: 'app', language: 'TypeScript', user_agent: undefined });
+    expect(quickHeartbeat(beat)).toEqual({ entity: beat.entity, type: 'file', time: beat.time, category: 'coding', project: 'app', alternate_project: undefined, language: 'TypeScript', user_agent: undefined, plugin: undefined });
+  });
+
+  it('accepts the time as a numeric string, as WakaTime\'s browser extension sends it', () => {
+    expect(quickHeartbeat({ entity: 'github.com', type: 'domain', time: '1717000000.123' })?.time).toBe(1_717_000_000.123);
+    expect(heartbeatSchema.safeParse({ entity: 'github.com', time: '1717000000.123' }).data?.time).toBe(1_717_000_000.123);
+    for (const time of ['', '1e9', 'soon', '1717000000,5']) expect(heartbeatSchema.safeParse({ entity: 'x', time }).error?.issues[0].message).toMatch(/time must be a number/);
   });
 });
 

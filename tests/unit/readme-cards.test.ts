@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '@/lib/openapi';
-import { wakatimeAliasRewrite } from '@/lib/wakatime/paths';
+import { wakatimeAliasRewrites } from '@/lib/wakatime/paths';
 import { readmeCards } from '@/lib/web/public/readme-cards';
 
 // The README card setups name each tool's own parameters; from them each tool builds its URLs
@@ -53,10 +53,14 @@ describe('README card setups', () => {
     expect(documentedGet(`${url}/api/v1/users/${setting(cards.metrics, 'plugin_wakatime_user')}/stats/last_7_days?api_key=k`)).toBe('/api/v1/users/{user}/stats/{range}');
   });
 
-  it('/api/v1 is the rewrite to the WakaTime-compatible routes, and a server of each of them', () => {
-    expect(wakatimeAliasRewrite).toEqual({ source: '/api/v1/:path*', destination: '/api/wakatime/v1/:path*' });
-    const wakatimePaths = Object.values(doc.paths).filter((item) => item.servers?.[0]?.url === '/api/wakatime/v1');
+  it('/api/v1 is the rewrite to the WakaTime-compatible routes, and a server of each of them; Wakapi\'s /api of users/... and the heartbeat routes', () => {
+    expect(wakatimeAliasRewrites).toContainEqual({ source: '/api/v1/:path*', destination: '/api/wakatime/v1/:path*' });
+    expect(wakatimeAliasRewrites).toContainEqual({ source: '/api/users/:path*', destination: '/api/wakatime/v1/users/:path*' });
+    const wakatimePaths = Object.entries(doc.paths).filter(([, item]) => item.servers?.[0]?.url === '/api/wakatime/v1');
     expect(wakatimePaths.length).toBeGreaterThan(8);
-    for (const item of wakatimePaths) expect(item.servers!.map((s) => s.url)).toEqual(['/api/wakatime/v1', '/api/v1']);
+    for (const [path, item] of wakatimePaths) {
+      const wakapi = path.startsWith('/users/') || path.startsWith('/heartbeats');
+      expect([path, item.servers!.map((s) => s.url)]).toEqual([path, ['/api/wakatime/v1', '/api/v1', ...(wakapi ? ['/api'] : [])]]);
+    }
   });
 });

@@ -18,12 +18,24 @@ describe("wakatime-cli's User-Agent", () => {
     ['wakatime/v1.98.0 (linux-6.5.0) go1.22.1 zed/0.150.0 zed-wakatime/0.1.0', 'Zed', 'Linux'],
     // An unknown word before the plugin is not taken for the editor.
     ['wakatime/v1.98.0 (linux-6.5.0) go1.22.1 node/20.1.0 acme-wakatime/1.0.0', 'acme', 'Linux'],
+    // WakaTime's browser extension (its `plugin`) and vscode.dev's extension.
+    ['Chrome/126.0.0.0 linux_x86_64 chrome-wakatime/4.0.9', 'Chrome', 'Linux'],
+    ['Firefox/127.0 mac_arm64 firefox-wakatime/4.0.9', 'Firefox', 'Mac'],
+    ['Chrome/126.0.0.0 win_x86_64 chrome-wakatime/4.0.9', 'Chrome', 'Windows'],
+    ['(Linux) vscode/1.95.0 vscode-wakatime/25.0.0', 'VS Code', 'Linux'],
   ])('%s -> %s on %s', (ua, editor, os) => {
-    expect(parseUserAgent(ua)).toEqual({ editor, os });
+    expect(parseUserAgent(ua)).toEqual({ editor, os, agent: '' });
+  });
+
+  it('names the AI agent wakatime-cli puts before its own word', () => {
+    expect(parseUserAgent('Claude/2.1.5 wakatime/v2.1.0 (linux-6.8.0-x86_64) go1.24.4 vscode/1.100.0 vscode-wakatime/25.3.0')).toEqual({ editor: 'VS Code', os: 'Linux', agent: 'Claude' });
+    expect(parseUserAgent('Cursor/1.2 Claude/2.1.5 wakatime/v2.1.0 (darwin-24.0-arm64) go1.24.4 cursor/1.2.0 vscode-wakatime/25.3.0').agent).toBe('Cursor');
+    // Not before wakatime/: no agent.
+    expect(parseUserAgent('wakatime/v2.1.0 (linux-6.8.0) go1.24.4 vscode/1.100.0 vscode-wakatime/25.3.0').agent).toBe('');
   });
 
   it('says nothing it cannot read', () => {
-    expect(parseUserAgent(undefined)).toEqual({ editor: '', os: '' });
-    expect(parseUserAgent('curl/8.5.0')).toEqual({ editor: 'curl', os: '' });
+    expect(parseUserAgent(undefined)).toEqual({ editor: '', os: '', agent: '' });
+    expect(parseUserAgent('curl/8.5.0')).toEqual({ editor: 'curl', os: '', agent: '' });
   });
 });
