@@ -20,6 +20,7 @@ import { issueToken } from '../lib/accounts/tokens';
 import { bulkAnswer } from '../lib/wakatime/heartbeat-answers';
 import { readHeartbeats } from '../lib/wakatime/heartbeat-check';
 import { statementBatch } from '../lib/wakatime/heartbeat-store';
+import { LATE_LIMIT_MS } from '../lib/wakatime/heartbeat';
 import { writeDump } from './dump';
 import { cpuMeter, diskFlushProbe, freshDatabase, localPostgres, machine, median, percentile, startServer, writeResults, type Pids } from './common';
 
@@ -151,9 +152,9 @@ async function conversionInProcess(databaseUrl: string, next: Source): Promise<{
       const items = JSON.parse(body) as unknown[];
       const t1 = cpu();
       // No placeholder among them: the user is never read.
-      const { valid, results } = await readHeartbeats(handle.db, { id: '00000000-0000-4000-8000-000000000000' }, items, userAgent);
+      const { valid, results } = await readHeartbeats(handle.db, { id: '00000000-0000-4000-8000-000000000000' }, items, { userAgent });
       // As the bytes sent (the statement's parameter and the answer are encoded as they are sent).
-      Buffer.from(statementBatch(valid).beats);
+      Buffer.from(statementBatch(valid, Date.now() - LATE_LIMIT_MS).beats);
       Buffer.from(JSON.stringify(bulkAnswer(results)));
       const t2 = cpu();
       if (i >= 200) {

@@ -4,7 +4,7 @@ import http from 'node:http';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { createUser } from '../lib/accounts/users';
-import type { IdeRow } from '../lib/ingest/rows';
+import { NO_DIMENSIONS, NO_LINE_CHANGES, type IdeRow } from '../lib/ingest/rows';
 import { writeStatement } from '../lib/ingest/store';
 import { openDb, runPrepared } from '../lib/db/client';
 import { cpuMeter, freshDatabase, localPostgres, machine, median, percentile, pinDatabaseToOwnCore, startServer, writeResults, type Pids } from './common';
@@ -66,8 +66,10 @@ function storedRows(batch: Bucket[]): IdeRow[] {
     language: b.language,
     project: b.project_name,
     editor: b.ide_name,
+    ...NO_DIMENSIONS,
     millis: Math.round(b.time * 1000),
     lines: b.lines,
+    ...NO_LINE_CHANGES,
   }));
 }
 

@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { handOverBoards } from '../leaderboards/boards';
 import { handOverTeams } from '../teams/teams';
-import { authAccounts, badges, desktopActivity, goals, heartbeats, ideActivity, imports, passwordLogins, teamMembers, teams, users } from '../db/schema';
+import { authAccounts, badges, desktopActivity, goals, heartbeats, ideActivity, imports, lateHeartbeatKeys, passwordLogins, teamMembers, teams, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { displayNameSchema, handleSchema, settingsSchema, timezoneSchema, tokenFormatSchema, tokenNameSchema, tokenScopesSchema, userSchema, type UserDto } from './schemas';
 import { listTokens } from './tokens';
@@ -89,13 +89,14 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
     await leaderboardUserChanged(tx, userId);
     await handOverTeams(tx as unknown as Db, userId);
     await handOverBoards(tx as unknown as Db, userId);
-    // Every other table follows the user by its foreign key; ide_activity and heartbeats have none
+    // Every other table follows the user by its foreign key; ide_activity, heartbeats and late_heartbeat_keys have none
     // (see the schema). Once the user is gone no write can store more (its rollup rows would fail
     // their key check; a heartbeat batch finds no user row), and these later statements see
     // whatever a write committed before.
     await tx.delete(users).where(eq(users.id, userId));
     await tx.delete(ideActivity).where(eq(ideActivity.userId, userId));
     await tx.delete(heartbeats).where(eq(heartbeats.userId, userId));
+    await tx.delete(lateHeartbeatKeys).where(eq(lateHeartbeatKeys.userId, userId));
   });
   await usersChanged(db, [userId], [LEADERBOARD_TAG, PROFILES_TAG]);
 }

@@ -4,6 +4,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import { rows, type DbHandle } from './client';
+import { runOnlineSteps } from './online-steps';
 import { applySessionSettings } from './settings';
 
 export const migrationsFolder = path.resolve(process.cwd(), 'drizzle');
@@ -12,8 +13,9 @@ export const migrationsFolder = path.resolve(process.cwd(), 'drizzle');
 const MIGRATION_LOCK = sql`hashtextextended('codetally:migrations', 0)`;
 
 /**
- * Applies the versioned migrations in drizzle/ that this database has not seen yet, and on
- * PostgreSQL the session settings of the role (lib/db/settings.ts). On PostgreSQL,
+ * Applies the versioned migrations in drizzle/ that this database has not seen yet, then the
+ * online steps not done yet (lib/db/online-steps.ts), and on PostgreSQL the session settings of
+ * the role (lib/db/settings.ts). On PostgreSQL,
  * under an advisory lock: processes started together on an empty database migrate one after
  * another (the later ones find nothing left to apply). The lock is the session's, so the handle
  * should have one connection (as `npm start` and `db:migrate` open it); it ends with the session
@@ -27,6 +29,8 @@ export async function migrateDb(handle: DbHandle, folder = migrationsFolder): Pr
     const run = handle.kind === 'pglite' ? migratePglite : migratePostgres;
     // Both migrators accept any drizzle PostgreSQL database; the cast only bridges their driver types.
     await run(handle.db as never, { migrationsFolder: folder });
+    // What a migration's transaction must not do on a large table (lib/db/online-steps.ts).
+    if (folder === migrationsFolder) await runOnlineSteps(handle);
     if (handle.kind === 'postgres') {
       const refused = await applySessionSettings(handle.db);
       if (refused) console.warn(`[codetally] warning: the session settings of the service's role could not be set (${refused}); each server process says at start what is missing`);

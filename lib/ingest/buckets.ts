@@ -26,21 +26,25 @@ export interface BucketKind<Input, Row> {
  * small, and no key string is built and hashed for each bucket.
  */
 export class TupleIds {
-  private readonly root = new Map<string, Map<string, Map<string, Map<string, number>>>>();
+  private readonly root: Trie = new Map();
   private count = 0;
 
-  id(a: string, b: string, c: string, d: string): number {
-    let byB = this.root.get(a);
-    if (!byB) this.root.set(a, (byB = new Map()));
-    let byC = byB.get(b);
-    if (!byC) byB.set(b, (byC = new Map()));
-    let byD = byC.get(c);
-    if (!byD) byC.set(c, (byD = new Map()));
-    let id = byD.get(d);
-    if (id === undefined) byD.set(d, (id = this.count++));
+  /** The number of this tuple of names; every call passes as many names. */
+  id(...names: string[]): number {
+    let node = this.root;
+    const last = names.length - 1;
+    for (let i = 0; i < last; i++) {
+      let next = node.get(names[i]) as Trie | undefined;
+      if (!next) node.set(names[i], (next = new Map()));
+      node = next;
+    }
+    let id = node.get(names[last]) as number | undefined;
+    if (id === undefined) node.set(names[last], (id = this.count++));
     return id;
   }
 }
+
+type Trie = Map<string, Trie | number>;
 
 export const ideKind: BucketKind<IdeBucketInput, IdeRow> = {
   name: 'ide',
@@ -49,10 +53,14 @@ export const ideKind: BucketKind<IdeBucketInput, IdeRow> = {
   fields: new Set(Object.keys(ideBucketSchema.shape)),
   toRow: ideRow,
   // The most varied name comes last: the trie then has the fewest maps.
-  key: (r, names) => names.id(r.date, r.editor, r.project, r.language) * 24 + r.hour,
+  key: (r, names) => names.id(r.date, r.editor, r.category, r.machine, r.agent, r.os, r.project, r.language) * 24 + r.hour,
   add(into, from) {
     into.millis += from.millis;
     into.lines += from.lines;
+    into.aiAdditions += from.aiAdditions;
+    into.aiDeletions += from.aiDeletions;
+    into.humanAdditions += from.humanAdditions;
+    into.humanDeletions += from.humanDeletions;
   },
 };
 
@@ -62,7 +70,7 @@ export const desktopKind: BucketKind<DesktopBucketInput, DesktopRow> = {
   fast: fastDesktopRow,
   fields: new Set(Object.keys(desktopBucketSchema.shape)),
   toRow: desktopRow,
-  key: (r, names) => names.id(r.date, r.platform, r.app, '') * 24 + r.hour,
+  key: (r, names) => names.id(r.date, r.platform, r.app) * 24 + r.hour,
   add(into, from) {
     into.millis += from.millis;
   },

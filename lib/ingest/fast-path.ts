@@ -1,6 +1,7 @@
 import { isCalendarDate } from '../dates';
 import { canonicalEditor } from '../editors';
-import type { DesktopRow, IdeRow } from './rows';
+import { CATEGORY_NAMES } from '../activity';
+import { lineChanges, type DesktopRow, type IdeRow } from './rows';
 import { localDateHour, type DateHour } from '../local-time';
 import { MIN_DATE, maxAcceptedDate, type DesktopBucketInput, type IdeBucketInput } from './schemas';
 import { nameProblem, textProblem } from '../text';
@@ -61,8 +62,13 @@ export function ideRow(b: IdeBucketInput, clock: BatchClock): IdeRow {
     // One name per editor however the client spells it (lib/editors.ts); the idempotency hash is
     // of the body as received, so a retry replays whatever name its first answer stored.
     editor: canonicalEditor(b.ide_name ?? ''),
+    category: b.category ?? 'coding',
+    machine: b.machine ?? '',
+    os: '',
+    agent: b.ai_agent ?? '',
     millis: toMillis(b.time),
     lines: Math.round(b.lines ?? 0),
+    ...lineChanges(b.ai_lines ?? 0, b.human_lines ?? 0),
   };
 }
 
@@ -77,8 +83,12 @@ export function desktopRow(b: DesktopBucketInput): DesktopRow {
   return { date: b.date, hour: b.hour, platform: b.platform, app, millis: toMillis(b.time) };
 }
 
+const isLineChanges = (v: unknown) => absent(v) || (Number.isInteger(v) && Math.abs(v as number) <= 10_000_000);
+/** A category as sent (lower case, trimmed) that the schema takes as it is. */
+const isPlainCategory = (v: unknown) => absent(v) || (typeof v === 'string' && Object.hasOwn(CATEGORY_NAMES, v));
+
 export function fastIdeRow(b: Record<string, unknown>, clock: BatchClock): IdeRow | null {
-  const { language, time, lines, date, hour, project_name: project, ide_name: ide } = b;
+  const { language, time, lines, date, hour, project_name: project, ide_name: ide, category, machine, ai_agent: agent, ai_lines: ai, human_lines: human } = b;
   if (!isName(language, 64) || !isSeconds(time)) return null;
   const trimmed = language.trim();
   if (trimmed.length === 0) return null;
@@ -87,6 +97,7 @@ export function fastIdeRow(b: Record<string, unknown>, clock: BatchClock): IdeRo
   if (!absent(hour) && !isHour(hour)) return null;
   if (!isOptionalText(b.path, 1024) || !isOptionalText(b.filename, 255)) return null;
   if (!isOptionalName(project, 200) || !isOptionalName(ide, 64)) return null;
+  if (!isPlainCategory(category) || !isOptionalName(machine, 64) || !isOptionalName(agent, 64) || !isLineChanges(ai) || !isLineChanges(human)) return null;
   return ideRow(
     {
       language: trimmed,
@@ -96,6 +107,11 @@ export function fastIdeRow(b: Record<string, unknown>, clock: BatchClock): IdeRo
       hour: hour as number | null | undefined,
       project_name: (project as string | null | undefined)?.trim(),
       ide_name: (ide as string | null | undefined)?.trim(),
+      category: category as string | null | undefined,
+      machine: (machine as string | null | undefined)?.trim(),
+      ai_agent: (agent as string | null | undefined)?.trim(),
+      ai_lines: ai as number | null | undefined,
+      human_lines: human as number | null | undefined,
     },
     clock,
   );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CATEGORY_NAMES } from '../activity';
 import { fieldErrorSchema } from '../http/problem';
 import { isCalendarDate } from '../dates';
 import { checkedText, nameProblem, textProblem } from '../text';
@@ -53,6 +54,26 @@ const hour = z
   .max(23, { error: 'hour must be 0-23' })
   .meta({ description: "The client's local hour of the bucket, 0-23." });
 
+const categoryRule = `category must be one of WakaTime's categories: ${Object.keys(CATEGORY_NAMES).join(', ')}`;
+
+/** A category of CATEGORY_NAMES, in any case, kept in lower case. */
+export const categorySchema = z
+  .string({ error: categoryRule })
+  .trim()
+  .toLowerCase()
+  .refine((v) => Object.hasOwn(CATEGORY_NAMES, v), { error: categoryRule })
+  .meta({ description: `WakaTime's category of the time (${Object.keys(CATEGORY_NAMES).join(', ')}), in any case; absent: coding.` });
+
+const MAX_LINE_CHANGES = 10_000_000;
+const lineChangesOf = (field: string, who: string) =>
+  z
+    .number({ error: `${field} must be an integer` })
+    .int({ error: `${field} must be an integer` })
+    .min(-MAX_LINE_CHANGES, { error: `${field} must be at least -${MAX_LINE_CHANGES}` })
+    .max(MAX_LINE_CHANGES, { error: `${field} must be at most ${MAX_LINE_CHANGES}` })
+    .nullish()
+    .meta({ description: `Net lines ${who} changed in the bucket (added minus deleted; negative when more were deleted), summed per key like time.` });
+
 export const ideBucketSchema = z
   .object({
     language: text('language', 64, { min: 1, trim: true, name: true }).meta({ description: 'Language or grammar identifier.' }),
@@ -71,10 +92,15 @@ export const ideBucketSchema = z
       .nullish()
       .meta({ description: 'Name of the editor, stored under its canonical name as WakaTime shows it (`nvim` and `neovim` are Neovim, `vscode` and `code` VS Code; ASCII case ignored; a name not listed is kept as sent, trimmed).' }),
     filename: text('filename', 255).nullish().meta({ description: 'Basename of the file; validated, never stored.' }),
+    category: categorySchema.nullish(),
+    machine: text('machine', 64, { trim: true, name: true }).nullish().meta({ description: "The machine's name (a hostname); public only under the owner's share_machines." }),
+    ai_agent: text('ai_agent', 64, { trim: true, name: true }).nullish().meta({ description: 'The AI agent whose time this is (`Claude`, `Cursor`, `Copilot`); absent for your own.' }),
+    ai_lines: lineChangesOf('ai_lines', 'an AI agent'),
+    human_lines: lineChangesOf('human_lines', 'you'),
   })
   .meta({
     id: 'IdeBucket',
-    description: 'One bucket of coding time. Fields not listed are ignored and never stored.',
+    description: 'One bucket of coding time. Fields not listed are ignored and never stored. Buckets with the same date, hour, language, project, editor, category, machine and AI agent are summed.',
     examples: [{ language: 'TypeScript', time: 120, date: '2025-01-15', hour: 9, project_name: 'codetally', ide_name: 'vscode' }],
   });
 

@@ -29,18 +29,27 @@ import { aliased, aliasesCte } from '../projects/aliases';
 // Callers pass rows already grouped: one statement may touch a row only once.
 
 /**
- * The rows of a write: a query giving (date, hour, language, project, editor, millis, lines) for
- * IDE rows or (date, hour, platform, app, millis) for desktop rows, one row per key. Either the
- * batch's JSON parameter (`jsonRows`) or a CTE of the same statement (heartbeat credits).
+ * The rows of a write: a query giving IDE_COLUMNS for IDE rows or (date, hour, platform, app,
+ * millis) for desktop rows. Either the batch's JSON parameter (`jsonRows`) or a CTE of the same
+ * statement (heartbeat credits).
  */
 export type RowSource = SQL;
+
+/** An IDE row source's columns: the bucket's key, then what is summed. */
+export const IDE_KEY = ['date', 'hour', 'language', 'project', 'editor', 'category', 'machine', 'os', 'ai_agent'] as const;
+export const IDE_SUMS = ['millis', 'lines', 'ai_additions', 'ai_deletions', 'human_additions', 'human_deletions'] as const;
 
 /** Rows sent as one JSON parameter (an array of tuples, as text). */
 export function jsonRows(kind: 'ide' | 'desktop', rows: IdeRow[] | DesktopRow[]): RowSource {
   if (kind === 'ide') {
-    const tuples = (rows as IdeRow[]).map((r) => [r.date, r.hour, r.language, r.project, r.editor, r.millis, r.lines]);
-    return sql`SELECT (e->>0)::date AS date, (e->>1)::smallint AS hour, e->>2 AS language, e->>3 AS project,
-                      e->>4 AS editor, (e->>5)::bigint AS millis, (e->>6)::bigint AS lines
+    const tuples = (rows as IdeRow[]).map((r) => [
+      r.date, r.hour, r.language, r.project, r.editor, r.category, r.machine, r.os, r.agent,
+      r.millis, r.lines, r.aiAdditions, r.aiDeletions, r.humanAdditions, r.humanDeletions,
+    ]);
+    return sql`SELECT (e->>0)::date AS date, (e->>1)::smallint AS hour, e->>2 AS language, e->>3 AS project, e->>4 AS editor,
+                      e->>5 AS category, e->>6 AS machine, e->>7 AS os, e->>8 AS ai_agent,
+                      (e->>9)::bigint AS millis, (e->>10)::bigint AS lines, (e->>11)::bigint AS ai_additions, (e->>12)::bigint AS ai_deletions,
+                      (e->>13)::bigint AS human_additions, (e->>14)::bigint AS human_deletions
                FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e`;
   }
   const tuples = (rows as DesktopRow[]).map((r) => [r.date, r.hour, r.platform, r.app, r.millis]);
@@ -101,7 +110,7 @@ function addTo(userId: Param, shape: WriteShape, t: AddTo): SQL {
   const upsert = sql`
     ${sql.identifier(t.name)} AS (
       INSERT INTO ${t.table} (${keyCols}, ${cols(...t.added)})
-      SELECT ${userId}::uuid, ${keyNames}, ${addedNames} FROM (${t.from}) AS f ${shape.signed ? sql`WHERE millis > 0` : sql``}
+      SELECT ${userId}::uuid, ${keyNames}, ${addedNames} FROM (${t.from}) AS f ${shape.signed ? sql`WHERE millis >= 0` : sql``}
       ORDER BY ${keyNames}
       ON CONFLICT (${keyCols}) DO UPDATE SET ${sql.join(t.added.map(addExcluded), sql`, `)}${touch}
       ${returning}
@@ -118,22 +127,36 @@ function addTo(userId: Param, shape: WriteShape, t: AddTo): SQL {
     )`;
 }
 
-/** CTEs that store IDE rows and update the rollups; `guard` may veto the whole batch. */
+/**
+ * CTEs that store IDE rows and update the rollups; `guard` may veto the whole batch. A row may
+ * change lines only (a heartbeat's line changes in an hour whose time it did not change): it is
+ * stored in the buckets, and the rollups, which hold time only, see no row of it.
+ */
 export function ideWrites(userId: Param, source: RowSource, guard: SQL, shape: WriteShape = {}): SQL {
   const [a, h, d, l, ed] = [ideActivity, userHours, userDays, userDayLanguages, userDayEditors];
+  const keys = IDE_KEY.map((k) => (k === 'project' ? sql`${aliased(sql`s.project`)} AS project` : sql.identifier(k)));
+  const sums = IDE_SUMS.map((s) => sql`sum(${sql.identifier(s)})::bigint AS ${sql.identifier(s)}`);
   const parts = [
     // Projects through the owner's renames (lib/projects/aliases.ts); two names may become one key.
     aliasesCte(userId),
     sql`batch AS MATERIALIZED (
-      SELECT date, hour, language, ${aliased(sql`s.project`)} AS project, editor, sum(millis)::bigint AS millis, sum(lines)::bigint AS lines
-      FROM (${source}) AS s ${guard} GROUP BY 1, 2, 3, 4, 5)`,
-    sql`batch_hours AS (SELECT date, hour, sum(millis)::bigint AS millis FROM batch GROUP BY date, hour)`,
-    addTo(userId, shape, { name: 'activity', table: a, key: [a.date, a.hour, a.language, a.project, a.editor], added: [a.millis, a.lines], from: sql`SELECT * FROM batch`, touched: true }),
+      SELECT ${sql.join([...keys, ...sums], sql`, `)}
+      FROM (${source}) AS s ${guard} GROUP BY ${sql.raw(IDE_KEY.map((_, i) => i + 1).join(', '))}
+      HAVING ${sql.join(IDE_SUMS.map((s) => sql`sum(${sql.identifier(s)}) <> 0`), sql` OR `)})`,
+    sql`batch_hours AS (SELECT date, hour, sum(millis)::bigint AS millis FROM batch GROUP BY date, hour HAVING sum(millis) <> 0)`,
+    addTo(userId, shape, {
+      name: 'activity',
+      table: a,
+      key: [a.date, a.hour, a.language, a.project, a.editor, a.category, a.machine, a.os, a.aiAgent],
+      added: [a.millis, a.lines, a.aiAdditions, a.aiDeletions, a.humanAdditions, a.humanDeletions],
+      from: sql`SELECT * FROM batch`,
+      touched: true,
+    }),
     addTo(userId, shape, { name: 'hours_stored', table: h, key: [h.date, h.hour], added: [h.millis], from: sql`SELECT * FROM batch_hours`, returning: sql`${h.date} AS date, ${h.hour} AS hour, ${h.millis} AS millis` }),
     sql`hours AS (SELECT * FROM hours_stored ${shape.signed ? sql`UNION ALL SELECT * FROM hours_stored_taken` : sql``})`,
     addTo(userId, shape, { name: 'days', table: d, key: [d.date], added: [d.millis], from: cappedDayChange }),
-    addTo(userId, shape, { name: 'languages', table: l, key: [l.date, l.language], added: [l.millis], from: sql`SELECT date, language, sum(millis)::bigint AS millis FROM batch GROUP BY date, language` }),
-    addTo(userId, shape, { name: 'editors', table: ed, key: [ed.date, ed.editor], added: [ed.millis], from: sql`SELECT date, editor, sum(millis)::bigint AS millis FROM batch GROUP BY date, editor` }),
+    addTo(userId, shape, { name: 'languages', table: l, key: [l.date, l.language], added: [l.millis], from: sql`SELECT date, language, sum(millis)::bigint AS millis FROM batch GROUP BY date, language HAVING sum(millis) <> 0` }),
+    addTo(userId, shape, { name: 'editors', table: ed, key: [ed.date, ed.editor], added: [ed.millis], from: sql`SELECT date, editor, sum(millis)::bigint AS millis FROM batch GROUP BY date, editor HAVING sum(millis) <> 0` }),
     // Site-wide rollups of these dates are recomputed on the next site-wide read (lib/stats/community.ts).
     sql`community AS (INSERT INTO ${communityDirty} (${col(communityDirty.date)}) SELECT DISTINCT date FROM batch)`,
   ];

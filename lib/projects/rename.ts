@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { usersChanged } from '../db/changes';
 import { rows, type Db } from '../db/client';
-import { col, cols } from '../db/names';
+import { addExcluded, col, cols } from '../db/names';
 import { goals, heartbeats, hiddenProjects, ideActivity, importedDays, users } from '../db/schema';
 import { renamedAliases, type ProjectAliases } from './aliases';
 import { storedProjects, textArray, unknownProject } from './read';
@@ -69,20 +69,26 @@ export async function renameProject(db: Db, userId: string, name: string, to: st
   return { project: result.project, merged: result.merged };
 }
 
-/** The buckets of `names` under `target`, each summed into the target's bucket of the same key if there is one. */
+/**
+ * The buckets of `names` under `target`, each summed into the target's bucket of the same key if
+ * there is one: every dimension of the key (category, machine, system, AI agent) and every sum
+ * (time, lines, AI and human line changes) goes along.
+ */
 async function moveBuckets(tx: Db, userId: string, names: string, target: string): Promise<void> {
   const a = ideActivity;
-  const key = cols(a.userId, a.date, a.hour, a.language, a.project, a.editor);
+  const others = [a.date, a.hour, a.language, a.editor, a.category, a.machine, a.os, a.aiAgent];
+  const sums = [a.millis, a.lines, a.aiAdditions, a.aiDeletions, a.humanAdditions, a.humanDeletions];
+  const key = cols(a.userId, a.project, ...others);
+  const names_ = (list: typeof others) => sql.join(list.map((c) => sql.identifier(c.name)), sql`, `);
   await tx.execute(sql`
     WITH moved AS (
       DELETE FROM ${a} WHERE ${a.userId} = ${userId}::uuid AND ${a.project} = ANY(${names}::text[]) AND ${a.project} <> ${target}
-      RETURNING ${a.date} AS date, ${a.hour} AS hour, ${a.language} AS language, ${a.editor} AS editor, ${a.millis} AS millis, ${a.lines} AS lines, ${a.updatedAt} AS updated_at
+      RETURNING ${cols(...others, ...sums, a.updatedAt)}
     )
-    INSERT INTO ${a} (${key}, ${cols(a.millis, a.lines, a.updatedAt)})
-    SELECT ${userId}::uuid, date, hour, language, ${target}, editor, sum(millis), sum(lines), max(updated_at)
-    FROM moved GROUP BY date, hour, language, editor ORDER BY date, hour, language, editor
-    ON CONFLICT (${key}) DO UPDATE SET ${col(a.millis)} = ${a.millis} + excluded.${col(a.millis)}, ${col(a.lines)} = ${a.lines} + excluded.${col(a.lines)},
-      ${col(a.updatedAt)} = greatest(${a.updatedAt}, excluded.${col(a.updatedAt)})`);
+    INSERT INTO ${a} (${key}, ${cols(...sums, a.updatedAt)})
+    SELECT ${userId}::uuid, ${target}, ${names_(others)}, ${sql.join(sums.map((c) => sql`sum(${sql.identifier(c.name)})`), sql`, `)}, max(updated_at)
+    FROM moved GROUP BY ${names_(others)} ORDER BY ${names_(others)}
+    ON CONFLICT (${key}) DO UPDATE SET ${sql.join(sums.map(addExcluded), sql`, `)}, ${col(a.updatedAt)} = greatest(${a.updatedAt}, excluded.${col(a.updatedAt)})`);
 }
 
 /**

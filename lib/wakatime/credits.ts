@@ -1,6 +1,6 @@
 import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
-import type { DesktopRow, IdeRow } from '../ingest/rows';
+import { NO_LINE_CHANGES, type DesktopRow, type IdeKey, type IdeRow } from '../ingest/rows';
 import { writeRows } from '../ingest/store';
 import { localDateHour } from '../local-time';
 import type { Heartbeat } from './heartbeat';
@@ -46,11 +46,17 @@ export function hoursOf(start: number, end: number, zone: string): Piece[] {
 }
 
 /** What a heartbeat's credit goes to: desktop time for `type: app`, editor time otherwise. */
-type Credited = Pick<Heartbeat, 'language' | 'project' | 'editor' | 'os' | 'app'> & { type: string };
+type Credited = Pick<Heartbeat, 'language' | 'project' | 'editor' | 'os' | 'app' | 'category' | 'machine' | 'agent'> & { type: string };
+
+/**
+ * An IDE credit as stored (imported_days): its bucket key and millis, then the dimensions of
+ * migration 0017. Credits stored before it end at millis: they read as coding, nothing else known.
+ */
+export type IdeCredit = [date: string, hour: number, language: string, project: string, editor: string, millis: number, category?: string, machine?: string, os?: string, agent?: string];
 
 /** Credits as stored (imported_days, lib/wakatime/day-importer.ts): bucket keys with their millis. */
 export interface Credits {
-  ide: [date: string, hour: number, language: string, project: string, editor: string, millis: number][];
+  ide: IdeCredit[];
   desktop: [date: string, hour: number, platform: string, app: string, millis: number][];
 }
 
@@ -58,7 +64,7 @@ export interface Credits {
 export function aliasedCredits(credits: Credits, aliases: Record<string, string>): Credits {
   if (!credits.ide.some((c) => Object.hasOwn(aliases, c[3]))) return credits;
   const deltas = new Deltas();
-  deltas.addCredits({ ide: credits.ide.map(([d, h, l, p, e, m]) => [d, h, l, Object.hasOwn(aliases, p) ? aliases[p] : p, e, m]), desktop: credits.desktop }, 1);
+  deltas.addCredits({ ide: credits.ide.map(([d, h, l, p, ...rest]): IdeCredit => [d, h, l, Object.hasOwn(aliases, p) ? aliases[p] : p, ...rest]), desktop: credits.desktop }, 1);
   return deltas.credits();
 }
 
@@ -71,27 +77,32 @@ export class Deltas {
   add(row: Credited, start: number, end: number, zone: string, sign: 1 | -1): void {
     for (const p of hoursOf(start, end, zone)) {
       if (row.type === 'app') this.addDesktop(p.date, p.hour, row.os, row.app, sign * p.millis);
-      else this.addIde(p.date, p.hour, row.language, row.project, row.editor, sign * p.millis);
+      else this.addIde(p.date, p.hour, row, sign * p.millis);
     }
   }
 
   addCredits(credits: Credits, sign: 1 | -1): void {
-    for (const [date, hour, language, project, editor, millis] of credits.ide) this.addIde(date, hour, language, project, editor, sign * millis);
+    for (const [date, hour, language, project, editor, millis, category = 'coding', machine = '', os = '', agent = ''] of credits.ide) {
+      this.addIde(date, hour, { language, project, editor, category, machine, os, agent }, sign * millis);
+    }
     for (const [date, hour, platform, app, millis] of credits.desktop) this.addDesktop(date, hour, platform, app, sign * millis);
   }
 
   credits(): Credits {
     return {
-      ide: [...this.ide.values()].filter((r) => r.millis !== 0).map((r) => [r.date, r.hour, r.language, r.project, r.editor, r.millis]),
+      ide: [...this.ide.values()].filter((r) => r.millis !== 0).map((r) => [r.date, r.hour, r.language, r.project, r.editor, r.millis, r.category, r.machine, r.os, r.agent]),
       desktop: [...this.desktop.values()].filter((r) => r.millis !== 0).map((r) => [r.date, r.hour, r.platform, r.app, r.millis]),
     };
   }
 
-  private addIde(date: string, hour: number, language: string, project: string, editor: string, millis: number): void {
-    const key = `${date}\u0000${hour}\u0000${language}\u0000${project}\u0000${editor}`;
+  private addIde(date: string, hour: number, k: IdeKey, millis: number): void {
+    const key = [date, hour, k.language, k.project, k.editor, k.category, k.machine, k.os, k.agent].join('\u0000');
     const found = this.ide.get(key);
     if (found) found.millis += millis;
-    else this.ide.set(key, { date, hour, language, project, editor, millis, lines: 0 });
+    else {
+      const { language, project, editor, category, machine, os, agent } = k;
+      this.ide.set(key, { date, hour, language, project, editor, category, machine, os, agent, millis, lines: 0, ...NO_LINE_CHANGES });
+    }
   }
 
   private addDesktop(date: string, hour: number, platform: string, app: string, millis: number): void {

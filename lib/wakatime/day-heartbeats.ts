@@ -9,10 +9,18 @@ import { GAP_MS, type Heartbeat } from './heartbeat';
 // (docs/scaling.md).
 
 /** What a heartbeat's time is credited to (Deltas.add). */
-type Credited = Pick<Heartbeat, 'type' | 'language' | 'project' | 'editor' | 'os' | 'app'>;
+type Credited = Pick<Heartbeat, 'type' | 'language' | 'project' | 'editor' | 'os' | 'app' | 'category' | 'machine' | 'agent'>;
 
 const sameCredited = (a: Credited, h: Heartbeat) =>
-  a.type === h.type && a.language === h.language && a.project === h.project && a.editor === h.editor && a.os === h.os && a.app === h.app;
+  a.type === h.type &&
+  a.language === h.language &&
+  a.project === h.project &&
+  a.editor === h.editor &&
+  a.os === h.os &&
+  a.app === h.app &&
+  a.category === h.category &&
+  a.machine === h.machine &&
+  a.agent === h.agent;
 
 export class DayHeartbeats {
   private at = new Float64Array(256);
@@ -37,9 +45,12 @@ export class DayHeartbeats {
     // A dump's heartbeats come in runs that name the same things: most are the last one's.
     let credited = this.credited.at(-1);
     if (!credited || !sameCredited(credited, h)) {
-      const key = `${h.type}\u0000${h.language}\u0000${h.project}\u0000${h.editor}\u0000${h.os}\u0000${h.app}`;
+      const key = [h.type, h.language, h.project, h.editor, h.os, h.app, h.category, h.machine, h.agent].join('\u0000');
       credited = this.names.get(key);
-      if (!credited) this.names.set(key, (credited = { type: h.type, language: h.language, project: h.project, editor: h.editor, os: h.os, app: h.app }));
+      if (!credited) {
+        const { type, language, project, editor, os, app, category, machine, agent } = h;
+        this.names.set(key, (credited = { type, language, project, editor, os, app, category, machine, agent }));
+      }
     }
     this.credited.push(credited);
     if (this.size > 0 && h.at <= this.at[this.size - 1]) this.inOrder = false;
@@ -47,7 +58,7 @@ export class DayHeartbeats {
     if (h.at < this.earliest) this.earliest = h.at;
   }
 
-  /** How many different combinations (type, language, project, editor, operating system, application) the day names. */
+  /** How many different combinations (type, language, project, editor, operating system, application, category, machine, agent) the day names. */
   get named(): number {
     return this.names.size;
   }

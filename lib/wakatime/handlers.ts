@@ -40,8 +40,9 @@ export function heartbeatHandler(route: 'one' | 'bulk') {
     const value = await heartbeatBody(request);
     const shape = route === 'bulk' || Array.isArray(value) ? 'bulk' : 'one';
     const items = shape === 'bulk' ? bulkItems(value) : [value];
-    const { valid, results } = await readHeartbeats(db, user, items, request.headers.get('user-agent'));
-    await storeHeartbeats(db, user, valid, admission);
+    const sender = { userAgent: request.headers.get('user-agent'), machine: request.headers.get('x-machine-name') };
+    const { valid, results, agents } = await readHeartbeats(db, user, items, sender);
+    await storeHeartbeats(db, user, valid, admission, agents);
     countHeartbeats(shape, results);
     if (shape === 'one') return json(heartbeatAnswer(results[0]), { status: answerStatus(results[0]) });
     return json(bulkAnswer(results), { status: 201 });

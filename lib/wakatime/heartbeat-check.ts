@@ -7,7 +7,7 @@ import { perDatabase } from '../db/services';
 import { nameProblem, textRule } from '../text';
 import { DistinctHeartbeats } from './distinct-heartbeats';
 import type { DumpOrigins } from './dump-origins';
-import { AHEAD_LIMIT_MS, LATE_LIMIT_MS, type Heartbeat, type ItemResult } from './heartbeat';
+import { AHEAD_LIMIT_MS, EARLIEST_HEARTBEAT_MS, type Heartbeat, type ItemResult, type SeenAgent } from './heartbeat';
 import { heartbeatSchema, quickHeartbeat, TextChecks } from './heartbeat-input';
 import { parseUserAgent, type Origin } from './user-agent';
 
@@ -49,6 +49,8 @@ export interface CheckContext {
   tooOld: string;
   /** For heartbeats without a user_agent of their own. */
   userAgent: string | null;
+  /** The request's X-Machine-Name, as kept (machineName); undefined: each heartbeat's `hostname`. */
+  machine?: string;
   /** Digests already made, by type, then entity (a dump names the same files again and again). */
   digests: Map<string, Map<string, number>>;
   /** What the entries of `digests` cost (see DIGESTS_MAX_COST). */
@@ -97,9 +99,12 @@ function digestOf(ctx: CheckContext, type: string, entity: string): number {
   return digest;
 }
 
-/** The times the heartbeat routes accept: the last 14 days, up to an hour ahead. */
+/**
+ * The times the heartbeat routes accept: from 2000-01-01 (older than 14 days arrives late and is
+ * kept apart: lib/wakatime/heartbeat-store.ts) up to an hour ahead.
+ */
 export function liveTimes(now = Date.now()): Pick<CheckContext, 'earliest' | 'latest' | 'tooOld'> {
-  return { earliest: now - LATE_LIMIT_MS, latest: now + AHEAD_LIMIT_MS, tooOld: 'time must be within the last 14 days and at most one hour ahead' };
+  return { earliest: EARLIEST_HEARTBEAT_MS, latest: now + AHEAD_LIMIT_MS, tooOld: 'time must be from 2000-01-01 and at most one hour ahead' };
 }
 
 /** The fields the schema names: none is a content field in any case (tests/unit/fast-path.test.ts). */
@@ -145,7 +150,18 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
     editor: origin.editor,
     os: origin.os || 'Unknown',
     app: appName || (type === 'app' ? 'Unknown' : ''),
+    machine: ctx.machine ?? machineName(h.hostname),
+    agent: origin.agent,
+    aiLines: h.ai_line_changes ?? 0,
+    humanLines: h.human_line_changes ?? 0,
   };
+}
+
+/** A machine's name as it is kept: a plain name of at most 64 characters, trimmed; anything else is no name (''). */
+export function machineName(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  const name = value.trim();
+  return name.length > 0 && name.length <= 64 && nameProblem(name) === null ? name : '';
 }
 
 /** WakaTime's placeholders: the value of the user's previous heartbeat (`<<LAST_BRANCH>>` too, but no branch is kept). */
@@ -181,10 +197,11 @@ export async function readHeartbeats(
   db: Db,
   user: { id: string },
   items: readonly unknown[],
-  userAgent: string | null,
+  sender: { userAgent: string | null; machine?: string | null },
   now = Date.now(),
-): Promise<{ valid: Heartbeat[]; results: ItemResult[] }> {
-  const ctx: CheckContext = { key: await digestKey(db), userAgent, ...liveTimes(now), digests: new Map(), origins: new Map(), checks: new TextChecks() };
+): Promise<{ valid: Heartbeat[]; results: ItemResult[]; agents: SeenAgent[] }> {
+  const machine = sender.machine ? machineName(sender.machine) || undefined : undefined;
+  const ctx: CheckContext = { key: await digestKey(db), userAgent: sender.userAgent, machine, ...liveTimes(now), digests: new Map(), origins: new Map(), checks: new TextChecks() };
   const valid = new DistinctHeartbeats();
   const results: ItemResult[] = [];
   let previous: Pick<Heartbeat, 'project' | 'language'> | null | undefined;
@@ -202,5 +219,7 @@ export async function readHeartbeats(
     }
     results.push(heartbeat);
   }
-  return { valid: valid.list, results };
+  // The User-Agents the valid heartbeats were read with (GET /users/current/user_agents lists them).
+  const agents = valid.list.length === 0 ? [] : [...ctx.origins].filter((e): e is [string, Origin] => !!e[0]).slice(0, 10).map(([value, o]) => ({ value, editor: o.editor, os: o.os }));
+  return { valid: valid.list, results, agents };
 }

@@ -22,6 +22,18 @@ export function epochSeconds(value: unknown): number | null {
 
 const timeRule = 'time must be a number (epoch seconds), or a string holding one';
 
+/** The most lines one heartbeat may say were changed, either way. */
+export const MAX_LINE_CHANGES = 1_000_000;
+
+const lineChanges = (field: string) =>
+  z
+    .number({ error: `${field} must be an integer` })
+    .int({ error: `${field} must be an integer` })
+    .min(-MAX_LINE_CHANGES, { error: `${field} must be at least -${MAX_LINE_CHANGES}` })
+    .max(MAX_LINE_CHANGES, { error: `${field} must be at most ${MAX_LINE_CHANGES}` })
+    .nullish()
+    .meta({ description: `Net lines ${field.startsWith('ai') ? 'an AI agent' : 'the person'} changed with this heartbeat (negative: more deleted), as wakatime-cli sends them; summed per hour over all history.` });
+
 /** One heartbeat as WakaTime's clients send it. Fields not named here are ignored; none is stored unless named. */
 export const heartbeatSchema = z
   .object({
@@ -37,6 +49,9 @@ export const heartbeatSchema = z
     alternate_project: name('alternate_project', 255).nullish().meta({ description: 'The project when `project` is absent or empty.' }),
     user_agent: z.string().max(512).nullish(),
     plugin: z.string().max(512).nullish().meta({ description: 'The editor and plugin, when `user_agent` is absent: `vscode/1.95.0 vscode-wakatime/25.0.0`.' }),
+    hostname: z.unknown().optional().meta({ description: "The machine's name, when the request has no `X-Machine-Name`; one that is not a short plain name (at most 64 characters) is left out." }),
+    ai_line_changes: lineChanges('ai_line_changes'),
+    human_line_changes: lineChanges('human_line_changes'),
     branch: z.unknown().optional(),
     lines: z.unknown().optional(),
     lineno: z.unknown().optional(),
@@ -99,14 +114,16 @@ const plainAgent = (v: unknown) => absent(v) || (typeof v === 'string' && v.leng
  * schema, which names what is wrong. tests/unit/fast-path.test.ts checks it never differs from the
  * schema.
  */
+const plainLines = (v: unknown) => absent(v) || (Number.isInteger(v) && Math.abs(v as number) <= MAX_LINE_CHANGES);
+
 export function quickHeartbeat(item: Record<string, unknown>, checks = unremembered): HeartbeatInput | null {
-  const { entity, type, category, project, alternate_project: alternate, language, user_agent: userAgent, plugin } = item;
+  const { entity, type, category, project, alternate_project: alternate, language, user_agent: userAgent, plugin, ai_line_changes: ai, human_line_changes: human } = item;
   if (typeof entity !== 'string' || entity.length === 0 || entity.length > 4096 || !checks.text(entity)) return null;
   if (type !== undefined && !heartbeatTypeSet.has(type)) return null;
   const time = epochSeconds(item.time);
   if (time === null) return null;
   if (!plainName(category, 64, checks) || !plainName(project, 255, checks) || !plainName(alternate, 255, checks) || !plainName(language, 64, checks)) return null;
-  if (!plainAgent(userAgent) || !plainAgent(plugin)) return null;
+  if (!plainAgent(userAgent) || !plainAgent(plugin) || !plainLines(ai) || !plainLines(human)) return null;
   return {
     entity,
     type: (type ?? 'file') as HeartbeatInput['type'],
@@ -117,5 +134,8 @@ export function quickHeartbeat(item: Record<string, unknown>, checks = unremembe
     language: trimmed(language),
     user_agent: userAgent as string | null | undefined,
     plugin: plugin as string | null | undefined,
+    hostname: item.hostname,
+    ai_line_changes: ai as number | null | undefined,
+    human_line_changes: human as number | null | undefined,
   };
 }

@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import { compiled, preparedRows, type Db } from '../db/client';
 import { col, cols, selected } from '../db/names';
-import { heartbeats, users } from '../db/schema';
+import { heartbeats, lateHeartbeatKeys, userAgents, users } from '../db/schema';
 import { admitCtes, admittedColumns, desktopWrites, ideWrites } from '../ingest/store';
 import type { Admission, Admit, AdmitResult } from '../auth/write-token';
 import type { WriteLimits } from '../http/rate-limit';
 import { announce, QUARTER_MS } from './credits';
-import { digestHex, GAP_MS, type Heartbeat } from './heartbeat';
+import { digestHex, GAP_MS, LATE_LIMIT_MS, type Heartbeat, type SeenAgent } from './heartbeat';
 import { purgeNowAndThen } from './heartbeat-purge';
 import { aliasedInSnapshot } from '../projects/aliases';
 
@@ -22,55 +23,92 @@ import { aliasedInSnapshot } from '../projects/aliases';
 
 /**
  * The one statement that stores a batch of heartbeats. The user's row is its lock: `user_lock`
- * updates it (moving the stats version and `heartbeats_since`), waiting for any other batch of the
- * user, and finds whether one committed after this statement's snapshot was taken (the version
- * moved since). If none did, the snapshot holds every heartbeat of the user and `ok`; otherwise the
- * statement writes nothing and the caller runs it again. With `ok`: the new heartbeats (not stored
- * yet) and the stored ones within 15 minutes of them, in order; each new heartbeat's credit and its
+ * updates it (moving the stats version, `heartbeats_since` and `late_heartbeats_until`), waiting
+ * for any other batch of the user, and finds whether one committed after this statement's snapshot
+ * was taken (the version moved since). If none did, the snapshot holds every heartbeat of the user
+ * and `ok`; otherwise the statement writes nothing and the caller runs it again. With `ok`: the new
+ * heartbeats (not stored yet, and, for a late one, not counted before: late_heartbeat_keys) and the
+ * stored ones within 15 minutes of them, in order; each new heartbeat's credit and its
  * predecessor's (the gap to the next, when at most 15 minutes) recomputed; the heartbeats stored
  * with their credits and the changed ones updated; each change of credit cut into quarter hours, as
  * local dates and hours of its zone, and sent to the buckets as time added or subtracted by the
- * write statement's CTEs (lib/ingest/store.ts). The insert has no ON CONFLICT: with `ok` no other
- * batch of the user can commit, `fresh` holds none stored and the batch none twice
- * (DistinctHeartbeats), so a conflict would mean credits computed wrongly: the statement fails
- * whole instead (skipping rows would cost a speculative insert per heartbeat: docs/scaling.md).
+ * write statement's CTEs (lib/ingest/store.ts), with every dimension of the bucket (category,
+ * machine, system, AI agent); each new heartbeat's line changes added to the bucket of its own
+ * hour. The insert has no ON CONFLICT: with `ok` no other batch of the user can commit, `fresh`
+ * holds none stored and the batch none twice (DistinctHeartbeats), so a conflict would mean credits
+ * computed wrongly: the statement fails whole instead (skipping rows would cost a speculative
+ * insert per heartbeat: docs/scaling.md).
+ *
+ * Late heartbeats (older than the 14 days, `late_before`): counted by the same rule among the
+ * heartbeats still kept, kept themselves until `keep_until` (14 days from now, so that a client
+ * sending a long history in many requests credits each with the next), and their keys kept for
+ * good, so that one sent again never counts twice; they move neither `heartbeats_since` (what an
+ * import leaves to this path) nor anything else of the user's.
  */
-const heartbeatStatement = compiled<{ user: string; zone: string; beats: string; earliest: number; token?: string }, WriteLimits | null>((limits) => {
-  const [h, u] = [heartbeats, users];
+const heartbeatStatement = compiled<
+  { user: string; zone: string; beats: string; earliest: number; since: number | null; late_before: number; keep_until: number; agents?: string; token?: string },
+  { limits: WriteLimits | null; agents: boolean }
+>(({ limits, agents }) => {
+  const [h, u, k, ua] = [heartbeats, users, lateHeartbeatKeys, userAgents];
   // With an admission (lib/auth/write-token.ts), the same statement checks the token and counts the request.
   const admission = limits ? sql`${admitCtes({ tokenId: sql.placeholder('token'), timeZone: sql.placeholder('zone'), limits })},` : sql``;
   const user = { id: sql.placeholder('user') };
   const earliest = sql.placeholder('earliest');
+  const since = sql`${sql.placeholder('since')}::bigint`;
+  const lateBefore = sql`${sql.placeholder('late_before')}::bigint`;
+  const keepUntil = sql`${sql.placeholder('keep_until')}::bigint`;
   const zone = sql`${sql.placeholder('zone')}::text`;
   const mine = sql`${h.userId} = ${user.id}::uuid`;
   const rowKey = sql`${h.at} = c.at AND ${h.type} = c.type AND ${h.entityDigest} = c.digest`;
-  const fields = sql`category, language, project, editor, os, app`;
+  // What tells two heartbeats apart, as one 64-bit number: the key a late one is remembered by.
+  const lateKey = (c: string) => sql.raw(`('x' || left(md5(${c}.at::text || '/' || ${c}.type || '/' || ${c}.digest::text), 16))::bit(64)::bigint`);
+  const fields = sql`category, language, project, editor, os, app, machine, ai_agent, ai_lines, human_lines`;
+  // A credit's bucket: an editor's (every dimension) or, for `type: app`, desktop time's (system and application).
+  const ide = (c: string) => sql.raw(`CASE WHEN p.type = 'app' THEN '' ELSE p.${c} END`);
+  const recordAgents = agents
+    ? sql`,
+    seen AS (
+      INSERT INTO ${ua} (${cols(ua.userId, ua.value, ua.editor, ua.os)})
+      SELECT ${user.id}::uuid, e->>0, e->>1, e->>2 FROM jsonb_array_elements(${sql.placeholder('agents')}::text::jsonb) AS e
+      WHERE (SELECT ok FROM user_lock)
+      ON CONFLICT (${cols(ua.userId, ua.value)}) DO UPDATE SET ${col(ua.lastSeenAt)} = now(), ${col(ua.editor)} = excluded.${col(ua.editor)}, ${col(ua.os)} = excluded.${col(ua.os)}
+    )`
+    : sql``;
   return sql`
     WITH ${admission}
     snap AS (SELECT ${u.statsVersion} AS version FROM ${u} WHERE ${u.id} = ${user.id}::uuid),
     user_lock AS (
       UPDATE ${u} SET ${col(u.statsVersion)} = ${u.statsVersion} + 1,
-        ${col(u.heartbeatsSince)} = CASE WHEN ${u.statsVersion} = (SELECT version FROM snap)
-          THEN least(coalesce(${u.heartbeatsSince}, ${earliest}::bigint), ${earliest}::bigint) ELSE ${u.heartbeatsSince} END
+        ${col(u.heartbeatsSince)} = CASE WHEN ${u.statsVersion} = (SELECT version FROM snap) AND ${since} IS NOT NULL
+          THEN least(coalesce(${u.heartbeatsSince}, ${since}), ${since}) ELSE ${u.heartbeatsSince} END,
+        ${col(u.lateHeartbeatsUntil)} = CASE WHEN ${u.statsVersion} = (SELECT version FROM snap) AND ${earliest}::bigint < ${lateBefore}
+          THEN ${keepUntil} ELSE ${u.lateHeartbeatsUntil} END
       WHERE ${u.id} = ${user.id}::uuid ${limits ? sql`AND EXISTS (SELECT 1 FROM admitted)` : sql``}
       RETURNING ${u.statsVersion} = (SELECT version FROM snap) + 1 AS ok
     ),
     incoming AS MATERIALIZED (
       SELECT ${earliest}::bigint + (e->>0)::bigint AS at, e->>1 AS type, ('x' || lpad(e->>2, 16, '0'))::bit(64)::bigint AS digest,
              e->>3 AS category, e->>4 AS language,
-             ${aliasedInSnapshot(user.id, sql`e->>5`)} AS project, e->>6 AS editor, e->>7 AS os, e->>8 AS app
+             ${aliasedInSnapshot(user.id, sql`e->>5`)} AS project, e->>6 AS editor, e->>7 AS os, e->>8 AS app,
+             e->>9 AS machine, e->>10 AS ai_agent, (e->>11)::int AS ai_lines, (e->>12)::int AS human_lines
       FROM jsonb_array_elements(${sql.placeholder('beats')}::text::jsonb) AS e
       WHERE (SELECT ok FROM user_lock)
     ),
     -- Lookups by the whole key, within the batch's times (so that the primary key's range serves
-    -- them whatever the planner believes of the user's heartbeats).
+    -- them whatever the planner believes of the user's heartbeats); a late one, also among the
+    -- keys of those counted before.
     fresh AS MATERIALIZED (
       SELECT * FROM incoming c WHERE NOT EXISTS (
         SELECT 1 FROM ${h} WHERE ${mine} AND ${h.at} BETWEEN (SELECT min(at) FROM incoming) AND (SELECT max(at) FROM incoming) AND ${rowKey}
-      )
+      ) AND (c.at >= ${lateBefore} OR NOT EXISTS (SELECT 1 FROM ${k} WHERE ${k.userId} = ${user.id}::uuid AND ${k.key} = ${lateKey('c')}))
+    ),
+    remembered AS (
+      INSERT INTO ${k} (${cols(k.userId, k.key)}) SELECT ${user.id}::uuid, ${lateKey('fresh')} FROM fresh WHERE at < ${lateBefore}
+      ON CONFLICT DO NOTHING
     ),
     near AS (
-      SELECT false AS is_new, ${h.at} AS at, ${h.type} AS type, ${h.entityDigest} AS digest, ${selected(h.category, h.language, h.project, h.editor, h.os, h.app)},
+      SELECT false AS is_new, ${h.at} AS at, ${h.type} AS type, ${h.entityDigest} AS digest,
+             ${selected(h.category, h.language, h.project, h.editor, h.os, h.app, h.machine, h.aiAgent, h.aiLines, h.humanLines)},
              ${h.creditedUntil} AS credited, ${h.zone} AS zone
       FROM ${h} WHERE ${mine} AND ${h.at} BETWEEN (SELECT min(at) FROM fresh) - ${GAP_MS} AND (SELECT max(at) FROM fresh) + ${GAP_MS}
       UNION ALL
@@ -83,8 +121,8 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
     ),
     changed AS MATERIALIZED (SELECT * FROM affected WHERE until <> credited OR zone <> ${zone}),
     stored AS (
-      INSERT INTO ${h} (${cols(h.userId, h.at, h.type, h.entityDigest, h.category, h.language, h.project, h.editor, h.os, h.app, h.creditedUntil, h.zone)})
-      SELECT ${user.id}::uuid, at, type, digest, ${fields}, until, ${zone} FROM affected WHERE is_new
+      INSERT INTO ${h} (${cols(h.userId, h.at, h.type, h.entityDigest, h.category, h.language, h.project, h.editor, h.os, h.app, h.machine, h.aiAgent, h.aiLines, h.humanLines, h.creditedUntil, h.zone, h.purgeAfter)})
+      SELECT ${user.id}::uuid, at, type, digest, ${fields}, until, ${zone}, CASE WHEN at < ${lateBefore} THEN ${keepUntil} ELSE 0 END FROM affected WHERE is_new
       ORDER BY at, type, digest
     ),
     recredited AS (
@@ -93,42 +131,76 @@ const heartbeatStatement = compiled<{ user: string; zone: string; beats: string;
       WHERE NOT c.is_new AND ${mine} AND ${h.at} BETWEEN (SELECT min(at) FROM changed) AND (SELECT max(at) FROM changed) AND ${rowKey}
     ),
     pieces AS (
-      SELECT type, language, project, editor, os, app, -1 AS sign, at AS s, credited AS e, zone FROM changed WHERE credited > at
+      SELECT type, language, project, editor, os, app, category, machine, ai_agent, -1 AS sign, at AS s, credited AS e, zone FROM changed WHERE credited > at
       UNION ALL
-      SELECT type, language, project, editor, os, app, 1, at, until, ${zone} FROM changed WHERE until > at
+      SELECT type, language, project, editor, os, app, category, machine, ai_agent, 1, at, until, ${zone} FROM changed WHERE until > at
     ),
     -- Each change cut at quarter hours and summed per bucket and quarter; each quarter's local
     -- date and hour read once (AT TIME ZONE costs more than the rest).
     quarters AS (
-      SELECT p.type = 'app' AS desktop, CASE WHEN p.type = 'app' THEN p.os ELSE p.language END AS k1,
-             CASE WHEN p.type = 'app' THEN p.app ELSE p.project END AS k2, CASE WHEN p.type = 'app' THEN '' ELSE p.editor END AS k3,
+      SELECT p.type = 'app' AS desktop, ${ide('language')} AS language, ${ide('project')} AS project, ${ide('editor')} AS editor,
+             ${ide('category')} AS category, ${ide('machine')} AS machine, p.os, ${ide('ai_agent')} AS ai_agent,
+             CASE WHEN p.type = 'app' THEN p.app ELSE '' END AS app,
              p.zone, q, sum(p.sign * (least(p.e, q + ${QUARTER_MS}) - greatest(p.s, q))) AS millis
       FROM pieces p CROSS JOIN LATERAL generate_series(p.s - p.s % ${QUARTER_MS}, p.e - 1, ${QUARTER_MS}) AS q
-      GROUP BY 1, 2, 3, 4, 5, 6
+      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
     ),
     locals AS (
       SELECT zone, q, to_timestamp(q / 1000.0) AT TIME ZONE zone AS local FROM (SELECT DISTINCT zone, q FROM quarters) AS d
     ),
     credits AS MATERIALIZED (
-      SELECT desktop, local::date AS date, extract(hour FROM local)::smallint AS hour, k1, k2, k3, sum(millis)::bigint AS millis
+      SELECT desktop, local::date AS date, extract(hour FROM local)::smallint AS hour, language, project, editor, category, machine, os, ai_agent, app,
+             sum(millis)::bigint AS millis
       FROM quarters JOIN locals USING (zone, q)
-      GROUP BY 1, 2, 3, 4, 5, 6
+      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
       HAVING sum(millis) <> 0
     ),
-    ${ideWrites(user.id, sql`SELECT date, hour, k1 AS language, k2 AS project, k3 AS editor, millis, 0::bigint AS lines FROM credits WHERE NOT desktop`, sql``, { signed: true, version: false })},
-    ${desktopWrites(user.id, sql`SELECT date, hour, k1 AS platform, k2 AS app, millis FROM credits WHERE desktop`, sql``, { signed: true })}
-    SELECT (SELECT ok FROM user_lock) AS ok, (SELECT count(*) FROM credits)::int AS changed, ${limits ? admittedColumns : sql`NULL AS "timeZone"`}`;
+    -- Each new heartbeat's line changes, in the bucket of its own local hour.
+    lines AS MATERIALIZED (
+      SELECT local::date AS date, extract(hour FROM local)::smallint AS hour, language, project, editor, category, machine, os, ai_agent,
+             greatest(ai_lines, 0)::bigint AS ai_additions, greatest(-ai_lines, 0)::bigint AS ai_deletions,
+             greatest(human_lines, 0)::bigint AS human_additions, greatest(-human_lines, 0)::bigint AS human_deletions
+      FROM (SELECT *, to_timestamp(at / 1000.0) AT TIME ZONE ${zone} AS local FROM fresh WHERE type <> 'app' AND (ai_lines <> 0 OR human_lines <> 0)) AS f
+    ),
+    ${ideWrites(
+      user.id,
+      sql`SELECT date, hour, language, project, editor, category, machine, os, ai_agent, millis, 0::bigint AS lines,
+                 0::bigint AS ai_additions, 0::bigint AS ai_deletions, 0::bigint AS human_additions, 0::bigint AS human_deletions
+          FROM credits WHERE NOT desktop
+          UNION ALL
+          SELECT date, hour, language, project, editor, category, machine, os, ai_agent, 0, 0, ai_additions, ai_deletions, human_additions, human_deletions FROM lines`,
+      sql``,
+      { signed: true, version: false },
+    )},
+    ${desktopWrites(user.id, sql`SELECT date, hour, os AS platform, app, millis FROM credits WHERE desktop`, sql``, { signed: true })}${recordAgents}
+    SELECT (SELECT ok FROM user_lock) AS ok, ((SELECT count(*) FROM credits) + (SELECT count(*) FROM lines))::int AS changed, ${limits ? admittedColumns : sql`NULL AS "timeZone"`}`;
 });
+
+// Per process, when each user's User-Agent was last recorded: a request records the ones not
+// recorded within the hour, so most heartbeat statements carry no such insert.
+const agentsRecorded = new LRUCache<string, number>({ max: 10_000 });
+const AGENT_RECORD_MS = 3_600_000;
+
+/** The agents to record with this batch, as the statement's JSON parameter; null when none is due. */
+function agentsToRecord(userId: string, seen: readonly SeenAgent[], now: number): string | null {
+  const due = seen.filter((a) => now - (agentsRecorded.get(`${userId}\u0000${a.value}`) ?? -Infinity) >= AGENT_RECORD_MS);
+  return due.length > 0 ? JSON.stringify(due.map((a) => [a.value, a.editor, a.os])) : null;
+}
 
 /**
  * A batch as the statement receives it: one JSON parameter, a row per heartbeat, times as
- * milliseconds after the earliest and digests in hexadecimal (small numbers and short strings).
+ * milliseconds after the earliest and digests in hexadecimal (small numbers and short strings);
+ * `since`, the earliest heartbeat not late (null: none), what `heartbeats_since` may move to.
  */
-export function statementBatch(batch: readonly Heartbeat[]): { beats: string; earliest: number } {
+export function statementBatch(batch: readonly Heartbeat[], lateBefore: number): { beats: string; earliest: number; since: number | null } {
   let earliest = Infinity;
-  for (const b of batch) if (b.at < earliest) earliest = b.at;
-  const rows = batch.map((b) => [b.at - earliest, b.type, digestHex(b.digest), b.category, b.language, b.project, b.editor, b.os, b.app]);
-  return { beats: JSON.stringify(rows), earliest };
+  let since = Infinity;
+  for (const b of batch) {
+    if (b.at < earliest) earliest = b.at;
+    if (b.at >= lateBefore && b.at < since) since = b.at;
+  }
+  const rows = batch.map((b) => [b.at - earliest, b.type, digestHex(b.digest), b.category, b.language, b.project, b.editor, b.os, b.app, b.machine, b.agent, b.aiLines, b.humanLines]);
+  return { beats: JSON.stringify(rows), earliest, since: Number.isFinite(since) ? since : null };
 }
 
 /**
@@ -141,12 +213,22 @@ export function statementBatch(batch: readonly Heartbeat[]): { beats: string; ea
  * and counts the request (a revoked token or a request past the limit throws, having written
  * nothing; a timezone changed since is taken and the batch stored in it).
  */
-export async function storeHeartbeats(db: Db, user: { id: string; timezone: string }, batch: readonly Heartbeat[], admission?: Admission): Promise<void> {
+export async function storeHeartbeats(
+  db: Db,
+  user: { id: string; timezone: string },
+  batch: readonly Heartbeat[],
+  admission?: Admission,
+  seenAgents: readonly SeenAgent[] = [],
+  now = Date.now(),
+): Promise<void> {
   if (batch.length === 0) return;
   type Result = AdmitResult & { ok: boolean | null; changed: number };
-  const { beats, earliest } = statementBatch(batch);
+  const lateBefore = now - LATE_LIMIT_MS;
+  const { beats, earliest, since } = statementBatch(batch, lateBefore);
+  const agents = agentsToRecord(user.id, seenAgents, now);
+  const values = { user: user.id, beats, earliest, since, late_before: lateBefore, keep_until: now + LATE_LIMIT_MS, agents: agents ?? undefined };
   const run = async (on: Db, zone: string, admit?: Admit): Promise<Result | undefined> => {
-    const statement = heartbeatStatement({ user: user.id, zone, beats, earliest, token: admit?.tokenId }, admit ? admit.limits : null);
+    const statement = heartbeatStatement({ ...values, zone, token: admit?.tokenId }, { limits: admit ? admit.limits : null, agents: agents !== null });
     return (await preparedRows<Result>(on, statement))[0];
   };
   let zone = user.timezone;
@@ -165,6 +247,7 @@ export async function storeHeartbeats(db: Db, user: { id: string; timezone: stri
   }
   if (!result || result.ok === null) return; // the account is gone
   if (!result.ok) throw new Error('a heartbeat batch found its user changed while holding the user\'s row');
+  if (agents !== null) for (const a of seenAgents) agentsRecorded.set(`${user.id}\u0000${a.value}`, now);
   purgeNowAndThen(db);
   if (result.changed > 0) await announce(db, user.id);
 }

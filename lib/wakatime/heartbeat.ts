@@ -3,8 +3,10 @@
 // heartbeats apart.
 
 export const MAX_HEARTBEATS = 1000;
-/** How late a heartbeat may arrive. */
+/** How long heartbeats are kept by their time: a heartbeat older than this arrives late (lib/wakatime/heartbeat-store.ts). */
 export const LATE_LIMIT_MS = 14 * 86_400_000;
+/** The earliest time a heartbeat may have: the earliest date a bucket may carry (lib/ingest/schemas.ts). */
+export const EARLIEST_HEARTBEAT_MS = Date.parse('2000-01-01T00:00:00Z');
 /** How far ahead of the server's clock a heartbeat may be. */
 export const AHEAD_LIMIT_MS = 3_600_000;
 /** The longest gap between two heartbeats that counts as time spent. */
@@ -23,6 +25,20 @@ export interface Heartbeat {
   editor: string;
   os: string;
   app: string;
+  /** The machine (X-Machine-Name, else the heartbeat's `hostname`); '' unknown. */
+  machine: string;
+  /** The AI agent named in the User-Agent; '' none. */
+  agent: string;
+  /** WakaTime's ai_line_changes and human_line_changes (net lines; may be negative). */
+  aiLines: number;
+  humanLines: number;
+}
+
+/** A User-Agent a request's heartbeats came with, and what it says (lib/wakatime/user-agent.ts). */
+export interface SeenAgent {
+  value: string;
+  editor: string;
+  os: string;
 }
 
 /** What became of one heartbeat of a request: accepted, or what is wrong with it (its answer: heartbeatAnswer). */

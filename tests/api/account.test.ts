@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { NO_DIMENSIONS, NO_LINE_CHANGES } from '@/lib/ingest/rows';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DELETE as deleteMe, GET as getMe, PATCH as patchMe } from '@/app/main/api/v1/me/route';
 import { GET as exportMe } from '@/app/main/api/v1/me/export/route';
@@ -237,10 +238,10 @@ describe('account routes (/me)', () => {
     expect((await call(postBatch, '/sync/activities', { token, body: { activities: [{ language: 'Go', time: 1, date, hour: 1 }] } })).status).toBe(401);
     // A write authenticated just before the deletion reaches the store after it: it is refused
     // whole (ide_activity has no key of its own to users; its rollup rows do), nothing is left.
-    const late = [{ date, hour: 5, language: 'Go', project: '', editor: '', millis: 1000, lines: 0 }];
+    const late = [{ date, hour: 5, language: 'Go', project: '', editor: '', ...NO_DIMENSIONS, millis: 1000, lines: 0, ...NO_LINE_CHANGES }];
     await expect(writeRows(db, 'ide', user.id, late)).rejects.toThrow();
     // So is a heartbeat batch (heartbeats have no key to users either: the batch finds no user).
-    await storeHeartbeats(db, { id: user.id, timezone: 'UTC' }, [{ at: Date.now(), type: 'file', digest: 1, category: 'coding', language: 'Go', project: '', editor: 'vim', os: 'Linux', app: '' }]);
+    await storeHeartbeats(db, { id: user.id, timezone: 'UTC' }, [{ at: Date.now(), type: 'file', digest: 1, category: 'coding', language: 'Go', project: '', editor: 'vim', os: 'Linux', app: '', machine: '', agent: '', aiLines: 0, humanLines: 0 }]);
     for (const table of ['ide_activity', 'heartbeats']) {
       const [orphans] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE user_id = ${user.id}`);
       expect([table, orphans.n]).toEqual([table, 0]);

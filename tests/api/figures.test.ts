@@ -47,6 +47,10 @@ const beat = (at: number, language: string, project: string, digest: number): He
   editor: 'Vim',
   os: 'Linux',
   app: '',
+  machine: '',
+  agent: '',
+  aiLines: 0,
+  humanLines: 0,
 });
 
 describe('GET /me/timeline', () => {

@@ -131,7 +131,7 @@ describe('heartbeats to time', () => {
     const t = nowSeconds() - 120;
     const res = await waka(postBulk, 'heartbeats.bulk', u.key, [
       { entity: 'ok.py', time: t, language: 'Python' },
-      { entity: 'old.py', time: t - 15 * 86_400, language: 'Python' },
+      { entity: 'old.py', time: Date.UTC(1999, 11, 31) / 1000, language: 'Python' },
       { entity: 'future.py', time: t + 2 * 3600, language: 'Python' },
       { entity: 'diff.py', time: t, content: 'print(1)' },
       'not an object',
@@ -141,7 +141,7 @@ describe('heartbeats to time', () => {
     expect(res.status).toBe(201);
     const { responses } = await res.json();
     expect(responses.map((r: [unknown, number]) => r[1])).toEqual([201, 400, 400, 400, 400, 400, 201]);
-    expect(responses[1][0].error).toMatch(/14 days/);
+    expect(responses[1][0].error).toMatch(/from 2000-01-01/);
     expect(responses[3][0].error).toMatch(/never accepted/);
     expect(responses[0][0].data).toMatchObject({ type: 'file', language: 'Python' });
     expect(JSON.stringify(responses)).not.toContain('ok.py');
@@ -194,12 +194,13 @@ describe('heartbeats to time', () => {
   it('are kept until no late heartbeat can reach them, then deleted, their time still counted', async () => {
     const [a, b] = [await wakaUser(), await wakaUser()];
     const now = Date.now();
-    const beat = (at: number) => ({ at, type: 'file' as const, digest: at % 1000, category: 'coding', language: 'Go', project: 'p', editor: 'vim', os: 'Linux', app: '' });
+    const beat = (at: number) => ({ at, type: 'file' as const, digest: at % 1000, category: 'coding', language: 'Go', project: 'p', editor: 'vim', os: 'Linux', app: '', machine: '', agent: '', aiLines: 0, humanLines: 0 });
     // Two older than 14 days, an hour and 15 minutes (the oldest a late heartbeat may change), one a
-    // minute younger (storing starts a purge of its own, a little after \`now\`), and one a day old.
+    // minute younger (storing starts a purge of its own, a little after \`now\`), and one a day old,
+    // each sent when it happened.
     const oldest = now - 14 * 86_400_000 - 3_600_000 - 15 * 60_000;
     const times = [oldest - 120_000, oldest - 1, oldest + 60_000, now - 86_400_000];
-    for (const u of [a, b]) await storeHeartbeats(await getDb(), { id: u.user.id, timezone: 'UTC' }, times.map(beat));
+    for (const u of [a, b]) for (const at of times) await storeHeartbeats(await getDb(), { id: u.user.id, timezone: 'UTC' }, [beat(at)], undefined, [], at + 1000);
     const kept = async (id: string) =>
       (await rows<{ at: number }>(await getDb(), sql`SELECT at::float8 AS at FROM heartbeats WHERE user_id = ${id} ORDER BY at`)).map((r) => r.at);
     const before = await storedIde(a.user.id);
@@ -207,6 +208,30 @@ describe('heartbeats to time', () => {
     await purgeOldHeartbeats(await getDb(), now);
     for (const u of [a, b]) expect(await kept(u.user.id)).toEqual(times.slice(2));
     expect(await storedIde(a.user.id)).toEqual(before);
+  });
+
+  it('count late ones (older than 14 days, as an AI sync sends history) once, however often they come, kept 14 days after they came', async () => {
+    const u = await wakaUser();
+    const db = await getDb();
+    // A session of a year ago, sent in three requests of overlapping heartbeats, then all again.
+    const start = nowSeconds() - 365 * 86_400;
+    const session = Array.from({ length: 12 }, (_, i) => ({ entity: `f${i % 3}.ts`, time: start + i * 120, language: 'TypeScript', project: 'p', category: 'ai coding' }));
+    for (const part of [session.slice(0, 5), session.slice(4, 9), session.slice(8)]) expect((await waka(postBulk, 'heartbeats.bulk', u.key, part)).status).toBe(201);
+    const total = async () => (await storedIde(u.user.id)).reduce((sum, r) => sum + r.millis, 0);
+    expect(await total()).toBe(11 * 120_000);
+    await waka(postBulk, 'heartbeats.bulk', u.key, session);
+    expect(await total()).toBe(11 * 120_000);
+    // They do not tell an import that this path counted the year since.
+    const [owner] = await rows<{ since: number | null }>(db, sql`SELECT heartbeats_since::float8 AS since FROM users WHERE id = ${u.user.id}`);
+    expect(owner.since).toBeNull();
+    // Kept 14 days after they came, then purged; sent again after that, they still count once.
+    const count = async () => (await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM heartbeats WHERE user_id = ${u.user.id}`))[0].n;
+    await purgeOldHeartbeats(db, Date.now());
+    expect(await count()).toBe(12);
+    await purgeOldHeartbeats(db, Date.now() + 15 * 86_400_000);
+    expect(await count()).toBe(0);
+    await waka(postBulk, 'heartbeats.bulk', u.key, session);
+    expect(await total()).toBe(11 * 120_000);
   });
 
   it('count app heartbeats as desktop time, per application', async () => {

@@ -53,15 +53,29 @@ export async function call(handler: Handler, path: string, opts: CallOptions = {
   return expectDocumented('POST', url, await handler(new Request(url, { method: 'POST', headers, body })));
 }
 
-export type StoredIde = IdeRow;
+export type StoredIde = Pick<IdeRow, 'date' | 'hour' | 'language' | 'project' | 'editor' | 'millis' | 'lines'>;
 
-/** What is stored for a user, read straight from the table. */
+/**
+ * What is stored for a user, read straight from the table, per date, hour, language, project and
+ * editor (summed over the other dimensions: storedDimensions reads those).
+ */
 export async function storedIde(userId: string): Promise<StoredIde[]> {
   return rows<StoredIde>(
     await getDb(),
     sql`SELECT to_char(date, 'YYYY-MM-DD') AS date, hour::int AS hour, language, project, editor,
-               millis::float8 AS millis, lines::float8 AS lines
-        FROM ide_activity WHERE user_id = ${userId} ORDER BY date, hour, language, project, editor`,
+               sum(millis)::float8 AS millis, sum(lines)::float8 AS lines
+        FROM ide_activity WHERE user_id = ${userId} GROUP BY 1, 2, 3, 4, 5 ORDER BY date, hour, language, project, editor`,
+  );
+}
+
+/** Every stored bucket of a user with all its dimensions and sums, as stored. */
+export async function storedDimensions(userId: string): Promise<IdeRow[]> {
+  return rows<IdeRow>(
+    await getDb(),
+    sql`SELECT to_char(date, 'YYYY-MM-DD') AS date, hour::int AS hour, language, project, editor, category, machine, os, ai_agent AS agent,
+               millis::float8 AS millis, lines::float8 AS lines, ai_additions::float8 AS "aiAdditions", ai_deletions::float8 AS "aiDeletions",
+               human_additions::float8 AS "humanAdditions", human_deletions::float8 AS "humanDeletions"
+        FROM ide_activity WHERE user_id = ${userId} ORDER BY date, hour, language, project, editor, category, machine, os, ai_agent`,
   );
 }
 

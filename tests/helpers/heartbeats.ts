@@ -1,4 +1,5 @@
-import { storedIde } from './api';
+import { knownCategory } from '../../lib/activity';
+import { storedDimensions } from './api';
 
 // The reference of heartbeat time: each gap of at most 15 minutes to the next heartbeat (in time
 // order, duplicates once) is credited to the earlier one, cut at the local hours of a timezone of
@@ -12,7 +13,7 @@ export interface Beat {
   category: string;
 }
 
-/** Totals per [local date, hour, language, project] of the unique stream in order. */
+/** Totals per [local date, hour, language, project, category] of the unique stream in order. */
 export function referenceTotals(beats: Beat[], offsetMs: number): Map<string, number> {
   const unique = [...new Map(beats.map((b) => [`${b.time}/${b.entity}`, b])).values()];
   const ordered = unique.sort((a, b) => a.time - b.time);
@@ -24,7 +25,7 @@ export function referenceTotals(beats: Beat[], offsetMs: number): Map<string, nu
       const local = new Date(ms + offsetMs);
       const hourEnd = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate(), local.getUTCHours() + 1) - offsetMs;
       const end = Math.min(next.time * 1000, hourEnd);
-      const key = JSON.stringify([local.toISOString().slice(0, 10), local.getUTCHours(), b.language, b.project]);
+      const key = JSON.stringify([local.toISOString().slice(0, 10), local.getUTCHours(), b.language, b.project, knownCategory(b.category)]);
       totals.set(key, (totals.get(key) ?? 0) + end - ms);
       ms = end;
     }
@@ -34,6 +35,11 @@ export function referenceTotals(beats: Beat[], offsetMs: number): Map<string, nu
 
 /** What is stored for a user, in the reference's keys. */
 export async function storedTotals(userId: string): Promise<Map<string, number>> {
-  const stored = await storedIde(userId);
-  return new Map(stored.filter((r) => r.millis !== 0).map((r) => [JSON.stringify([r.date, r.hour, r.language, r.project]), r.millis]));
+  const totals = new Map<string, number>();
+  for (const r of await storedDimensions(userId)) {
+    if (r.millis === 0) continue;
+    const key = JSON.stringify([r.date, r.hour, r.language, r.project, r.category]);
+    totals.set(key, (totals.get(key) ?? 0) + r.millis);
+  }
+  return totals;
 }

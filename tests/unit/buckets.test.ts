@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalEditor } from '../../lib/editors';
 import { desktopKind, ideKind, validateBuckets } from '../../lib/ingest/buckets';
-import type { IdeRow } from '../../lib/ingest/rows';
+import { NO_DIMENSIONS, NO_LINE_CHANGES, type IdeRow } from '../../lib/ingest/rows';
 import { localDateHour } from '../../lib/local-time';
 import { daysFromToday } from '../helpers/api';
 
@@ -19,7 +19,17 @@ describe('IDE bucket validation', () => {
     );
     expect(rejected).toEqual([]);
     expect(rows).toEqual([
-      { date: '2026-01-05', hour: 10, language: 'TypeScript', project: 'codetally', editor: 'VS Code', millis: 60_000, lines: 13 },
+      { date: '2026-01-05', hour: 10, language: 'TypeScript', project: 'codetally', editor: 'VS Code', ...NO_DIMENSIONS, millis: 60_000, lines: 13, ...NO_LINE_CHANGES },
+    ]);
+  });
+
+  it('keys a bucket by its category, machine and AI agent too, and sums AI and human line changes as added and deleted', () => {
+    const ai = { ...ok, category: 'AI Coding', machine: ' work-laptop ', ai_agent: 'Claude', ai_lines: 40, human_lines: -3 };
+    const { groups, rejected } = validateBuckets(ideKind, [ai, { ...ai, ai_lines: -10 }, { ...ai, category: 'debugging' }, { ...ok, category: 'typing' }], 'UTC');
+    expect(rejected).toEqual([{ index: 3, errors: [expect.objectContaining({ path: 'category', message: expect.stringMatching(/one of WakaTime's categories/) })] }]);
+    expect(groups).toEqual([
+      expect.objectContaining({ category: 'ai coding', machine: 'work-laptop', os: '', agent: 'Claude', millis: 120_000, aiAdditions: 40, aiDeletions: 10, humanAdditions: 0, humanDeletions: 6 }),
+      expect.objectContaining({ category: 'debugging', millis: 60_000, aiAdditions: 40, humanDeletions: 3 }),
     ]);
   });
 
@@ -78,7 +88,7 @@ describe('IDE bucket validation', () => {
     const batch = validateBuckets(ideKind, [{ ...ok, zeta: 1, user_id: 'someone' }, { ...ok, zeta: 2 }], 'UTC');
     expect(batch.ignoredFields).toEqual(['user_id', 'zeta']);
     expect(batch.accepted).toBe(2);
-    expect(batch.groups).toEqual([{ date: ok.date, hour: ok.hour, language: ok.language, project: '', editor: '', millis: 120_000, lines: 0 }]);
+    expect(batch.groups).toEqual([{ date: ok.date, hour: ok.hour, language: ok.language, project: '', editor: '', ...NO_DIMENSIONS, millis: 120_000, lines: 0, ...NO_LINE_CHANGES }]);
   });
 
   it('treats null optional fields as absent', () => {
@@ -168,7 +178,7 @@ describe('grouping', () => {
         for (const b of items) {
           const editor = canonicalEditor(b.ide_name);
           const key = JSON.stringify([b.date, b.hour, b.language, b.project_name, editor]);
-          const row = expected.get(key) ?? { date: b.date, hour: b.hour, language: b.language, project: b.project_name, editor, millis: 0, lines: 0 };
+          const row = expected.get(key) ?? { date: b.date, hour: b.hour, language: b.language, project: b.project_name, editor, ...NO_DIMENSIONS, millis: 0, lines: 0, ...NO_LINE_CHANGES };
           row.millis += b.time * 1000;
           row.lines += b.lines;
           expected.set(key, row);

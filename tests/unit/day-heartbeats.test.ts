@@ -32,6 +32,10 @@ const heartbeat = fc.record({
   editor: fc.constantFrom('vim', 'VS Code'),
   os: fc.constant('Linux'),
   app: fc.constantFrom('', 'Firefox'),
+  machine: fc.constantFrom('', 'laptop'),
+  agent: fc.constantFrom('', 'Claude'),
+  aiLines: fc.constant(0),
+  humanLines: fc.constant(0),
 });
 
 describe('a day of heartbeats held in columns', () => {
@@ -48,7 +52,7 @@ describe('a day of heartbeats held in columns', () => {
           const distinct = day.credit(firstNext, zone, deltas);
           expect({ credits: deltas.credits(), distinct }).toEqual(referenceCredits(list, firstNext, zone));
           expect(day.size).toBe(list.length);
-          expect(day.named).toBe(new Set(list.map((h) => [h.type, h.language, h.project, h.editor, h.os, h.app].join('\u0000'))).size);
+          expect(day.named).toBe(new Set(list.map((h) => [h.type, h.language, h.project, h.editor, h.os, h.app, h.category, h.machine, h.agent].join('\u0000'))).size);
           expect(day.earliest).toBe(list.reduce((min, h) => Math.min(min, h.at), Infinity));
         }
       }),

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../../lib/ingest/fast-path';
+import { NO_DIMENSIONS, NO_LINE_CHANGES } from '../../lib/ingest/rows';
 import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
 import { CONTENT_FIELDS } from '../../lib/activity';
 import { DistinctHeartbeats } from '../../lib/wakatime/distinct-heartbeats';
@@ -28,6 +29,8 @@ const date = fc.oneof(
   anyValue,
 );
 const lines = fc.oneof(fc.constantFrom(0, -1, 12.5, 10_000_000, 10_000_001), fc.integer(), anyValue);
+const lineChanges = fc.oneof(fc.constantFrom(0, -1, 7, 12.5, -10_000_000, 10_000_000, 10_000_001, -10_000_001), fc.integer(), anyValue);
+const category = fc.oneof(fc.constantFrom('coding', 'ai coding', 'AI Coding', ' debugging ', 'Debugging', 'typing', ''), anyValue);
 
 /** Optional fields are sometimes absent altogether. */
 function bucket(fields: Record<string, fc.Arbitrary<unknown>>, required: string[]) {
@@ -38,7 +41,23 @@ function bucket(fields: Record<string, fc.Arbitrary<unknown>>, required: string[
 }
 
 const ideBuckets = bucket(
-  { language: awkwardText(64), time: seconds, lines, date, hour, path: awkwardText(1024), project_name: awkwardText(200), ide_name: awkwardText(64), filename: awkwardText(255), extra: anyValue },
+  {
+    language: awkwardText(64),
+    time: seconds,
+    lines,
+    date,
+    hour,
+    path: awkwardText(1024),
+    project_name: awkwardText(200),
+    ide_name: awkwardText(64),
+    filename: awkwardText(255),
+    category,
+    machine: awkwardText(64),
+    ai_agent: awkwardText(64),
+    ai_lines: lineChanges,
+    human_lines: lineChanges,
+    extra: anyValue,
+  },
   ['language', 'time'],
 );
 const desktopBuckets = bucket(
@@ -80,7 +99,9 @@ describe('fast bucket guards', () => {
 
   it('accepts the ordinary buckets plugins send', () => {
     const ide = { language: 'TypeScript', time: 42.5, lines: 10, date: '2026-01-05', hour: 9, project_name: ' codetally ', ide_name: 'vscode', filename: 'a.ts', path: '/src/a.ts' };
-    expect(fastIdeRow(ide, clock)).toEqual({ date: '2026-01-05', hour: 9, language: 'TypeScript', project: 'codetally', editor: 'VS Code', millis: 42_500, lines: 10 });
+    expect(fastIdeRow(ide, clock)).toEqual({ date: '2026-01-05', hour: 9, language: 'TypeScript', project: 'codetally', editor: 'VS Code', ...NO_DIMENSIONS, millis: 42_500, lines: 10, ...NO_LINE_CHANGES });
+    const ai = { ...ide, category: 'ai coding', machine: 'work-laptop', ai_agent: 'Claude', ai_lines: 40, human_lines: -3 };
+    expect(fastIdeRow(ai, clock)).toMatchObject({ category: 'ai coding', machine: 'work-laptop', os: '', agent: 'Claude', aiAdditions: 40, aiDeletions: 0, humanAdditions: 0, humanDeletions: 3 });
     expect(fastIdeRow({ language: 'Go', time: 1 }, clock)).toEqual(ideRow(ideBucketSchema.parse({ language: 'Go', time: 1 }), clock));
     const desk = { platform: 'Linux', time: 30, date: '2026-01-05', hour: 9, path: '', filename: 'code', program_name: 'Code' };
     expect(fastDesktopRow(desk, clock)).toEqual({ date: '2026-01-05', hour: 9, platform: 'Linux', app: 'Code', millis: 30_000 });

@@ -17,6 +17,10 @@ export const users = pgTable(
     shareApps: boolean('share_apps').notNull().default(false),
     leaderboard: boolean('leaderboard').notNull().default(false),
     communityStats: boolean('community_stats').notNull().default(true),
+    /** Whether public surfaces show AI-assisted coding (AI time, agents, AI and human lines); off by default. */
+    shareAi: boolean('share_ai').notNull().default(false),
+    /** Whether public surfaces name the user's machines; off by default. */
+    shareMachines: boolean('share_machines').notNull().default(false),
     /** Opt-in: a summary of the week before, mailed on Monday morning (lib/mail/weekly.ts). */
     weeklyReport: boolean('weekly_report').notNull().default(false),
     /** Bumped by every write of the user's activity: per-user read caches key on it. */
@@ -29,6 +33,11 @@ export const users = pgTable(
      * heartbeats at or after it alone (lib/wakatime/imports.ts).
      */
     heartbeatsSince: bigint('heartbeats_since', { mode: 'number' }),
+    /**
+     * Epoch ms until which heartbeats that arrived late (older than 14 days) are kept
+     * (heartbeats.purge_after); null when none is: the purge reads it to find whose to delete.
+     */
+    lateHeartbeatsUntil: bigint('late_heartbeats_until', { mode: 'number' }),
     /**
      * Projects renamed away: old name -> the name its time counts under now, always a final name
      * (never itself a key). Every write maps a project through it (lib/projects/aliases.ts); it is

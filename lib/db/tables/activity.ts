@@ -6,7 +6,11 @@ import { hourOfDay, notNegative } from './checks';
 // time, and the idempotency records of the writes.
 //
 // Activity tables are keyed by user first so they can be distributed by user_id.
-// Empty string, not NULL, stands for "no project" / "no editor" so the key is a plain primary key.
+// Empty string, not NULL, stands for "no project" / "no editor" (and no machine, operating system
+// or AI agent known) so the key is a plain primary key. The key holds every dimension a figure is
+// read by, over all history: language, project, editor, category (WakaTime's, `coding` by
+// default), machine, operating system and AI agent; AI and human line changes are summed like
+// time. Its primary key was rebuilt with them online (lib/db/online-steps.ts).
 // ide_activity alone has no foreign key to users: a key is checked row by row, a large share of
 // storing a batch of new buckets (decision 0003). The statement that stores them also upserts the
 // user's user_hours rows for the same date-hours, whose key check (and the users row it updates)
@@ -20,13 +24,26 @@ export const ideActivity = pgTable(
     language: text('language').notNull(),
     project: text('project').notNull().default(''),
     editor: text('editor').notNull().default(''),
+    /** WakaTime's category (lib/activity.ts CATEGORY_NAMES), lower case. */
+    category: text('category').notNull().default('coding'),
+    /** The machine's name (X-Machine-Name, or the sync bucket's `machine`); '' unknown. */
+    machine: text('machine').notNull().default(''),
+    /** The operating system, as heartbeats' User-Agents name it; '' unknown (sync buckets). */
+    os: text('os').notNull().default(''),
+    /** The AI agent whose heartbeats these are (`Claude`, `Cursor`); '' for a person's own. */
+    aiAgent: text('ai_agent').notNull().default(''),
     /** Time in milliseconds: integer sums stay exact however many uploads add to a bucket. */
     millis: bigint('millis', { mode: 'number' }).notNull(),
     lines: bigint('lines', { mode: 'number' }).notNull().default(0),
+    /** Lines an AI agent added and deleted, and lines a person did, in the hour (WakaTime's ai_/human_line_changes). */
+    aiAdditions: bigint('ai_additions', { mode: 'number' }).notNull().default(0),
+    aiDeletions: bigint('ai_deletions', { mode: 'number' }).notNull().default(0),
+    humanAdditions: bigint('human_additions', { mode: 'number' }).notNull().default(0),
+    humanDeletions: bigint('human_deletions', { mode: 'number' }).notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.userId, t.date, t.hour, t.language, t.project, t.editor] }),
+    primaryKey({ name: 'ide_activity_pkey', columns: [t.userId, t.date, t.hour, t.language, t.project, t.editor, t.category, t.machine, t.os, t.aiAgent] }),
     hourOfDay('ide_activity', t.hour),
     notNegative('ide_activity', t.millis),
   ],

@@ -29,11 +29,59 @@ export const heartbeats = pgTable(
     editor: text('editor').notNull(),
     os: text('os').notNull(),
     app: text('app').notNull(),
+    /** The machine (X-Machine-Name, or the heartbeat's `hostname`); '' unknown. */
+    machine: text('machine').notNull().default(''),
+    /** The AI agent named in the User-Agent; '' for none. */
+    aiAgent: text('ai_agent').notNull().default(''),
+    /** WakaTime's ai_line_changes and human_line_changes of this heartbeat (may be negative). */
+    aiLines: integer('ai_lines').notNull().default(0),
+    humanLines: integer('human_lines').notNull().default(0),
     creditedUntil: bigint('credited_until', { mode: 'number' }).notNull(),
     zone: text('zone').notNull(),
+    /**
+     * Epoch ms before which the row is not purged, for a heartbeat that arrived already older than
+     * the 14 days (0 for the others, purged by their time): late ones a client sends in several
+     * requests find each other's times for their credits while it sends them.
+     */
+    purgeAfter: bigint('purge_after', { mode: 'number' }).notNull().default(0),
   },
   // No index but the key: the purge of old rows goes user by user through it (purgeOldHeartbeats).
   (t) => [primaryKey({ columns: [t.userId, t.at, t.type, t.entityDigest] })],
+);
+
+/**
+ * Heartbeats that arrived already older than the 14 days the heartbeat path keeps them (wakatime-cli's
+ * AI sync sends agents' history; a long offline queue), by a 64-bit hash of what tells two
+ * heartbeats apart (time, type, entity digest): kept for good, after the heartbeat itself is
+ * purged, so that sending one again never counts it twice. Nothing else of the heartbeat.
+ */
+export const lateHeartbeatKeys = pgTable(
+  'late_heartbeat_keys',
+  {
+    userId: uuid('user_id').notNull(),
+    key: bigint('key', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/**
+ * The User-Agents a user's heartbeats came with (GET /users/current/user_agents): recorded by the
+ * heartbeat statement at most once an hour per process and value (lib/wakatime/heartbeat-store.ts).
+ */
+export const userAgents = pgTable(
+  'user_agents',
+  {
+    id: uuid('id').notNull().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    value: text('value').notNull(),
+    editor: text('editor').notNull(),
+    os: text('os').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.value] })],
 );
 
 /**
