@@ -16,7 +16,7 @@ import { requireUser, visitorAddress, visitorAgent } from '@/lib/web/account/ses
 // The dashboard's forms. Next refuses server actions posted from another site; each one also
 // re-reads the session, validates with the API's own schema and calls the same lib function.
 
-const settingFlags = ['profile_public', 'share_languages', 'share_editors', 'share_apps', 'leaderboard', 'community_stats', 'weekly_report'] as const;
+const settingFlags = ['profile_public', 'share_languages', 'share_editors', 'share_apps', 'share_ai', 'share_machines', 'leaderboard', 'community_stats', 'weekly_report'] as const;
 const text = (form: FormData, name: string) => {
   const v = form.get(name);
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;

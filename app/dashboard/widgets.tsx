@@ -180,6 +180,12 @@ const sentences: { flag: string; title: string; sentence: string }[] = [
   { flag: 'share_languages', title: 'Share languages', sentence: 'With a public profile, your language breakdown is shown too; on the leaderboard, your top languages.' },
   { flag: 'share_editors', title: 'Share editors', sentence: 'With a public profile, which editors you use is shown too.' },
   { flag: 'share_apps', title: 'Share desktop applications', sentence: 'Allows showing which desktop applications you use; no public page shows them today, and projects are never public.' },
+  {
+    flag: 'share_ai',
+    title: 'Share AI-assisted coding',
+    sentence: 'With a public profile, your time with AI agents (which agents, the AI Coding category) and your AI and human line changes are shown too, and may be a badge. Off, AI Coding counts as Coding wherever your figures are public.',
+  },
+  { flag: 'share_machines', title: 'Share machine names', sentence: "With a public profile, the names of the machines you code on are shown too. Off, a machine's name is never public." },
   { flag: 'leaderboard', title: 'Appear on the leaderboard', sentence: 'Your name, handle and coding time for the last 7 and 30 days are listed on the public leaderboard (pages already served may show you for up to five minutes after you leave).' },
   { flag: 'community_stats', title: 'Count in community statistics', sentence: 'Your time adds, anonymously, to site-wide figures shown only when enough people are behind them.' },
   {

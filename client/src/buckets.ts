@@ -14,6 +14,13 @@ export interface EditorEvent {
   language: string;
   project: string;
   editor: string;
+  /** WakaTime's category (`coding`, `ai coding`, `debugging`, ...), this machine's name, the AI agent ('' for none). */
+  category?: string;
+  machine?: string;
+  agent?: string;
+  /** Net lines an AI agent and the person changed with this event: they count with the next time credited in this stream. */
+  aiLines?: number;
+  humanLines?: number;
 }
 
 /** A desktop event (the agent): the application now in front, or '' when the person went idle or the agent stopped. */
@@ -34,6 +41,11 @@ export interface EditorBucket {
   language: string;
   project_name: string;
   ide_name: string;
+  category?: string;
+  machine?: string;
+  ai_agent?: string;
+  ai_lines?: number;
+  human_lines?: number;
   time: number;
 }
 
@@ -83,14 +95,28 @@ export function hoursOf(start: number, end: number): [string, number, number][] 
 const counts = (e: ClientEvent) => e.kind === 'editor' || e.app !== '';
 
 function keyOf(e: ClientEvent, date: string, hour: number): string {
-  return e.kind === 'editor' ? [date, hour, e.language, e.project, e.editor].join('\u0000') : [date, hour, e.platform, e.app].join('\u0000');
+  return e.kind === 'editor'
+    ? [date, hour, e.language, e.project, e.editor, e.category ?? '', e.machine ?? '', e.agent ?? ''].join('\u0000')
+    : [date, hour, e.platform, e.app].join('\u0000');
 }
 
 function bucketOf(e: ClientEvent, date: string, hour: number): Bucket {
-  return e.kind === 'editor'
-    ? { date, hour, language: e.language, project_name: e.project, ide_name: e.editor, time: 0 }
-    : { date, hour, platform: e.platform, program_name: e.app, path: '', filename: '', time: 0 };
+  if (e.kind === 'desktop') return { date, hour, platform: e.platform, program_name: e.app, path: '', filename: '', time: 0 };
+  return {
+    date,
+    hour,
+    language: e.language,
+    project_name: e.project,
+    ide_name: e.editor,
+    ...(e.category && { category: e.category }),
+    ...(e.machine && { machine: e.machine }),
+    ...(e.agent && { ai_agent: e.agent }),
+    time: 0,
+  };
 }
+
+/** Line changes an event carries (editor events only). */
+const linesOf = (e: ClientEvent | null) => (e?.kind === 'editor' ? { ai: e.aiLines ?? 0, human: e.humanLines ?? 0 } : { ai: 0, human: 0 });
 
 /** What crediting a run of events gives: the buckets (summed by key, in key order), the event carried to the next run, and events too late to count. */
 export interface Credited {
@@ -107,9 +133,11 @@ export interface Credited {
  */
 export function credit(carry: ClientEvent | null, events: readonly ClientEvent[]): Credited {
   const sorted = [...events].sort((a, b) => a.at - b.at);
-  const millis = new Map<string, { bucket: Bucket; ms: number }>();
+  const millis = new Map<string, { bucket: Bucket; ms: number; ai: number; human: number }>();
   let previous = carry;
   let late = 0;
+  // Line changes not yet in a bucket: a bucket needs time, so they wait for the stream's next credit.
+  let pending = linesOf(carry);
   for (const e of sorted) {
     if (previous && e.at < previous.at) {
       late++;
@@ -118,16 +146,23 @@ export function credit(carry: ClientEvent | null, events: readonly ClientEvent[]
     if (previous && counts(previous) && e.at - previous.at <= GAP_MS) {
       for (const [date, hour, ms] of hoursOf(previous.at, e.at)) {
         const key = keyOf(previous, date, hour);
-        const found = millis.get(key);
-        if (found) found.ms += ms;
-        else millis.set(key, { bucket: bucketOf(previous, date, hour), ms });
+        let found = millis.get(key);
+        if (!found) millis.set(key, (found = { bucket: bucketOf(previous, date, hour), ms: 0, ai: 0, human: 0 }));
+        found.ms += ms;
+        found.ai += pending.ai;
+        found.human += pending.human;
+        pending = { ai: 0, human: 0 };
       }
     }
+    const next = linesOf(e);
+    pending = { ai: pending.ai + next.ai, human: pending.human + next.human };
     previous = e;
   }
   const buckets = [...millis.entries()]
     .filter(([, { ms }]) => ms > 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, { bucket, ms }]) => ({ ...bucket, time: ms / 1000 }));
-  return { buckets, carry: previous, late };
+    .map(([, { bucket, ms, ai, human }]) => ({ ...bucket, time: ms / 1000, ...(ai !== 0 && { ai_lines: ai }), ...(human !== 0 && { human_lines: human }) }));
+  // The event carried to the next run takes the lines still waiting.
+  const carried = previous?.kind === 'editor' ? { ...previous, aiLines: pending.ai, humanLines: pending.human } : previous;
+  return { buckets, carry: carried, late };
 }

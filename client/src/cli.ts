@@ -14,6 +14,7 @@ const usage = `codetally ${VERSION}: Codetally's reference client
   codetally config --api-url <site> --token-stdin
                            the token from standard input; or none, with $CODETALLY_TOKEN set; or --token <token>
   codetally heartbeat --entity <file> [--language L] [--project P] [--editor E] [--time EPOCH] [--write] [--plugin NAME]
+                      [--category C] [--ai-agent A] [--ai-lines N] [--human-lines N] [--machine M]
   codetally flush          send what is queued now
   codetally today          today's total, for a status bar ("1 hr 5 mins")
   codetally status         what is queued, and the last error
@@ -111,10 +112,22 @@ async function main(argv: string[]): Promise<number> {
       const v = args(rest, {
         entity: { type: 'string' }, language: { type: 'string' }, project: { type: 'string' }, editor: { type: 'string' },
         time: { type: 'string' }, write: { type: 'boolean' }, plugin: { type: 'string' },
+        category: { type: 'string' }, 'ai-agent': { type: 'string' }, 'ai-lines': { type: 'string' }, 'human-lines': { type: 'string' }, machine: { type: 'string' },
       });
       if (v.entity === undefined && v.language === undefined) throw new UsageError('--entity or --language is required');
-      const time = v.time === undefined ? undefined : Number(v.time);
-      client.heartbeat({ entity: v.entity as string, language: v.language as string, project: v.project as string, editor: v.editor as string, time });
+      const number = (name: string) => (v[name] === undefined ? undefined : Number(v[name]));
+      client.heartbeat({
+        entity: v.entity as string,
+        language: v.language as string,
+        project: v.project as string,
+        editor: v.editor as string,
+        time: number('time'),
+        category: v.category as string | undefined,
+        agent: v['ai-agent'] as string | undefined,
+        aiLines: number('ai-lines'),
+        humanLines: number('human-lines'),
+        machine: v.machine as string | undefined,
+      });
       flushWhenDue(client);
       return 0;
     }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { DesktopEvent, EditorEvent } from './buckets';
 
@@ -67,16 +68,53 @@ export interface HeartbeatInput {
   editor?: string;
   /** Epoch seconds; now when absent. */
   time?: number;
+  /** WakaTime's category; `coding` when absent. */
+  category?: string;
+  /** The AI agent whose event this is (`Claude`, `Cursor`); none when absent. */
+  agent?: string;
+  /** Net lines an AI agent, and the person, changed with this event. */
+  aiLines?: number;
+  humanLines?: number;
+  /** This machine's name; the hostname when absent. */
+  machine?: string;
+}
+
+/** WakaTime's categories, as the service takes them. */
+export const CATEGORIES = [
+  'coding', 'ai coding', 'building', 'code reviewing', 'debugging', 'designing', 'writing docs', 'writing tests', 'manual testing', 'browsing',
+  'meeting', 'planning', 'researching', 'learning', 'communicating', 'indexing', 'running tests', 'supporting', 'advising', 'notes', 'translating',
+];
+
+function category(value: string | undefined): string {
+  const v = (value ?? 'coding').trim().toLowerCase();
+  if (!CATEGORIES.includes(v)) throw new EventError(`category must be one of ${CATEGORIES.join(', ')}`);
+  return v;
+}
+
+function lineChanges(field: string, value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (!Number.isInteger(value) || Math.abs(value) > 10_000_000) throw new EventError(`${field} must be a whole number from -10000000 to 10000000`);
+  return value;
 }
 
 export function editorEvent(input: HeartbeatInput, now = Date.now()): EditorEvent {
-  return {
+  const event: EditorEvent = {
     kind: 'editor',
     at: eventTime(input.time, now),
     language: text('language', input.language ?? languageOf(input.entity), 64, 'Other'),
     project: text('project', input.project, 200, ''),
     editor: text('editor', input.editor, 64, 'unknown'),
   };
+  const cat = category(input.category);
+  if (cat !== 'coding') event.category = cat;
+  const machine = text('machine', input.machine ?? os.hostname(), 64, '');
+  if (machine) event.machine = machine;
+  const agent = text('agent', input.agent, 64, '');
+  if (agent) event.agent = agent;
+  const [ai, human] = [lineChanges('ai lines', input.aiLines), lineChanges('human lines', input.humanLines)];
+  if (ai) event.aiLines = ai;
+  if (human) event.humanLines = human;
+  return event;
 }
 
 export function desktopEvent(input: { app: string; platform?: string; time?: number }, now = Date.now()): DesktopEvent {

@@ -38,6 +38,8 @@ export const settingsSchema = z
     share_languages: z.boolean(),
     share_editors: z.boolean(),
     share_apps: z.boolean(),
+    share_ai: z.boolean().meta({ description: 'Public surfaces show AI-assisted coding: AI agents and their time, the AI Coding category, AI and human line changes (off: none of it, and AI Coding counts as Coding).' }),
+    share_machines: z.boolean().meta({ description: "Public surfaces name the machines you code on (off: a machine's name is never public)." }),
     leaderboard: z.boolean().meta({ description: 'Opt in to the public leaderboard.' }),
     community_stats: z.boolean().meta({ description: 'Count towards site-wide aggregates.' }),
     weekly_report: z.boolean().meta({
@@ -53,6 +55,8 @@ export const defaultSettings: Settings = {
   share_languages: false,
   share_editors: false,
   share_apps: false,
+  share_ai: false,
+  share_machines: false,
   leaderboard: false,
   community_stats: true,
   weekly_report: false,

@@ -23,6 +23,8 @@ interface OwnerRow {
   share_languages: boolean;
   share_editors: boolean;
   share_apps: boolean;
+  share_ai: boolean;
+  share_machines: boolean;
   stats_version: number;
   plan_limits: Record<string, unknown> | null;
 }
@@ -48,7 +50,7 @@ async function readOwner(db: Db, ref: string): Promise<PublicOwner> {
   const match = isUuid(ref) ? sql`${u.id} = ${ref}::uuid` : sql`lower(${u.handle}) = lower(${ref})`;
   const [row] = await rows<OwnerRow>(
     db,
-    sql`SELECT ${selected(u.id, u.handle, u.displayName, u.timezone, u.profilePublic, u.shareLanguages, u.shareEditors, u.shareApps)},
+    sql`SELECT ${selected(u.id, u.handle, u.displayName, u.timezone, u.profilePublic, u.shareLanguages, u.shareEditors, u.shareApps, u.shareAi, u.shareMachines)},
                ${u.statsVersion}::float8 AS stats_version,
                (SELECT p.limits FROM ${plans} p WHERE p.id = ${u.planId}) AS plan_limits
         FROM ${u} WHERE ${match}`,
@@ -57,7 +59,7 @@ async function readOwner(db: Db, ref: string): Promise<PublicOwner> {
   return {
     user: publicUserOf(row),
     timezone: row.timezone,
-    shares: { languages: row.share_languages, editors: row.share_editors, apps: row.share_apps },
+    shares: { languages: row.share_languages, editors: row.share_editors, apps: row.share_apps, ai: row.share_ai, machines: row.share_machines },
     statsVersion: Number(row.stats_version),
     historyDays: effectiveLimits(row.plan_limits ?? {}).history_days,
   };

@@ -11,7 +11,8 @@ export interface PublicUser {
 export interface PublicOwner {
   user: PublicUser;
   timezone: string;
-  shares: { languages: boolean; editors: boolean; apps: boolean };
+  /** What the owner shares besides their totals: ai (AI-assisted coding) and machines (their names) only by their own settings. */
+  shares: { languages: boolean; editors: boolean; apps: boolean; ai: boolean; machines: boolean };
   /** Changes with every write of the user's activity: per-user caches key on it. */
   statsVersion: number;
   /** The window of history the owner's plan shows (null: all of it; absent: read when needed): no read shows an older day. */

@@ -14,7 +14,7 @@ export function ownerTarget(user: { id: string; handle: string; displayName: str
   const owner: PublicOwner = {
     user: { id: user.id, handle: user.handle, display_name: user.displayName },
     timezone: user.timezone,
-    shares: { languages: true, editors: true, apps: true },
+    shares: { languages: true, editors: true, apps: true, ai: true, machines: true },
     statsVersion: user.statsVersion,
   };
   return { scope: 'user', owner };

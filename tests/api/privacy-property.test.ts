@@ -21,6 +21,8 @@ const settingsArb: fc.Arbitrary<Settings> = fc.record({
   share_languages: fc.boolean(),
   share_editors: fc.boolean(),
   share_apps: fc.boolean(),
+  share_ai: fc.boolean(),
+  share_machines: fc.boolean(),
   leaderboard: fc.boolean(),
   community_stats: fc.boolean(),
   // Not a sharing setting: it must change nothing any public surface shows.

@@ -84,12 +84,46 @@ describe('credit', () => {
       }),
     );
   });
+
+  it('sends every line change once, with the next time credited, whatever the grouping, and carries what has no time yet', () => {
+    process.env.TZ = 'UTC';
+    const stream = fc.array(fc.tuple(fc.integer({ min: 0, max: 1500 }), fc.integer({ min: -20, max: 20 }), fc.integer({ min: -5, max: 5 })), { minLength: 1, maxLength: 40 });
+    fc.assert(
+      fc.property(stream, fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 10 }), (steps, cuts) => {
+        let t = at('2026-11-20T09:00:00Z');
+        const events: EditorEvent[] = steps.map(([gap, ai, human]) => ({ ...ev('2026-11-20T09:00:00Z'), at: (t += gap * 1000), aiLines: ai, humanLines: human }));
+        let carry: ClientEvent | null = null;
+        const sent = { ai: 0, human: 0 };
+        for (let i = 0, c = 0; i < events.length; c++) {
+          const run = events.slice(i, i + cuts[c % cuts.length]);
+          i += run.length;
+          const r = credit(carry, run);
+          carry = r.carry;
+          for (const b of r.buckets) {
+            if ('ai_lines' in b || 'human_lines' in b) expect(b.time).toBeGreaterThan(0);
+            sent.ai += ('ai_lines' in b && b.ai_lines) || 0;
+            sent.human += ('human_lines' in b && b.human_lines) || 0;
+          }
+        }
+        const waiting = carry as EditorEvent | null;
+        expect(sent.ai + (waiting?.aiLines ?? 0)).toBe(steps.reduce((s, [, ai]) => s + ai, 0));
+        expect(sent.human + (waiting?.humanLines ?? 0)).toBe(steps.reduce((s, [, , h]) => s + h, 0));
+      }),
+    );
+  });
 });
 
 describe('events', () => {
   it('checks what a plugin passes where it enters, and names the language from the file when none is given', () => {
     const now = at('2026-11-20T10:00:00Z');
-    expect(editorEvent({ entity: '/src/app.tsx', project: ' demo ', editor: 'neovim' }, now)).toEqual({ kind: 'editor', at: now, language: 'TypeScript', project: 'demo', editor: 'neovim' });
+    expect(editorEvent({ entity: '/src/app.tsx', project: ' demo ', editor: 'neovim', machine: '' }, now)).toEqual({ kind: 'editor', at: now, language: 'TypeScript', project: 'demo', editor: 'neovim' });
+    // This machine's name unless one is given; a category, an AI agent and line changes when given.
+    expect(editorEvent({ language: 'Go' }, now).machine).toBe(os.hostname().trim().slice(0, 64) || undefined);
+    expect(editorEvent({ language: 'Go', category: 'AI Coding', agent: 'Claude', aiLines: 12, humanLines: -2, machine: 'box' }, now)).toMatchObject({
+      category: 'ai coding', agent: 'Claude', aiLines: 12, humanLines: -2, machine: 'box',
+    });
+    expect(() => editorEvent({ language: 'Go', category: 'typing' }, now)).toThrow('category must be one of');
+    expect(() => editorEvent({ language: 'Go', aiLines: 1.5 }, now)).toThrow('ai lines must be a whole number');
     expect(editorEvent({ entity: 'notes.unknownext' }, now)).toMatchObject({ language: 'Other', project: '', editor: 'unknown' });
     expect(() => editorEvent({ language: 'Go', project: 'a\u0000b' }, now)).toThrow(EventError);
     expect(() => editorEvent({ language: 'x'.repeat(65) }, now)).toThrow('language must be at most 64 characters');
