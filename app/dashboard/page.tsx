@@ -86,6 +86,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
           <nav aria-label="Your figures" className="pager">
             <a href="/dashboard/timeline">Timeline of a day</a>
             <a href="/dashboard/insights">Insights</a>
+            <a href="/dashboard/breakdowns">Breakdowns: categories, AI, machines</a>
             <a href="/dashboard/goals">Goals</a>
             <a href="/dashboard/leaderboards">Private leaderboards</a>
             <a href="/dashboard/teams">Teams</a>
