@@ -8,6 +8,7 @@ import { issueToken, revokeToken } from '@/lib/accounts/tokens';
 import { createBadgeSchema } from '@/lib/badges/schemas';
 import { createBadge, deleteBadge, refreshBadge } from '@/lib/badges/store';
 import { getDb } from '@/lib/db/client';
+import { assertMayPublish } from '@/lib/sharing/gate';
 import { latestActivity } from '@/lib/stats/own';
 import { authAction } from '@/lib/web/account/auth-actions';
 import { formError, parseForm, type FormState } from '@/lib/web/account/forms';
@@ -101,6 +102,7 @@ export async function createBadgeAction(_: FormState, form: FormData): Promise<F
   });
   if ('state' in parsed) return parsed.state;
   try {
+    await assertMayPublish(await getDb(), user.id, parsed.data);
     await createBadge(await getDb(), user.id, parsed.data);
   } catch (err) {
     return formError(err);

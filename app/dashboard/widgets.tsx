@@ -249,6 +249,7 @@ export function BadgeMaker({ languages }: { languages: string[] }) {
                 <option value="total">Total coding time</option>
                 <option value="daily_average">Daily average</option>
                 <option value="language">Time in one language</option>
+                <option value="ai">AI-assisted coding time (needs “Share AI-assisted coding”)</option>
               </select>
             )}
           </Field>

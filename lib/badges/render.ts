@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { eachDay } from '../dates';
 import { localDateHour } from '../local-time';
 import type { PublishedBadge } from '../sharing/gate';
-import { dayTotals, dimensionTotals } from '../stats/queries';
+import { aiMillis, dayTotals, dimensionTotals } from '../stats/queries';
 import type { RangeName } from '../stats/range';
 import { userRange } from '../plans/history';
 import { formatDuration } from './format';
@@ -20,6 +20,7 @@ export async function badgeSeconds(db: Db, { badge, timezone, historyDays }: Pub
     const figures = await dimensionTotals(db, scope, 'language', range.from, range.to);
     return Math.round((figures.find((f) => f.name === badge.language)?.millis ?? 0) / 1000);
   }
+  if (badge.metric === 'ai') return Math.round((await aiMillis(db, badge.userId, range.from, range.to)) / 1000);
   const total = (await dayTotals(db, scope, range.from, range.to)).reduce((sum, d) => sum + d.millis, 0) / 1000;
   const days = eachDay(range.from, range.to).length;
   return Math.round(badge.metric === 'daily_average' ? (days ? total / days : 0) : total);

@@ -3,7 +3,8 @@ import { checkedText } from '../text';
 
 export const badgeStyles = ['flat', 'flat-square', 'plastic', 'for-the-badge', 'social'] as const;
 export type BadgeStyle = (typeof badgeStyles)[number];
-export const badgeMetrics = ['total', 'daily_average', 'language'] as const;
+/** `ai`: AI-assisted coding time (an AI agent's, or the AI Coding category), only while its owner shares AI-assisted coding. */
+export const badgeMetrics = ['total', 'daily_average', 'language', 'ai'] as const;
 export const badgeRanges = ['7d', '30d', '365d', 'all'] as const;
 
 /**

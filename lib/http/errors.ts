@@ -183,4 +183,5 @@ export const fieldCodes = {
   plan_limit: 'The user holds as many of these as their plan allows, or as no plan lifts (path names the limit: api_tokens, badges, team_members, private_leaderboards, teams; role when a member cannot own one more team).',
   too_many_goals: 'The user has 20 goals: delete one first.',
   languages_not_shared: 'A token asked for a language badge while its owner keeps languages private.',
+  ai_not_shared: 'A badge of AI-assisted coding was asked for while its owner keeps AI-assisted coding private (share_ai off).',
 } as const;

@@ -249,7 +249,7 @@ export function openApiDocument(): Record<string, unknown> {
         post: {
           summary: 'Create a badge',
           description:
-            'Creating a badge is the owner\'s consent to publish exactly that figure (whatever the profile settings): a token with the `badges` scope carries that consent for a total or a daily average, and for a language\'s figure only while its owner shares languages (403 `forbidden` with `languages_not_shared` otherwise: the owner makes such a badge from the dashboard). Embed the returned `url` (or `markdown` / `html`), built from SITE_URL or the Host the request used; identifiers are never guessed. At most as many badges as the plan\'s `badges` (never more than 50; 403 `plan_limit` beyond). A badge shows no day older than the plan\'s window of history (`history_days`): `all` starts there. Shared caches keep a badge at most a minute (plus a minute stale), so a deleted one disappears from them within two.',
+            'Creating a badge is the owner\'s consent to publish exactly that figure (whatever the profile settings): a token with the `badges` scope carries that consent for a total or a daily average, and for a language\'s figure only while its owner shares languages (403 `forbidden` with `languages_not_shared` otherwise: the owner makes such a badge from the dashboard). Metric `ai` (AI-assisted coding time: an AI agent\'s, or the AI Coding category) only while its owner shares AI-assisted coding (`share_ai`), however it is made (403 `forbidden` with `ai_not_shared`); such a badge answers as not found while the setting is off. Embed the returned `url` (or `markdown` / `html`), built from SITE_URL or the Host the request used; identifiers are never guessed. At most as many badges as the plan\'s `badges` (never more than 50; 403 `plan_limit` beyond). A badge shows no day older than the plan\'s window of history (`history_days`): `all` starts there. Shared caches keep a badge at most a minute (plus a minute stale), so a deleted one disappears from them within two.',
           security: [{ bearer: ['badges'] }],
           requestBody: { required: true, content: { 'application/json': { schema: ref(createBadgeSchema) } } },
           responses: {
@@ -257,7 +257,7 @@ export function openApiDocument(): Record<string, unknown> {
             ...problems({
               ...jsonBody,
               unauthorized: '',
-              forbidden: 'the token lacks the `badges` scope, or asks for a language badge of an owner who keeps languages private (`languages_not_shared`).',
+              forbidden: 'the token lacks the `badges` scope, or asks for a language badge of an owner who keeps languages private (`languages_not_shared`), or for an `ai` badge while `share_ai` is off (`ai_not_shared`).',
               invalid_payload: 'naming the field.',
               plan_limit: planLimitNote('badges'),
               ...always,

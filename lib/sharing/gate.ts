@@ -113,11 +113,25 @@ export function publicUserOf(row: { id: string; handle: string; display_name: st
  * dashboard, may make any badge. 403 otherwise.
  */
 export async function assertTokenMayPublish(db: Db, userId: string, badge: { metric: string }): Promise<void> {
-  if (badge.metric !== 'language') return;
+  if (badge.metric !== 'language') return assertMayPublish(db, userId, badge);
   const [owner] = await db.select({ shares: users.shareLanguages }).from(users).where(eq(users.id, userId));
   if (!owner?.shares) {
     throw new ApiError('forbidden', 'A language badge made with a token needs "share languages" on; or make it from the dashboard.', {
       errors: [{ path: 'metric', code: 'languages_not_shared', message: 'turn on share_languages, or create this badge from the dashboard' }],
+    });
+  }
+}
+
+/**
+ * What any badge may publish, however it is made: AI-assisted coding only while its owner shares
+ * it (share_ai). A badge of it made then stops showing (not found) when the setting goes off.
+ */
+export async function assertMayPublish(db: Db, userId: string, badge: { metric: string }): Promise<void> {
+  if (badge.metric !== 'ai') return;
+  const [owner] = await db.select({ shares: users.shareAi }).from(users).where(eq(users.id, userId));
+  if (!owner?.shares) {
+    throw new ApiError('forbidden', 'A badge of AI-assisted coding needs "share AI-assisted coding" on.', {
+      errors: [{ path: 'metric', code: 'ai_not_shared', message: 'turn on share_ai first' }],
     });
   }
 }
@@ -138,12 +152,14 @@ export interface PublishedBadge {
 export async function publishedBadge(db: Db, ownerId: string, badgeId: string | null): Promise<PublishedBadge | null> {
   if (!isUuid(ownerId) || (badgeId !== null && !isUuid(badgeId))) return null;
   const [row] = await db
-    .select({ badge: badges, timezone: users.timezone, statsVersion: users.statsVersion, limits: plans.limits })
+    .select({ badge: badges, timezone: users.timezone, statsVersion: users.statsVersion, limits: plans.limits, shareAi: users.shareAi })
     .from(badges)
     .innerJoin(users, eq(users.id, badges.userId))
     .innerJoin(plans, eq(plans.id, users.planId))
     .where(and(eq(badges.userId, ownerId), badgeId ? eq(badges.id, badgeId) : undefined))
     .orderBy(asc(badges.createdAt), asc(badges.id))
     .limit(1);
-  return row ? { badge: row.badge, timezone: row.timezone, statsVersion: Number(row.statsVersion), historyDays: effectiveLimits(row.limits).history_days } : null;
+  // A badge of AI-assisted coding shows only while its owner shares it.
+  if (!row || (row.badge.metric === 'ai' && !row.shareAi)) return null;
+  return { badge: row.badge, timezone: row.timezone, statsVersion: Number(row.statsVersion), historyDays: effectiveLimits(row.limits).history_days };
 }

@@ -174,3 +174,19 @@ export async function earliestDate(db: Db, scope: Scope): Promise<string | undef
   );
   return row.d ?? undefined;
 }
+
+/**
+ * One user's AI-assisted coding time (an AI agent's buckets, or the AI Coding category) from one
+ * date to another, each hour capped at 3600 s as every figure (an hour over the cap scaled down in
+ * proportion).
+ */
+export async function aiMillis(db: Db, userId: string, from: string, to: string): Promise<number> {
+  const [a, h] = [ideActivity, userHours];
+  const [row] = await rows<{ millis: number | null }>(
+    db,
+    sql`SELECT sum(${a.millis} * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(${h.millis}, 0)))::float8 AS millis
+        FROM ${a} JOIN ${h} ON ${h.userId} = ${a.userId} AND ${h.date} = ${a.date} AND ${h.hour} = ${a.hour}
+        WHERE ${a.userId} = ${userId}::uuid AND ${a.date} BETWEEN ${from} AND ${to} AND (${a.aiAgent} <> '' OR ${a.category} = 'ai coding')`,
+  );
+  return Number(row?.millis ?? 0);
+}

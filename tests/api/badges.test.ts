@@ -6,6 +6,8 @@ import { GET as listRoute, POST as createRoute } from '@/app/main/api/v1/badges/
 import { GET as shieldsRoute } from '@/app/main/api/v1/public/[site]/shields/[userUUID]/route';
 import { GET as svgRoute } from '@/app/main/api/v1/public/[site]/svg/[userUUID]/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
+import { updateAccount } from '@/lib/accounts/me';
+import { getDb } from '@/lib/db/client';
 import { call, daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
 import { documented } from '../helpers/contract';
 
@@ -59,6 +61,32 @@ describe('badges', () => {
     expect(langSvg).toContain('#ff8800');
     const avg = await (await create(token, { metric: 'daily_average', range: '7d' })).json();
     expect((await (await fetchEmbed(avg.shields_url)).json()).message).toBe('14 mins'); // 6000 s over 7 days
+  });
+
+  it('publishes AI-assisted coding time only while its owner shares it, however the badge is made', async () => {
+    const u = await newUser({ settings: {} });
+    const body = {
+      activities: [
+        { language: 'Go', time: 1800, date: today, hour: 1, category: 'ai coding', ai_agent: 'Claude' },
+        { language: 'Go', time: 1200, date: today, hour: 2 },
+      ],
+    };
+    expect((await call(postBatch, '/sync/activities', { token: u.token, body })).status).toBe(200);
+    const refused = await create(u.token, { metric: 'ai', range: '7d' });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).errors[0].code).toBe('ai_not_shared');
+    const db = await getDb();
+    await updateAccount(db, u.user.id, { settings: { share_ai: true } });
+    const made = await create(u.token, { metric: 'ai', range: '7d' });
+    expect(made.status).toBe(201);
+    const badge = await made.json();
+    expect(badge.label).toBe('AI-assisted 7d');
+    expect(await (await fetchEmbed(badge.url)).text()).toContain('30 mins');
+    // The setting off: the badge is not found, as if it had never been made.
+    await updateAccount(db, u.user.id, { settings: { share_ai: false } });
+    const hidden = await fetchEmbed(badge.url);
+    expect(hidden.status).toBe(404);
+    expect(await hidden.text()).not.toContain('30 mins');
   });
 
   it('follows new data at once, and a refresh bumps the badge', async () => {
