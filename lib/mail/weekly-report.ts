@@ -2,7 +2,7 @@ import { addDays } from '../dates';
 import type { Db } from '../db/client';
 import { judgeGoals, listGoals } from '../figures/goals';
 import { ownProjects } from '../stats/own';
-import { dayTotals, dimensionTotals } from '../stats/queries';
+import { aiMillis, dayTotals, dimensionTotals, lineTotals } from '../stats/queries';
 import { durationText } from '../wakatime/summaries';
 import { htmlOf, textOf, type Part } from './messages';
 import type { Mail } from './transport';
@@ -23,6 +23,8 @@ export interface WeeklyReport {
   projects: { name: string; seconds: number }[];
   /** Each goal and how it went in the week: met or not (weekly), on how many days (daily). */
   goals: { title: string; result: string }[];
+  /** AI-assisted coding time of the week (an AI agent's, or the AI Coding category), and the lines agents and the owner changed. */
+  ai: { seconds: number; aiLines: number; humanLines: number };
 }
 
 const totalSeconds = (days: { millis: number }[]) => Math.round(days.reduce((sum, d) => sum + d.millis, 0) / 1000);
@@ -31,12 +33,13 @@ const totalSeconds = (days: { millis: number }[]) => Math.round(days.reduce((sum
 export async function weeklyReport(db: Db, user: { id: string; timezone: string }, weekStart: string, now = new Date()): Promise<WeeklyReport> {
   const to = addDays(weekStart, 6);
   const scope = { userId: user.id };
-  const [week, previous, languages, projects] = await Promise.all([
+  const [week, previous, languages, projects, ai] = await Promise.all([
     dayTotals(db, scope, weekStart, to),
     dayTotals(db, scope, addDays(weekStart, -7), addDays(weekStart, -1)),
     dimensionTotals(db, scope, 'language', weekStart, to),
     // Hidden projects are left out (projectTotals): a report names only what the owner shows.
     ownProjects(db, user.id, weekStart, to),
+    aiWeek(db, user.id, weekStart, to),
   ]);
   const named = languages
     .map((l) => ({ name: l.name, seconds: Math.round(l.millis / 1000) }))
@@ -50,7 +53,14 @@ export async function weeklyReport(db: Db, user: { id: string; timezone: string 
     languages: named.slice(0, TOP),
     projects: projects.slice(0, TOP).map((p) => ({ name: p.name, seconds: p.seconds })),
     goals: await goalResults(db, user, weekStart, now),
+    ai,
   };
+}
+
+/** The week's AI-assisted time and the lines changed (additions plus deletions) by agents and by the owner. */
+async function aiWeek(db: Db, userId: string, from: string, to: string): Promise<WeeklyReport['ai']> {
+  const [millis, lines] = await Promise.all([aiMillis(db, userId, from, to), lineTotals(db, userId, from, to)]);
+  return { seconds: Math.round(millis / 1000), aiLines: lines.ai_additions + lines.ai_deletions, humanLines: lines.human_additions + lines.human_deletions };
 }
 
 async function goalResults(db: Db, user: { id: string; timezone: string }, weekStart: string, now: Date): Promise<WeeklyReport['goals']> {
@@ -82,6 +92,9 @@ export function weeklyMail(to: string, r: WeeklyReport, links: { dashboard: stri
     ...(r.languages.length ? [{ p: 'Top languages:' }, { list: named(r.languages) }] : []),
     ...(r.projects.length ? [{ p: 'Top projects:' }, { list: named(r.projects) }] : []),
     ...(r.goals.length ? [{ p: 'Goals:' }, { list: r.goals.map((g) => `${g.title}: ${g.result}`) }] : []),
+    ...(r.ai.seconds > 0 || r.ai.aiLines > 0
+      ? [{ p: `AI-assisted: ${durationText(r.ai.seconds)}${r.seconds > 0 ? ` (${Math.round((r.ai.seconds / r.seconds) * 100)} % of your time)` : ''}; lines changed by AI agents ${r.ai.aiLines}, by you ${r.ai.humanLines}.` }]
+      : []),
     { link: links.dashboard, label: 'Your dashboard' },
     { p: 'You get this mail because you turned on the weekly report in your settings.' },
     { link: links.unsubscribe, label: 'Unsubscribe (one click, no sign-in)' },

@@ -190,3 +190,15 @@ export async function aiMillis(db: Db, userId: string, from: string, to: string)
   );
   return Number(row?.millis ?? 0);
 }
+
+/** One user's AI and human line changes from one date to another. */
+export async function lineTotals(db: Db, userId: string, from: string, to: string) {
+  const a = ideActivity;
+  const [row] = await rows<{ ai_additions: number; ai_deletions: number; human_additions: number; human_deletions: number }>(
+    db,
+    sql`SELECT coalesce(sum(${a.aiAdditions}), 0)::float8 AS ai_additions, coalesce(sum(${a.aiDeletions}), 0)::float8 AS ai_deletions,
+               coalesce(sum(${a.humanAdditions}), 0)::float8 AS human_additions, coalesce(sum(${a.humanDeletions}), 0)::float8 AS human_deletions
+        FROM ${a} WHERE ${a.userId} = ${userId}::uuid AND ${a.date} BETWEEN ${from} AND ${to}`,
+  );
+  return { ai_additions: Number(row.ai_additions), ai_deletions: Number(row.ai_deletions), human_additions: Number(row.human_additions), human_deletions: Number(row.human_deletions) };
+}

@@ -53,7 +53,7 @@ async function subscriber(timezone = 'UTC') {
   return { id, email, account };
 }
 
-async function write(token: string, activities: { date: string; hour: number; language: string; time: number; project_name?: string }[]) {
+async function write(token: string, activities: { date: string; hour: number; language: string; time: number; project_name?: string; category?: string; ai_agent?: string; ai_lines?: number; human_lines?: number }[]) {
   expect((await call(postBatch, '/sync/activities', { token, body: { activities } })).status).toBe(200);
 }
 
@@ -66,7 +66,7 @@ describe('the weekly report', () => {
     await write(u.account, [
       { date: reported, hour: 9, language: 'Go', time: 3600, project_name: 'engine' },
       { date: addDays(reported, 2), hour: 10, language: 'Rust', time: 1800, project_name: 'engine' },
-      { date: addDays(reported, 3), hour: 11, language: 'Go', time: 1800, project_name: 'site' },
+      { date: addDays(reported, 3), hour: 11, language: 'Go', time: 1800, project_name: 'site', category: 'ai coding', ai_agent: 'Claude', ai_lines: 40, human_lines: -4 },
       { date: addDays(reported, -3), hour: 9, language: 'Go', time: 3600 },
     ]);
     const db = await getDb();
@@ -81,6 +81,7 @@ describe('the weekly report', () => {
     expect(mail.text).toMatch(/Top projects:\s+- engine: 1 hr 30 mins\s+- site: 30 mins\s+Goals/);
     expect(mail.text).toContain('Code 2 hrs per week: met');
     expect(mail.text).toContain('Code 30 mins per day: met on 3 of 7 days');
+    expect(mail.text).toContain('AI-assisted: 30 mins (25 % of your time); lines changed by AI agents 40, by you 4.');
     const unsubscribe = linkIn(mail, `${site}/unsubscribe?token=`);
     // As sent (the parser reads List-* headers into a structure of its own); folded lines unfolded.
     const header = (name: string) => mail.headerLines.find((h) => h.key === name)?.line.replace(/^[^:]*:\s*/, '').replace(/\r?\n/g, '');
