@@ -23,7 +23,7 @@ const MIGRATION_LOCK = sql`hashtextextended('codetally:migrations', 0)`;
  */
 export async function migrateDb(handle: DbHandle, folder = migrationsFolder): Promise<void> {
   const locked = handle.kind === 'postgres';
-  if (locked) await handle.db.execute(sql`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+  if (locked) await takeMigrationLock(handle);
   try {
     await refuseSquashedHistory(handle, folder);
     const run = handle.kind === 'pglite' ? migratePglite : migratePostgres;
@@ -37,6 +37,20 @@ export async function migrateDb(handle: DbHandle, folder = migrationsFolder): Pr
     }
   } finally {
     if (locked) await handle.db.execute(sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => {});
+  }
+}
+
+/**
+ * Takes the migrations' lock by asking again every 100 ms rather than waiting inside one statement:
+ * a process that waits in pg_advisory_lock holds a snapshot the whole time, and the lock holder's
+ * CREATE INDEX CONCURRENTLY (an online step) waits for every older snapshot to end, so the two
+ * would deadlock.
+ */
+async function takeMigrationLock(handle: DbHandle): Promise<void> {
+  for (;;) {
+    const [{ taken }] = await rows<{ taken: boolean }>(handle.db, sql`SELECT pg_try_advisory_lock(${MIGRATION_LOCK}) AS taken`);
+    if (taken) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

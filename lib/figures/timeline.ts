@@ -72,10 +72,13 @@ async function dayBuckets(db: Db, userId: string, date: string): Promise<BucketR
   const [a, h] = [ideActivity, userHours];
   const found = await rows<BucketRow>(
     db,
+    // A key's buckets of other categories, machines, systems or agents are one bucket here, as
+    // heartbeats' credits are told apart by project, language and editor only.
     sql`SELECT ${a.hour}::int AS hour, ${a.language} AS language, ${a.project} AS project, ${a.editor} AS editor,
-               ${a.millis}::float8 AS millis, ${h.millis}::float8 AS hour_millis
+               sum(${a.millis})::float8 AS millis, max(${h.millis})::float8 AS hour_millis
         FROM ${a} JOIN ${h} ON ${h.userId} = ${a.userId} AND ${h.date} = ${a.date} AND ${h.hour} = ${a.hour}
         WHERE ${a.userId} = ${userId}::uuid AND ${a.date} = ${date}
+        GROUP BY 1, 2, 3, 4
         ORDER BY 1, 2, 3, 4`,
   );
   return found.map((r) => ({ ...r, millis: Number(r.millis), hour_millis: Number(r.hour_millis) }));

@@ -80,10 +80,12 @@ export async function ownBreakdowns(db: Db, user: { id: string; timezone: string
   const found = range.from <= range.to
     ? await rows<Row>(
         db,
-        sql`WITH b AS (
+        // MATERIALIZED: inlined, `stacked` would be the very expression `category` is when stacking
+        // by category, and PostgreSQL would then leave `category` null in its own grouping set.
+        sql`WITH b AS MATERIALIZED (
               SELECT a.*, ${project} AS shown_project, ${stackedName[by]} AS stacked, ${isAi} AS ai,
                      a.millis * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(h.millis, 0)) AS capped
-              FROM ${a} a JOIN ${h} h ON h.user_id = a.user_id AND h.date = a.date AND h.hour = a.hour
+              FROM ${a} a LEFT JOIN ${h} h ON h.user_id = a.user_id AND h.date = a.date AND h.hour = a.hour
               WHERE a.user_id = ${user.id}::uuid AND a.date BETWEEN ${range.from} AND ${range.to} ${only.length ? sql`AND ${sql.join(only, sql` AND `)}` : sql``}
             )
             SELECT CASE WHEN GROUPING(date, stacked) = 0 THEN 1 WHEN GROUPING(category) = 0 THEN 2 WHEN GROUPING(machine) = 0 THEN 3
