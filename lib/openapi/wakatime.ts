@@ -9,6 +9,8 @@ import {
   bulkAnswerSchema,
   heartbeatAnswerSchema,
   projectsSchema,
+  machineNamesSchema,
+  userAgentsSchema,
   statsSchema,
   statusBarSchema,
   summariesSchema,
@@ -147,6 +149,16 @@ export function wakatimePaths(): Record<string, unknown> {
         statusBarScopes,
       ),
     },
+    '/users/{user}/status_bar/today': {
+      get: wakatimeRead(
+        'Today, for the status bar (WakaTime\'s documented path)',
+        'The total, categories, languages, editors, projects and systems of today in the user\'s timezone. A key with `sync` reads it too: a plugin shows today\'s time with the key it sends with (the other reads need `stats`).',
+        statusBarSchema,
+        {},
+        [],
+        statusBarScopes,
+      ),
+    },
     '/users/{user}/summaries': {
       get: wakatimeRead('Figures per date (WakaTime)', 'One entry per date of the range (at most 366 days), with the cumulative total and the daily average.', summariesSchema, { invalid_query: 'bad dates, a span over 366 days, or an unknown range.' }, [
         query('start', 'First date, YYYY-MM-DD.'),
@@ -158,6 +170,12 @@ export function wakatimePaths(): Record<string, unknown> {
     '/users/{user}/stats/{range}': { get: statsOperation(true) },
     '/users/{user}/all_time_since_today': { get: wakatimeRead('Every second counted (WakaTime)', 'From the first date with data to today.', allTimeSchema) },
     '/users/{user}/projects': { get: wakatimeRead('Projects (WakaTime)', 'The most recently used first.', projectsSchema, { invalid_query: '`q` too long or not well-formed text.' }, [query('q', 'Keep projects whose name contains this (any case).')]) },
+    '/users/{user}/machine_names': {
+      get: wakatimeRead('Machines (WakaTime)', 'Every machine the owner has time on over all history, the most recently seen first: the name sent as X-Machine-Name (else the hostname), never shown publicly unless share_machines is on.', machineNamesSchema),
+    },
+    '/users/{user}/user_agents': {
+      get: wakatimeRead('User-Agents (WakaTime)', 'The User-Agents the owner\'s heartbeats came with, the most recently seen first.', userAgentsSchema),
+    },
     '/users/{user}': { get: wakatimeRead('The key\'s owner (WakaTime)', 'The user the key belongs to.', wakaUserSchema, { not_found: 'the account no longer exists.' }) },
   });
 }

@@ -8,6 +8,7 @@ import { answerStatus, bulkAnswer, heartbeatAnswer } from './heartbeat-answers';
 import { readHeartbeats } from './heartbeat-check';
 import { storeHeartbeats } from './heartbeat-store';
 import { allTimeSinceToday, currentUser, DEFAULT_STATS_RANGE, projects, stats, summaries } from './reads';
+import { machineNames, userAgentList } from './machines';
 import { statusBarToday } from './summaries';
 
 // The WakaTime-compatible routes' handlers (their auth wrapper: ./api-key.ts).
@@ -99,4 +100,14 @@ export async function goalsHandler({ db, user }: WakaContext): Promise<Response>
 /** GET goals/{id}: one goal (wakatime-cli --today-goal prints its last chart entry's actual_seconds_text). */
 export async function goalHandler({ db, user, params }: WakaContext): Promise<Response> {
   return own(await wakaGoalById(db, user, params.id ?? ''));
+}
+
+/** GET machine_names: the machines the owner's time was counted on. */
+export async function machineNamesHandler({ db, user }: WakaContext): Promise<Response> {
+  return own(await machineNames(db, user.id));
+}
+
+/** GET user_agents: the User-Agents the owner's heartbeats came with. */
+export async function userAgentsHandler({ db, user }: WakaContext): Promise<Response> {
+  return own(await userAgentList(db, user.id));
 }

@@ -1,3 +1,4 @@
+import { categoryName } from '../activity';
 import { getDb } from '../db/client';
 import { corsHeaders, publicSerialized, serialize, type PublicCachePolicy, type Serialized } from '../http/public';
 import { localDateHour } from '../local-time';
@@ -7,6 +8,7 @@ import type { PublicOwner } from '../sharing/owner';
 import { wakatimeError, wakatimeKey, withWakatimeKey } from './api-key';
 import { statsHandler } from './handlers';
 import { DEFAULT_STATS_RANGE, stats } from './reads';
+import { duration, type WakaDuration } from './summaries';
 
 // GET users/{user}/stats[/{range}], as README cards and profile generators ask for it
 // (github-readme-stats' WakaTime card with `api_domain`, lowlighter/metrics, waka-readme,
@@ -19,6 +21,9 @@ import { DEFAULT_STATS_RANGE, stats } from './reads';
 // - `editors`, `operating_systems`, `categories`: only with share_editors (what the owner works
 //   with, as WakaTime groups them under "other usage");
 // - `projects`: never (a project's name can say what the owner works on for whom);
+// - AI-assisted coding (the AI Coding category, the AI and human line changes of `grand_total`):
+//   only with share_ai; without it AI Coding counts as Coding and the line changes are left out;
+// - `machines`: only with share_machines (a machine's name is never public otherwise);
 // - the owner's timezone: left out, and `start` and `end` are the range's first and last dates at
 //   UTC midnight and the second before the next one (the instants of the owner's own midnights
 //   would give their UTC offset away).
@@ -35,19 +40,31 @@ const ENTRY_MS = 10 * 60_000;
 
 type OwnStats = Awaited<ReturnType<typeof stats>>;
 
+/** Categories as the public sees them without share_ai: AI Coding is Coding (percentages stay those of the total). */
+function withoutAi(categories: WakaDuration[], total: number): WakaDuration[] {
+  const ai = categories.find((c) => c.name === categoryName('ai coding'));
+  if (!ai) return categories;
+  const coding = categories.find((c) => c.name === categoryName('coding'))?.total_seconds ?? 0;
+  const rest = categories.filter((c) => c !== ai && c.name !== categoryName('coding'));
+  return [duration(categoryName('coding'), coding + ai.total_seconds, total), ...rest].sort((a, b) => b.total_seconds - a.total_seconds || a.name.localeCompare(b.name));
+}
+
 /** The owner's figures as the public may see them, list by list. */
 export function publicStatsBody({ data }: OwnStats, shares: PublicOwner['shares']) {
-  const { timezone, ...figures } = data;
+  const { timezone, grand_total: grand, ...figures } = data;
+  const time = { digital: grand.digital, hours: grand.hours, minutes: grand.minutes, text: grand.text, total_seconds: grand.total_seconds };
   const date = (instant: string) => localDateHour(timezone, new Date(instant)).date;
   return {
     data: {
       ...figures,
+      grand_total: shares.ai ? grand : time,
       start: `${date(figures.start)}T00:00:00Z`,
       end: `${date(figures.end)}T23:59:59Z`,
       languages: shares.languages ? figures.languages : [],
       editors: shares.editors ? figures.editors : [],
       operating_systems: shares.editors ? figures.operating_systems : [],
-      categories: shares.editors ? figures.categories : [],
+      categories: !shares.editors ? [] : shares.ai ? figures.categories : withoutAi(figures.categories, figures.total_seconds),
+      machines: shares.machines ? figures.machines : [],
       projects: [],
       is_coding_activity_visible: true,
       is_other_usage_visible: shares.languages && shares.editors,
@@ -65,7 +82,7 @@ async function publicStats(request: Request, ref: string, range: string): Promis
   const owner = await publicOwner(db, ref);
   const { user, timezone, shares, statsVersion } = owner;
   const today = localDateHour(timezone).date;
-  const key = [user.id, statsVersion, shares.languages, shares.editors, timezone, user.handle, range, today].join('|');
+  const key = [user.id, statsVersion, shares.languages, shares.editors, shares.ai, shares.machines, timezone, user.handle, range, today].join('|');
   const serialized = await answers.get(key, ENTRY_MS, async () =>
     serialize(publicStatsBody(await stats(db, { id: user.id, timezone, handle: user.handle }, range), shares)),
   );

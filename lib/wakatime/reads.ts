@@ -1,5 +1,5 @@
 import { and, desc, eq, max, ne, sql, type SQLWrapper } from 'drizzle-orm';
-import { addDays, daysBetween, isCalendarDate } from '../dates';
+import { addDays, daysBetween, eachDay, isCalendarDate } from '../dates';
 import type { Db } from '../db/client';
 import { hiddenProjects, ideActivity, users } from '../db/schema';
 import { ApiError } from '../http/problem';
@@ -62,8 +62,21 @@ export function summaryRange(params: URLSearchParams, timeZone: string): { from:
   return { from, to };
 }
 
-const rangeText = (date: string) =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+
+/** A date as WakaTime writes it in `range.text`: `Sun Jan 29th 2023` (Raycast's extension parses exactly that). */
+export function rangeText(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  const part = (options: Intl.DateTimeFormatOptions) => d.toLocaleDateString('en-US', { ...options, timeZone: 'UTC' });
+  return `${part({ weekday: 'short' })} ${part({ month: 'short' })} ${ordinal(d.getUTCDate())} ${d.getUTCFullYear()}`;
+}
+
+/** WakaTime's daily average: the total over the days with coding time; the other days are holidays. */
+function dailyAverage(dayTotals: readonly number[]) {
+  const coded = dayTotals.filter((s) => s > 0).length;
+  const total = dayTotals.reduce((sum, s) => sum + s, 0);
+  return { holidays: dayTotals.length - coded, days_including_holidays: dayTotals.length, days_minus_holidays: coded, seconds: coded ? Math.round(total / coded) : 0 };
+}
 
 /** GET summaries: one entry per date, with the cumulative total and the daily average. */
 export async function summaries(db: Db, user: WakaUser, params: URLSearchParams) {
@@ -72,16 +85,14 @@ export async function summaries(db: Db, user: WakaUser, params: URLSearchParams)
   const data = [...perDay].map(([date, f]) => ({
     ...f,
     dependencies: [],
-    machines: [],
     range: { date, start: `${date}T00:00:00`, end: `${date}T23:59:59`, text: rangeText(date), timezone: user.timezone },
   }));
   const total = data.reduce((sum, d) => sum + d.grand_total.total_seconds, 0);
-  const days = data.length;
-  const average = days ? Math.round(total / days) : 0;
+  const { seconds: average, ...days } = dailyAverage(data.map((d) => d.grand_total.total_seconds));
   return {
     data,
     cumulative_total: { seconds: total, text: durationText(total), digital: digital(total), decimal: decimal(total) },
-    daily_average: { holidays: 0, days_including_holidays: days, days_minus_holidays: days, seconds: average, text: durationText(average), seconds_including_other_language: average, text_including_other_language: durationText(average) },
+    daily_average: { ...days, seconds: average, text: durationText(average), seconds_including_other_language: average, text_including_other_language: durationText(average) },
     start: `${from}T00:00:00`,
     end: `${to}T23:59:59`,
   };
@@ -108,15 +119,21 @@ export async function stats(db: Db, user: WakaUser & { handle: string }, range: 
   const asked = days ? addDays(today, 1 - days) : ((await earliestDate(db, { userId: user.id })) ?? today);
   // No day before the plan's window of history (lib/plans/history.ts).
   const { from } = await userSpan(db, user.id, asked, today, today);
-  const found = (await figures(db, user, from, today, 'range')).get('')!;
+  const [found, perDay] = await Promise.all([
+    figures(db, user, from, today, 'range').then((f) => f.get('')!),
+    from <= today ? dayTotals(db, { userId: user.id }, from, today) : [],
+  ]);
   const total = found.grand_total.total_seconds;
-  const span = daysBetween(from, today) + 1;
-  const average = Math.round(total / span);
+  const seconds = new Map(perDay.map((d) => [d.date, Math.round(d.millis / 1000)]));
+  const dates = from <= today ? eachDay(from, today) : [];
+  const { seconds: average, ...holidays } = dailyAverage(dates.map((date) => seconds.get(date) ?? 0));
+  const best = dates.reduce<string | null>((b, date) => ((seconds.get(date) ?? 0) > (b === null ? 0 : seconds.get(b)!) ? date : b), null);
   return {
     data: {
       ...found,
       dependencies: [],
-      machines: [],
+      best_day: best === null ? null : { date: best, total_seconds: seconds.get(best)!, text: durationText(seconds.get(best)!) },
+      ...holidays,
       total_seconds: total,
       total_seconds_including_other_language: total,
       human_readable_total: durationText(total),
@@ -125,7 +142,6 @@ export async function stats(db: Db, user: WakaUser & { handle: string }, range: 
       daily_average_including_other_language: average,
       human_readable_daily_average: durationText(average),
       human_readable_daily_average_including_other_language: durationText(average),
-      days_including_holidays: span,
       range,
       human_readable_range: rangeNames[range],
       start: utcSecond(localDay(from, user.timezone).start),

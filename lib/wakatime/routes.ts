@@ -1,6 +1,7 @@
 import { route } from '../http/methods';
 import { withWakatimeKey } from './api-key';
-import { heartbeatHandler } from './handlers';
+import { statusBarScopes } from '../auth/tokens';
+import { heartbeatHandler, statusBarHandler } from './handlers';
 import { statsGet } from './public-stats';
 
 // The routes served at more than one path, defined once: the route files at every path plugins
@@ -16,3 +17,9 @@ export const heartbeatRoute = (shape: keyof typeof handlers, pattern: string) =>
 
 /** GET users/{user}/stats[/{range}]: the key owner's figures, or without a key the public ones (./public-stats.ts). */
 export const statsRoute = (pattern: string) => route({ GET: statsGet }, { cors: true, pattern });
+
+/**
+ * GET users/{user}/statusbar/today, and status_bar/today (the path WakaTime documents): today's
+ * figures for the editor's status bar, with `stats` or `sync` (the key a plugin sends with shows its time).
+ */
+export const statusBarRoute = (pattern: string) => route({ GET: withWakatimeKey(statusBarScopes, statusBarHandler) }, { pattern });

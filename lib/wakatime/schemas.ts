@@ -35,15 +35,30 @@ const duration = z.object({
   seconds: z.number().int(),
 });
 
-const grandTotal = z.object({ digital: z.string(), hours: z.number().int(), minutes: z.number().int(), text: z.string(), total_seconds: z.number() });
+const lines = (what: string) => z.number().int().optional().meta({ description: `Lines ${what} (heartbeats' ai_line_changes / human_line_changes, and sync buckets' ai_lines / human_lines). Left out of public answers unless the owner shares AI-assisted coding.` });
+
+const grandTotal = z.object({
+  digital: z.string(),
+  hours: z.number().int(),
+  minutes: z.number().int(),
+  text: z.string(),
+  total_seconds: z.number(),
+  ai_additions: lines('AI agents added'),
+  ai_deletions: lines('AI agents deleted'),
+  human_additions: lines('the owner added'),
+  human_deletions: lines('the owner deleted'),
+});
+
+const machine = duration.extend({ machine_name_id: z.string().meta({ description: 'The id of GET users/current/machine_names.' }) });
 
 const figures = {
   grand_total: grandTotal,
-  categories: z.array(duration),
+  categories: z.array(duration).meta({ description: 'As WakaTime names them (`Coding`, `AI Coding`, `Code Reviewing`, …), over all history.' }),
   languages: z.array(duration),
   editors: z.array(duration),
   projects: z.array(duration),
   operating_systems: z.array(duration),
+  machines: z.array(machine).meta({ description: 'Time per machine (X-Machine-Name, else the hostname); in public answers only when the owner shares machines.' }),
 };
 
 export const statusBarSchema = z
@@ -58,12 +73,14 @@ export const summariesSchema = z
       z.object({
         ...figures,
         dependencies: z.array(z.unknown()),
-        machines: z.array(z.unknown()),
-        range: z.object({ date: z.string(), start: z.string(), end: z.string(), text: z.string(), timezone: z.string() }),
+        range: z.object({ date: z.string(), start: z.string(), end: z.string(), text: z.string().meta({ description: 'As WakaTime writes it: `Sun Jan 29th 2023`.' }), timezone: z.string() }),
       }),
     ),
     cumulative_total: total,
-    daily_average: z.object({ days_including_holidays: z.number().int(), seconds: z.number(), text: z.string() }).loose(),
+    daily_average: z
+      .object({ holidays: z.number().int(), days_including_holidays: z.number().int(), days_minus_holidays: z.number().int(), seconds: z.number(), text: z.string() })
+      .loose()
+      .meta({ description: 'WakaTime\'s definition: the total over the days with coding time (`days_minus_holidays`); a day without any is a holiday.' }),
     start: z.string(),
     end: z.string(),
   })
@@ -85,6 +102,9 @@ export const statsSchema = z
         human_readable_daily_average: z.string(),
         human_readable_daily_average_including_other_language: z.string(),
         days_including_holidays: z.number().int(),
+        days_minus_holidays: z.number().int().meta({ description: 'Days of the range with coding time; `daily_average` is the total over these (WakaTime\'s definition).' }),
+        holidays: z.number().int(),
+        best_day: z.object({ date: z.string(), total_seconds: z.number(), text: z.string() }).nullable().meta({ description: 'The date with the most time (the earliest of equals); null when there is none.' }),
         range: z.string(),
         human_readable_range: z.string(),
         start: z.string().meta({ description: 'The first instant of the range (the owner\'s local midnight) in UTC, `YYYY-MM-DDTHH:MM:SSZ`.' }),
@@ -113,6 +133,38 @@ export const allTimeSchema = z
 export const wakaUserSchema = z
   .object({ data: z.object({ id: z.string(), username: z.string(), display_name: z.string(), timezone: z.string(), created_at: z.string() }).loose() })
   .meta({ id: 'WakaTimeUser' });
+
+export const machineNamesSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        id: z.string().meta({ description: 'Stable per owner and name: the same id is machine_name_id in summaries and stats.' }),
+        name: z.string(),
+        value: z.string(),
+        last_seen_at: z.string().meta({ description: 'When time was last counted on it (ISO 8601, UTC).' }),
+        created_at: z.string().meta({ description: 'Midnight (UTC) of the first date with time on it.' }),
+      }),
+    ),
+  })
+  .meta({ id: 'WakaTimeMachineNames' });
+
+export const userAgentsSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        id: z.string(),
+        value: z.string(),
+        editor: z.string().nullable(),
+        os: z.string().nullable(),
+        version: z.string().nullable().meta({ description: "The plugin's version, else wakatime-cli's; null when the User-Agent names neither." }),
+        is_browser_extension: z.boolean(),
+        is_desktop_app: z.boolean(),
+        created_at: z.string(),
+        last_seen_at: z.string().meta({ description: 'Recorded at most once an hour per server process.' }),
+      }),
+    ),
+  })
+  .meta({ id: 'WakaTimeUserAgents' });
 
 export const projectsSchema = z
   .object({ data: z.array(z.object({ id: z.string(), name: z.string(), last_heartbeat_at: z.string().nullable() })) })

@@ -1,14 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
-import { selected } from '../db/names';
-import { heartbeats } from '../db/schema';
+import { categoryName, HOUR_CAP_MILLIS } from '../activity';
+import { ideActivity, userHours } from '../db/schema';
 import { localDateHour } from '../local-time';
 import { eachDay } from '../dates';
 import { projectTotals } from '../stats/own';
 import { userSpan } from '../plans/history';
 import { dayTotals, dimensionTotals, type Per } from '../stats/queries';
-import { hoursOf } from './credits';
-import { GAP_MS } from './heartbeat';
+import { machineId } from './machines';
 
 // The owner's figures in WakaTime's shapes: the status bar, summaries, stats (lib/wakatime/reads.ts).
 
@@ -33,7 +32,7 @@ export function durationText(totalSeconds: number): string {
   return [hours > 0 ? plural(hours, 'hr') : '', minutes > 0 ? plural(minutes, 'min') : ''].filter(Boolean).join(' ');
 }
 
-function duration(name: string, totalSeconds: number, total: number): WakaDuration {
+export function duration(name: string, totalSeconds: number, total: number): WakaDuration {
   const s = Math.round(totalSeconds);
   const hours = Math.floor(s / 3600);
   const minutes = Math.floor((s % 3600) / 60);
@@ -56,30 +55,58 @@ function durations(found: { name: string; seconds: number }[], total: number): W
     .map((f) => duration(f.name, f.seconds, total));
 }
 
-/** Heartbeat seconds per period and category, and per period and operating system, in the user's timezone. */
-async function heartbeatShares(db: Db, user: WakaUser, from: string, to: string, per: Per) {
-  const h = heartbeats;
-  // Every credit that reaches a local date of the range starts between the first instant that
-  // date exists anywhere (UTC+14) less the longest gap, and the last one (UTC-12).
-  const earliest = Date.parse(`${from}T00:00:00Z`) - 14 * 3_600_000 - GAP_MS;
-  const latest = Date.parse(`${to}T23:59:59Z`) + 12 * 3_600_000;
-  const found = await rows<{ at: number; credited_until: number; zone: string; category: string; os: string; type: string }>(
+/** Capped seconds per period by category, operating system and machine, and the line changes per period. */
+interface BucketShares {
+  categories: Grouped;
+  systems: Grouped;
+  machines: Grouped;
+  lines: Map<string, LineChanges>;
+}
+
+export interface LineChanges {
+  ai_additions: number;
+  ai_deletions: number;
+  human_additions: number;
+  human_deletions: number;
+}
+
+const NO_LINES: LineChanges = { ai_additions: 0, ai_deletions: 0, human_additions: 0, human_deletions: 0 };
+
+/**
+ * The buckets' categories, systems and machines (kept over all history) per period, each hour
+ * capped at 3600 s as every figure (an hour over the cap scaled down in proportion), and their AI
+ * and human line changes: one statement (GROUPING SETS). A bucket of line changes only has no
+ * hour of time: it is read for its lines.
+ */
+async function bucketShares(db: Db, user: WakaUser, from: string, to: string, per: Per): Promise<BucketShares> {
+  const [a, h] = [ideActivity, userHours];
+  const period = per === 'day' ? sql`to_char(a.date, 'YYYY-MM-DD')` : sql`''`;
+  const found = await rows<{ set: number; period: string; name: string | null; millis: number } & LineChanges>(
     db,
-    sql`SELECT ${h.at}::float8 AS at, ${h.creditedUntil}::float8 AS credited_until, ${selected(h.zone, h.category, h.os, h.type)}
-        FROM ${h} WHERE ${h.userId} = ${user.id}::uuid AND ${h.creditedUntil} > ${h.at} AND ${h.at} BETWEEN ${earliest} AND ${latest}`,
+    sql`WITH b AS (
+          SELECT ${period} AS period, a.category, a.os, a.machine, a.ai_additions, a.ai_deletions, a.human_additions, a.human_deletions,
+                 a.millis * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(h.millis, 0)) AS capped
+          FROM ${a} a LEFT JOIN ${h} h ON h.user_id = a.user_id AND h.date = a.date AND h.hour = a.hour
+          WHERE a.user_id = ${user.id}::uuid AND a.date BETWEEN ${from} AND ${to}
+        )
+        SELECT CASE WHEN GROUPING(category) = 0 THEN 1 WHEN GROUPING(os) = 0 THEN 2 WHEN GROUPING(machine) = 0 THEN 3 ELSE 4 END AS set,
+               period, coalesce(category, os, machine) AS name, coalesce(sum(capped), 0)::float8 AS millis,
+               sum(ai_additions)::float8 AS ai_additions, sum(ai_deletions)::float8 AS ai_deletions,
+               sum(human_additions)::float8 AS human_additions, sum(human_deletions)::float8 AS human_deletions
+        FROM b GROUP BY GROUPING SETS ((period, category), (period, os), (period, machine), (period))`,
   );
-  const categories = new Grouped();
-  const systems = new Grouped();
+  const shares: BucketShares = { categories: new Grouped(), systems: new Grouped(), machines: new Grouped(), lines: new Map() };
   for (const r of found) {
-    if (r.type === 'app') continue;
-    for (const p of hoursOf(r.at, r.credited_until, r.zone)) {
-      if (p.date < from || p.date > to) continue;
-      const period = per === 'day' ? p.date : '';
-      categories.add(period, r.category, p.millis);
-      systems.add(period, r.os, p.millis);
+    const millis = Number(r.millis);
+    if (r.set === 1) shares.categories.add(r.period, categoryName(r.name ?? ''), millis);
+    // Buckets from before systems and machines were kept have none: no name is made up for them.
+    else if (r.set === 2 && r.name) shares.systems.add(r.period, r.name, millis);
+    else if (r.set === 3 && r.name) shares.machines.add(r.period, r.name, millis);
+    else if (r.set === 4) {
+      shares.lines.set(r.period, { ai_additions: Number(r.ai_additions), ai_deletions: Number(r.ai_deletions), human_additions: Number(r.human_additions), human_deletions: Number(r.human_deletions) });
     }
   }
-  return { categories, systems };
+  return shares;
 }
 
 /** Milliseconds per period and name. */
@@ -117,7 +144,6 @@ function scaled(shares: Map<string, number>, total: number, rest?: string): { na
 }
 
 const seconds = (m: Map<string, number>) => [...m].map(([name, millis]) => ({ name, seconds: millis / 1000 }));
-const titled = (list: { name: string; seconds: number }[]) => list.map((c) => ({ ...c, name: c.name.charAt(0).toUpperCase() + c.name.slice(1) }));
 
 export interface WakaUser {
   id: string;
@@ -126,20 +152,21 @@ export interface WakaUser {
 
 /** One period's figures in WakaTime's shapes. */
 export interface Figures {
-  grand_total: { digital: string; hours: number; minutes: number; text: string; total_seconds: number };
+  grand_total: { digital: string; hours: number; minutes: number; text: string; total_seconds: number } & LineChanges;
   categories: WakaDuration[];
   languages: WakaDuration[];
   editors: WakaDuration[];
   projects: WakaDuration[];
   operating_systems: WakaDuration[];
+  machines: (WakaDuration & { machine_name_id: string })[];
 }
 
 /**
- * The owner's figures from `from` to `to` (local dates), all together or per date. Totals,
- * languages, editors and projects are the owner's own figures as the dashboard shows them (every
- * hour capped at 3600 s). Categories and operating systems exist for heartbeat time of the last
- * 14 days only: scaled to the capped total, and what no heartbeat explains (time from Codetally's
- * own plugins, or older) counts as coding.
+ * The owner's figures from `from` to `to` (local dates), all together or per date, as the
+ * dashboard shows them (every hour capped at 3600 s): totals, languages, editors, projects, and
+ * from the buckets over all history categories (as WakaTime names them), operating systems and
+ * machines (those of buckets stored before they were kept are left out), with the AI and human
+ * line changes in `grand_total`.
  */
 export async function figures(db: Db, user: WakaUser, from: string, to: string, per: 'range' | 'day'): Promise<Map<string, Figures>> {
   const scope = { userId: user.id };
@@ -150,7 +177,7 @@ export async function figures(db: Db, user: WakaUser, from: string, to: string, 
     dimensionTotals(db, scope, 'language', shown.from, shown.to, per),
     dimensionTotals(db, scope, 'editor', shown.from, shown.to, per),
     projectTotals(db, user.id, shown.from, shown.to, per),
-    shown.from <= shown.to ? heartbeatShares(db, user, shown.from, shown.to, per) : { categories: new Grouped(), systems: new Grouped() },
+    shown.from <= shown.to ? bucketShares(db, user, shown.from, shown.to, per) : { categories: new Grouped(), systems: new Grouped(), machines: new Grouped(), lines: new Map<string, LineChanges>() },
   ]);
   const totals = new Map<string, number>();
   for (const d of days) {
@@ -166,12 +193,13 @@ export async function figures(db: Db, user: WakaUser, from: string, to: string, 
       return [
         period,
         {
-          grand_total: { digital: grand.digital, hours: grand.hours, minutes: grand.minutes, text: grand.text, total_seconds: grand.total_seconds },
-          categories: durations(titled(scaled(shares.categories.of(period), total, 'coding')), total),
+          grand_total: { digital: grand.digital, hours: grand.hours, minutes: grand.minutes, text: grand.text, total_seconds: grand.total_seconds, ...(shares.lines.get(period) ?? NO_LINES) },
+          categories: durations(scaled(shares.categories.of(period), total, categoryName('coding')), total),
           languages: durations(seconds(byLanguage.of(period)), total),
           editors: durations(seconds(byEditor.of(period)), total),
           projects: durations(seconds(byProject.of(period)), total),
           operating_systems: durations(scaled(shares.systems.of(period), total), total),
+          machines: durations(scaled(shares.machines.of(period), total), total).map((m) => ({ ...m, machine_name_id: machineId(user.id, m.name) })),
         },
       ];
     }),

@@ -30,10 +30,18 @@ const vscodeAgent = 'wakatime/v1.98.0 (darwin-23.4.0-arm64) go1.22.1 vscode/1.88
  * The statements of the migration that renames stored editors, run as the migrator runs them: in
  * one transaction. A server runs it before it serves, its caches empty; this process lives on, so
  * what it cached of the users whose rows moved is forgotten as after any write of theirs.
+ *
+ * It ran before migration 0017 keyed ide_activity by more dimensions too; here it runs on today's
+ * schema, so its ON CONFLICT names today's key (the history it renamed had no dimensions, which is
+ * what its INSERT gives the rows it moves).
  */
 async function runEditorMigration(db: Db, userIds: string[]): Promise<void> {
   const file = fs.readdirSync('drizzle').find((f) => f.endsWith('_canonical_editors.sql'))!;
-  const statements = fs.readFileSync(path.join('drizzle', file), 'utf8').split('--> statement-breakpoint');
+  const oldKey = 'ON CONFLICT ("user_id", "date", "hour", "language", "project", "editor") DO';
+  const todaysKey = 'ON CONFLICT ("user_id", "date", "hour", "language", "project", "editor", "category", "machine", "os", "ai_agent") DO';
+  const text = fs.readFileSync(path.join('drizzle', file), 'utf8');
+  expect(text).toContain(oldKey);
+  const statements = text.replace(oldKey, todaysKey).split('--> statement-breakpoint');
   await db.transaction(async (tx) => {
     for (const statement of statements) await tx.execute(sql.raw(statement));
   });
@@ -108,8 +116,9 @@ async function surfaces(u: Awaited<ReturnType<typeof wakaUser>>, today: string, 
     importedEditors: await rows(db, sql`SELECT e->>4 AS editor, sum((e->>5)::numeric)::float8 AS millis FROM imported_days, jsonb_array_elements(credits->'ide') e WHERE user_id = ${id} GROUP BY 1 ORDER BY 1`),
     dashboard: { days: dashboard.days, editors: dashboard.editors, total: dashboard.total_seconds },
     publicTime: { days: publicTime.days, editors: publicTime.editors, total: publicTime.total_seconds },
-    summaries: summaries.data.map((d: { editors: unknown; grand_total: unknown; operating_systems: unknown }) => [d.editors, d.grand_total, d.operating_systems]),
-    statusBar: [statusBar.data.editors, statusBar.data.operating_systems, statusBar.data.grand_total.total_seconds],
+    // Not the operating systems: the history the migration renamed kept none with its buckets.
+    summaries: summaries.data.map((d: { editors: unknown; grand_total: unknown }) => [d.editors, d.grand_total]),
+    statusBar: [statusBar.data.editors, statusBar.data.grand_total.total_seconds],
   };
 }
 
@@ -128,7 +137,8 @@ describe('editor names', () => {
     expect(expected.dashboard.editors.map((e: { name: string }) => e.name).sort()).toEqual(['Neovim', 'Sublime Text', 'VS Code']);
     expect(new Set(expected.ide.map((r) => r.editor))).toEqual(new Set(['Neovim', 'VS Code', 'Sublime Text']));
     expect(expected.importedEditors).toEqual([{ editor: 'Neovim', millis: 600_000 }]);
-    expect((expected.statusBar[1] as { name: string }[]).map((o) => o.name).sort()).toEqual(['Linux', 'Mac']);
+    const systems = (await (await waka(getStatusBar, 'statusbar/today', fresh.key)).json()).data.operating_systems;
+    expect(systems.map((o: { name: string }) => o.name).sort()).toEqual(['Linux', 'Mac']);
 
     // The same history as the code before stored it: spellings as sent, buckets split between
     // spellings of one editor, the rollups maintained over those names.
@@ -136,6 +146,11 @@ describe('editor names', () => {
     await writeHistory(legacy, today, old, recent);
     const id = legacy.user.id;
     await db.transaction(async (tx) => {
+      // That code kept no system (nor machine, agent, other category) with buckets and credits.
+      await tx.execute(sql`UPDATE ide_activity SET os = '', machine = '' WHERE user_id = ${id}`);
+      await tx.execute(sql`UPDATE imported_days SET credits = jsonb_set(credits, '{ide}', (
+          SELECT coalesce(jsonb_agg(jsonb_build_array(e->0, e->1, e->2, e->3, e->4, e->5) ORDER BY i), '[]'::jsonb)
+          FROM jsonb_array_elements(credits->'ide') WITH ORDINALITY AS c(e, i))) WHERE user_id = ${id}`);
       // Each Neovim bucket in three: under nvim, neovim and Neovim (moved rows meet each other and a row already named right).
       for (const spelling of ['nvim', 'neovim']) {
         await tx.execute(sql`INSERT INTO ide_activity (user_id, date, hour, language, project, editor, millis, lines)

@@ -1,0 +1,7 @@
+// GET /api/wakatime/v1/users/current/status_bar/today — today's figures for the editor's status bar
+// (lib/wakatime/routes.ts: statusbar and status_bar are the same route)
+import { statusBarRoute } from '@/lib/wakatime/routes';
+
+export const dynamic = 'force-dynamic';
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = statusBarRoute('/api/wakatime/v1/users/[user]/status_bar/today');
