@@ -3,6 +3,7 @@ import { anyOf, statusBarScopes, type ScopeRule } from '../auth/tokens';
 import type { ErrorCode } from '../http/errors';
 import { heartbeatSchema } from '../wakatime/heartbeat-input';
 import { WAKAPI_BASE, WAKATIME_ALIAS, WAKATIME_BASE } from '../wakatime/paths';
+import { sliceFields } from '../wakatime/day-reads';
 import { DEFAULT_STATS_RANGE, statsRanges } from '../wakatime/reads';
 import {
   allTimeSchema,
@@ -10,6 +11,8 @@ import {
   heartbeatAnswerSchema,
   projectsSchema,
   machineNamesSchema,
+  dayHeartbeatsSchema,
+  durationsSchema,
   userAgentsSchema,
   statsSchema,
   statusBarSchema,
@@ -135,7 +138,10 @@ export const wakatimeAt = (paths: Record<string, Record<string, unknown>>): Reco
 /** The WakaTime-compatible routes, each under its own servers (/api/wakatime/v1 first). */
 export function wakatimePaths(): Record<string, unknown> {
   return wakatimeAt({
-    '/users/{user}/heartbeats': { post: heartbeatPost('one', true) },
+    '/users/{user}/heartbeats': {
+      post: heartbeatPost('one', true),
+      get: wakatimeRead('One day\'s heartbeats (WakaTime)', 'The heartbeats of `date` (the owner\'s timezone; default today), oldest first, for the 14 days heartbeats are kept (an older day: an empty list). `entity` is the stored digest, never a path.', dayHeartbeatsSchema, { invalid_query: '`date` is not a date.' }, [query('date', 'YYYY-MM-DD; default today.')]),
+    },
     '/users/{user}/heartbeats.bulk': { post: heartbeatPost('bulk', true) },
     '/heartbeats': { post: heartbeatPost('one', false) },
     '/heartbeats.bulk': { post: heartbeatPost('bulk', false) },
@@ -170,6 +176,15 @@ export function wakatimePaths(): Record<string, unknown> {
     '/users/{user}/stats/{range}': { get: statsOperation(true) },
     '/users/{user}/all_time_since_today': { get: wakatimeRead('Every second counted (WakaTime)', 'From the first date with data to today.', allTimeSchema) },
     '/users/{user}/projects': { get: wakatimeRead('Projects (WakaTime)', 'The most recently used first.', projectsSchema, { invalid_query: '`q` too long or not well-formed text.' }, [query('q', 'Keep projects whose name contains this (any case).')]) },
+    '/users/{user}/durations': {
+      get: wakatimeRead(
+        'One day\'s runs of coding time (WakaTime)',
+        'Each heartbeat\'s credit (up to the next heartbeat, at most 15 minutes) joined into runs per project and `slice_by` value, for the 14 days heartbeats are kept (an older day: an empty list). A hidden project is null.',
+        durationsSchema,
+        { invalid_query: '`date` is not a date, or `slice_by` is not one of the list.' },
+        [query('date', 'YYYY-MM-DD; default today.'), query('project', 'Only this project\'s runs.'), query('slice_by', `One of ${sliceFields.join(', ')}; default project.`)],
+      ),
+    },
     '/users/{user}/machine_names': {
       get: wakatimeRead('Machines (WakaTime)', 'Every machine the owner has time on over all history, the most recently seen first: the name sent as X-Machine-Name (else the hostname), never shown publicly unless share_machines is on.', machineNamesSchema),
     },

@@ -8,6 +8,7 @@ import { answerStatus, bulkAnswer, heartbeatAnswer } from './heartbeat-answers';
 import { readHeartbeats } from './heartbeat-check';
 import { storeHeartbeats } from './heartbeat-store';
 import { allTimeSinceToday, currentUser, DEFAULT_STATS_RANGE, projects, stats, summaries } from './reads';
+import { durationsOfDay, heartbeatsOfDay } from './day-reads';
 import { machineNames, userAgentList } from './machines';
 import { statusBarToday } from './summaries';
 
@@ -110,4 +111,14 @@ export async function machineNamesHandler({ db, user }: WakaContext): Promise<Re
 /** GET user_agents: the User-Agents the owner's heartbeats came with. */
 export async function userAgentsHandler({ db, user }: WakaContext): Promise<Response> {
   return own(await userAgentList(db, user.id));
+}
+
+/** GET users/current/heartbeats?date=: one day's heartbeats, digests for entities. */
+export async function dayHeartbeatsHandler({ db, user, request }: WakaContext): Promise<Response> {
+  return own(await heartbeatsOfDay(db, user, new URL(request.url).searchParams));
+}
+
+/** GET durations?date=&project=&slice_by=: one day's runs of coding time. */
+export async function durationsHandler({ db, user, request }: WakaContext): Promise<Response> {
+  return own(await durationsOfDay(db, user, new URL(request.url).searchParams));
 }

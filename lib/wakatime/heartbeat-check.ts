@@ -4,7 +4,7 @@ import { CONTENT_FIELDS, knownCategory } from '../activity';
 import { rows, type Db } from '../db/client';
 import { heartbeats, serverSecrets } from '../db/schema';
 import { perDatabase } from '../db/services';
-import { nameProblem, textRule } from '../text';
+import { nameProblem, textProblem, textRule } from '../text';
 import { DistinctHeartbeats } from './distinct-heartbeats';
 import type { DumpOrigins } from './dump-origins';
 import { AHEAD_LIMIT_MS, EARLIEST_HEARTBEAT_MS, type Heartbeat, type ItemResult, type SeenAgent } from './heartbeat';
@@ -62,6 +62,9 @@ export interface CheckContext {
   /** An import's: what its dump says of the origin of heartbeats without a `user_agent`. */
   dump?: DumpOrigins;
 }
+
+/** The longest User-Agent recorded (a heartbeat's `user_agent` may be no longer). */
+const MAX_USER_AGENT = 512;
 
 /** The editor and system of a User-Agent, remembered in `ctx`. */
 function originOf(ctx: CheckContext, userAgent: string | null): Origin {
@@ -219,7 +222,14 @@ export async function readHeartbeats(
     }
     results.push(heartbeat);
   }
-  // The User-Agents the valid heartbeats were read with (GET /users/current/user_agents lists them).
-  const agents = valid.list.length === 0 ? [] : [...ctx.origins].filter((e): e is [string, Origin] => !!e[0]).slice(0, 10).map(([value, o]) => ({ value, editor: o.editor, os: o.os }));
+  // The User-Agents the valid heartbeats were read with (GET /users/current/user_agents lists
+  // them), those that are text PostgreSQL stores and of a User-Agent's length only.
+  const agents =
+    valid.list.length === 0
+      ? []
+      : [...ctx.origins]
+          .filter((e): e is [string, Origin] => !!e[0] && e[0].length <= MAX_USER_AGENT && textProblem(e[0]) === null)
+          .slice(0, 10)
+          .map(([value, o]) => ({ value, editor: o.editor, os: o.os }));
   return { valid: valid.list, results, agents };
 }

@@ -1,7 +1,7 @@
 import { route } from '../http/methods';
 import { withWakatimeKey } from './api-key';
 import { statusBarScopes } from '../auth/tokens';
-import { heartbeatHandler, statusBarHandler } from './handlers';
+import { dayHeartbeatsHandler, heartbeatHandler, statusBarHandler } from './handlers';
 import { statsGet } from './public-stats';
 
 // The routes served at more than one path, defined once: the route files at every path plugins
@@ -10,6 +10,11 @@ import { statsGet } from './public-stats';
 const handlers = {
   one: { POST: withWakatimeKey('sync', heartbeatHandler('one'), { counted: true }) },
   bulk: { POST: withWakatimeKey('sync', heartbeatHandler('bulk'), { counted: true }) },
+  // users/{user}/heartbeats also reads a day back (GET ?date=, scope stats).
+  userOne: {
+    POST: withWakatimeKey('sync', heartbeatHandler('one'), { counted: true }),
+    GET: withWakatimeKey('stats', dayHeartbeatsHandler),
+  },
 };
 
 /** A heartbeat route file's exports: `shape`'s handler, at the route file's `pattern`. */

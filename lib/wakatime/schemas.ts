@@ -134,6 +134,48 @@ export const wakaUserSchema = z
   .object({ data: z.object({ id: z.string(), username: z.string(), display_name: z.string(), timezone: z.string(), created_at: z.string() }).loose() })
   .meta({ id: 'WakaTimeUser' });
 
+const dayEnvelope = {
+  start: z.string().meta({ description: 'The first instant of the date in the owner\'s timezone, in UTC (ISO 8601).' }),
+  end: z.string().meta({ description: 'Its last second, in UTC.' }),
+  timezone: z.string(),
+};
+
+export const dayHeartbeatsSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        id: z.string(),
+        entity: z.string().meta({ description: 'The stored digest of the entity (a keyed hash), never a path or URL.' }),
+        type: z.string(),
+        time: z.number(),
+        project: z.string().nullable().meta({ description: 'null for no project, or a hidden one.' }),
+        language: z.string().nullable(),
+        category: z.string(),
+        editor: z.string().nullable(),
+        operating_system: z.string().nullable(),
+        machine_name_id: z.string().nullable(),
+        ai_agent: z.string().nullable(),
+        is_write: z.null().meta({ description: 'Not kept.' }),
+        ai_line_changes: z.number().int(),
+        human_line_changes: z.number().int(),
+      }),
+    ),
+    ...dayEnvelope,
+  })
+  .meta({ id: 'WakaTimeDayHeartbeats' });
+
+export const durationsSchema = z
+  .object({
+    data: z.array(
+      z
+        .object({ time: z.number(), duration: z.number(), project: z.string().nullable() })
+        .loose()
+        .meta({ description: 'A run: its start (epoch seconds), its length in seconds, its project and, with slice_by, the sliced field (`machine_name_id` for machine).' }),
+    ),
+    ...dayEnvelope,
+  })
+  .meta({ id: 'WakaTimeDurations' });
+
 export const machineNamesSchema = z
   .object({
     data: z.array(

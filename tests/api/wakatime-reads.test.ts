@@ -1,0 +1,228 @@
+import { describe, expect, it } from 'vitest';
+import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
+import { GET as getDurations } from '@/app/api/wakatime/v1/users/[user]/durations/route';
+import { GET as getDayHeartbeats } from '@/app/api/wakatime/v1/users/[user]/heartbeats/route';
+import { GET as getMachines } from '@/app/api/wakatime/v1/users/[user]/machine_names/route';
+import { GET as getStatusBar } from '@/app/api/wakatime/v1/users/[user]/status_bar/today/route';
+import { GET as getRangedStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
+import { GET as getSummaries } from '@/app/api/wakatime/v1/users/[user]/summaries/route';
+import { GET as getUserAgents } from '@/app/api/wakatime/v1/users/[user]/user_agents/route';
+import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
+import { issueToken } from '@/lib/accounts/tokens';
+import { getDb } from '@/lib/db/client';
+import { setProjectHidden } from '@/lib/projects/hidden';
+import { rangeText } from '@/lib/wakatime/reads';
+import { call, daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
+import { expectDocumented } from '../helpers/contract';
+
+// What WakaTime's tools read back, from the buckets over all history: categories as WakaTime
+// names them, machines with their ids, systems, the AI and human line changes, WakaTime's daily
+// average and range text, the machine and User-Agent lists; and on the public stats route, none
+// of the AI figures or machines unless the owner shares them.
+
+const claude = 'Claude/2.1.5 wakatime/v2.1.0 (linux-6.8.0) go1.24.4 vscode/1.100.0 vscode-wakatime/25.3.0';
+// As WakaTime's browser extension writes it (tests/fixtures/wakatime-clients/browser-extension.json).
+const firefox = 'Firefox/133.0 linux_x86_64 firefox-wakatime/4.1.0';
+const basic = (key: string) => `Basic ${Buffer.from(key).toString('base64')}`;
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
+
+async function wakaUser(settings: Record<string, boolean> = {}) {
+  const u = await newUser({ timezone: 'UTC', settings: { profile_public: true, share_languages: true, share_editors: true, ...settings } });
+  const { token } = await issueToken(await getDb(), u.user.id, { name: 'cli', format: 'uuid' });
+  return { ...u, key: token };
+}
+
+async function bulk(key: string, beats: unknown[], headers: Record<string, string>) {
+  const request = new Request('http://localhost/api/wakatime/v1/users/current/heartbeats.bulk', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: basic(key), ...headers },
+    body: JSON.stringify(beats),
+  });
+  expect((await postBulk(request, { params: Promise.resolve({ user: 'current' }) })).status).toBe(201);
+}
+
+async function read(handler: Handler, route: string, opts: { key?: string; user?: string; params?: Record<string, string> } = {}) {
+  const user = opts.user ?? 'current';
+  const url = `http://localhost/api/wakatime/v1/users/${user}/${route}`;
+  const request = new Request(url, { headers: opts.key ? { authorization: basic(opts.key) } : {} });
+  const res = await expectDocumented('GET', url, await handler(request, { params: Promise.resolve({ user, ...opts.params }) }));
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+/**
+ * Two days ago, an AI agent's half hour on a desk machine (30 lines added by AI, 4 by hand) and
+ * 20 minutes of debugging on a laptop in another hour; 40 days ago, sync buckets of an hour's
+ * coding on the laptop and a quarter hour of code review.
+ */
+async function history() {
+  const u = await wakaUser();
+  const twoDaysAgo = daysFromToday(-2);
+  const at = Date.parse(`${twoDaysAgo}T09:00:00Z`) / 1000;
+  await bulk(
+    u.key,
+    [0, 600, 1200, 1800].map((s, i) => ({ entity: 'a.ts', time: at + s, language: 'TypeScript', project: 'app', category: 'ai coding', ai_line_changes: i === 0 ? 30 : 0, human_line_changes: i === 1 ? 4 : 0 })),
+    { 'user-agent': claude, 'x-machine-name': 'desk' },
+  );
+  await bulk(
+    u.key,
+    [0, 600, 1200].map((s) => ({ entity: 'b.go', time: at + 7200 + s, language: 'Go', project: 'api', category: 'debugging' })),
+    { 'user-agent': firefox, 'x-machine-name': 'laptop' },
+  );
+  const oldDate = daysFromToday(-40);
+  const token = await tokenWithScopes(u.user.id, ['sync']);
+  const res = await call(postBatch, '/sync/activities', {
+    token,
+    body: {
+      activities: [
+        { date: oldDate, hour: 14, language: 'Go', time: 3600, project_name: 'api', machine: 'laptop' },
+        { date: oldDate, hour: 15, language: 'Go', time: 900, project_name: 'api', category: 'code reviewing', machine: 'laptop' },
+      ],
+    },
+  });
+  expect(res.status).toBe(200);
+  return { u, twoDaysAgo, oldDate };
+}
+
+const named = (list: { name: string; total_seconds: number }[]) => list.map((d) => [d.name, d.total_seconds]);
+
+describe("WakaTime's reads over all history", () => {
+  it('give categories as WakaTime names them, machines with their ids, systems and the line changes, per day and over a range', async () => {
+    const { u, twoDaysAgo, oldDate } = await history();
+    const { data: machines } = await read(getMachines, 'machine_names', { key: u.key });
+    expect(machines.map((m: { name: string }) => m.name).sort()).toEqual(['desk', 'laptop']);
+    const idOf = Object.fromEntries(machines.map((m: { name: string; id: string }) => [m.name, m.id]));
+    expect(idOf.desk).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(machines.find((m: { name: string }) => m.name === 'laptop')).toMatchObject({ value: 'laptop', created_at: `${oldDate}T00:00:00Z` });
+
+    const summaries = await read(getSummaries, `summaries?start=${oldDate}&end=${twoDaysAgo}`, { key: u.key });
+    const day = (date: string) => summaries.data.find((d: { range: { date: string } }) => d.range.date === date);
+    const recent = day(twoDaysAgo);
+    expect(named(recent.categories)).toEqual([['AI Coding', 1800], ['Debugging', 1200]]);
+    expect(recent.machines.map((m: { name: string; total_seconds: number; machine_name_id: string }) => [m.name, m.total_seconds, m.machine_name_id])).toEqual([
+      ['desk', 1800, idOf.desk],
+      ['laptop', 1200, idOf.laptop],
+    ]);
+    expect(named(recent.operating_systems)).toEqual([['Linux', 3000]]);
+    expect(recent.grand_total).toMatchObject({ total_seconds: 3000, ai_additions: 30, ai_deletions: 0, human_additions: 4, human_deletions: 0 });
+    expect(recent.range.text).toBe(rangeText(twoDaysAgo));
+    // Forty days back, past the 14 days heartbeats are kept: the buckets still know it all.
+    const old = day(oldDate);
+    expect(named(old.categories)).toEqual([['Coding', 3600], ['Code Reviewing', 900]]);
+    expect(named(old.machines)).toEqual([['laptop', 4500]]);
+    // Systems of buckets that never named one are left out, never made up.
+    expect(old.operating_systems).toEqual([]);
+    // WakaTime's daily average: the total over the two days with coding; the other 37 are holidays.
+    expect(summaries.daily_average).toMatchObject({ days_including_holidays: 39, days_minus_holidays: 2, holidays: 37, seconds: 3750 });
+    expect(summaries.cumulative_total.seconds).toBe(7500);
+
+    const { data: stats } = await read(getRangedStats, 'stats/last_year', { key: u.key, params: { range: 'last_year' } });
+    expect(named(stats.categories)).toEqual([['Coding', 3600], ['AI Coding', 1800], ['Debugging', 1200], ['Code Reviewing', 900]]);
+    expect(named(stats.machines)).toEqual([['laptop', 5700], ['desk', 1800]]);
+    expect(stats.grand_total).toMatchObject({ ai_additions: 30, human_additions: 4 });
+    expect(stats.best_day).toEqual({ date: oldDate, total_seconds: 4500, text: '1 hr 15 mins' });
+    expect(stats).toMatchObject({ days_minus_holidays: 2, daily_average: 3750, total_seconds: 7500 });
+    expect(stats.holidays).toBe(stats.days_including_holidays - 2);
+  });
+
+  it('answer the status bar at status_bar/today, and list the User-Agents heartbeats came with', async () => {
+    const u = await wakaUser();
+    const t = Math.max(Math.floor(Date.now() / 1000) - 900, Math.floor(Date.now() / 86_400_000) * 86_400);
+    // Five minutes from the browser, credited up to the agent's first heartbeat; five from the agent.
+    await bulk(u.key, [{ entity: 'github.com', time: t, language: 'TypeScript', project: 'app' }], { 'user-agent': firefox });
+    await bulk(u.key, [300, 600].map((s) => ({ entity: 'b.ts', time: t + s, language: 'TypeScript', project: 'app', category: 'ai coding' })), { 'user-agent': claude });
+    const { data } = await read(getStatusBar, 'status_bar/today', { key: u.key });
+    expect(data.range.text).toBe('Today');
+    expect(named(data.categories)).toEqual([['AI Coding', 300], ['Coding', 300]]);
+    const { data: agents } = await read(getUserAgents, 'user_agents', { key: u.key });
+    const byValue = Object.fromEntries(agents.map((a: { value: string }) => [a.value, a]));
+    expect(Object.keys(byValue).sort()).toEqual([claude, firefox].sort());
+    expect(byValue[firefox]).toMatchObject({ editor: 'Firefox', is_browser_extension: true, is_desktop_app: false, version: '4.1.0' });
+    expect(byValue[claude]).toMatchObject({ editor: 'VS Code', os: 'Linux', is_browser_extension: false, version: '25.3.0' });
+    // A User-Agent PostgreSQL cannot store as text (an unpaired surrogate) is not recorded, and its heartbeat still counts.
+    await bulk(u.key, [{ entity: 'c.ts', time: t + 660, language: 'TypeScript', project: 'app', user_agent: '\ud800' }], { 'user-agent': claude });
+    expect((await read(getUserAgents, 'user_agents', { key: u.key })).data).toHaveLength(2);
+  });
+});
+
+describe('one day read back', () => {
+  it('gives the heartbeats of a date with digests for entities, and durations sliced as asked, a hidden project as null', async () => {
+    const u = await wakaUser();
+    const date = daysFromToday(-1);
+    const at = Date.parse(`${date}T09:00:00Z`) / 1000;
+    await bulk(
+      u.key,
+      [
+        { entity: '/home/ada/secret/a.ts', time: at, language: 'TypeScript', project: 'app', ai_line_changes: 3 },
+        { entity: '/home/ada/secret/b.go', time: at + 300, language: 'Go', project: 'app' },
+        { entity: '/home/ada/secret/b.go', time: at + 600, language: 'Go', project: 'app' },
+        // 40 minutes later: a gap too long to join.
+        { entity: '/home/ada/secret/c.go', time: at + 3000, language: 'Go', project: 'app' },
+        { entity: '/home/ada/secret/c.go', time: at + 3120, language: 'Go', project: 'app' },
+      ],
+      { 'user-agent': claude, 'x-machine-name': 'desk' },
+    );
+    const beats = await read(getDayHeartbeats, `heartbeats?date=${date}`, { key: u.key });
+    expect(beats.timezone).toBe('UTC');
+    expect(beats.start).toBe(`${date}T00:00:00.000Z`);
+    expect(beats.data.map((b: { time: number; language: string; project: string }) => [b.time, b.language, b.project])).toEqual([
+      [at, 'TypeScript', 'app'],
+      [at + 300, 'Go', 'app'],
+      [at + 600, 'Go', 'app'],
+      [at + 3000, 'Go', 'app'],
+      [at + 3120, 'Go', 'app'],
+    ]);
+    expect(beats.data[0]).toMatchObject({ ai_line_changes: 3, ai_agent: 'Claude', category: 'coding', editor: 'VS Code', operating_system: 'Linux' });
+    expect(JSON.stringify(beats)).not.toContain('secret');
+    // A day before the 14 days heartbeats are kept answers nothing, not an error.
+    expect((await read(getDayHeartbeats, `heartbeats?date=${daysFromToday(-30)}`, { key: u.key })).data).toEqual([]);
+
+    const byProject = await read(getDurations, `durations?date=${date}`, { key: u.key });
+    expect(byProject.data).toEqual([
+      { time: at, duration: 600, project: 'app' },
+      { time: at + 3000, duration: 120, project: 'app' },
+    ]);
+    const byLanguage = await read(getDurations, `durations?date=${date}&slice_by=language`, { key: u.key });
+    expect(byLanguage.data).toEqual([
+      { time: at, duration: 300, project: 'app', language: 'TypeScript' },
+      { time: at + 300, duration: 300, project: 'app', language: 'Go' },
+      { time: at + 3000, duration: 120, project: 'app', language: 'Go' },
+    ]);
+    const { data: machines } = await read(getMachines, 'machine_names', { key: u.key });
+    const byMachine = await read(getDurations, `durations?date=${date}&slice_by=machine`, { key: u.key });
+    expect(byMachine.data.map((d: { machine_name_id: string }) => d.machine_name_id)).toEqual([machines[0].id, machines[0].id]);
+    expect((await read(getDurations, `durations?date=${date}&project=other`, { key: u.key })).data).toEqual([]);
+
+    await setProjectHidden(await getDb(), u.user.id, 'app', true);
+    expect((await read(getDurations, `durations?date=${date}`, { key: u.key })).data.map((d: { project: string | null }) => d.project)).toEqual([null, null]);
+    expect((await read(getDayHeartbeats, `heartbeats?date=${date}`, { key: u.key })).data.map((d: { project: string | null }) => d.project)).toEqual([null, null, null, null, null]);
+  });
+});
+
+describe("the public stats route, without the owner's consent", () => {
+  async function publicStats(handle: string) {
+    return (await read(getRangedStats, 'stats/last_year', { user: handle, params: { range: 'last_year' } })).data;
+  }
+
+  it('folds AI Coding into Coding and leaves out the line changes and machines; with share_ai and share_machines they show', async () => {
+    const { u } = await history();
+    const hidden = await publicStats(u.user.handle);
+    expect(named(hidden.categories)).toEqual([['Coding', 5400], ['Debugging', 1200], ['Code Reviewing', 900]]);
+    expect(hidden.machines).toEqual([]);
+    expect(hidden.grand_total).not.toHaveProperty('ai_additions');
+    expect(hidden.grand_total).not.toHaveProperty('human_additions');
+    const text = JSON.stringify(hidden);
+    for (const secret of ['desk', 'laptop', 'AI Coding', 'Claude']) expect(text).not.toContain(secret);
+
+    const shared = await wakaUser({ share_ai: true, share_machines: true });
+    const at = Date.parse(`${daysFromToday(-1)}T09:00:00Z`) / 1000;
+    await bulk(shared.key, [0, 600].map((s) => ({ entity: 'a.ts', time: at + s, language: 'TypeScript', project: 'app', category: 'ai coding', ai_line_changes: s ? 0 : 12 })), {
+      'user-agent': claude,
+      'x-machine-name': 'desk',
+    });
+    const shown = await publicStats(shared.user.handle);
+    expect(named(shown.categories)).toEqual([['AI Coding', 600]]);
+    expect(named(shown.machines)).toEqual([['desk', 600]]);
+    expect(shown.grand_total).toMatchObject({ ai_additions: 12 });
+  });
+});
