@@ -166,10 +166,11 @@ export function wakatimePaths(): Record<string, unknown> {
       ),
     },
     '/users/{user}/summaries': {
-      get: wakatimeRead('Figures per date (WakaTime)', 'One entry per date of the range (at most 366 days), with the cumulative total and the daily average.', summariesSchema, { invalid_query: 'bad dates, a span over 366 days, or an unknown range.' }, [
+      get: wakatimeRead('Figures per date (WakaTime)', 'One entry per date of the range (at most 366 days), with the cumulative total and the daily average.', summariesSchema, { invalid_query: 'bad dates, a span over 366 days, an unknown range, or a project name that is not well-formed text.' }, [
         query('start', 'First date, YYYY-MM-DD.'),
         query('end', 'Last date, YYYY-MM-DD.'),
         query('range', 'Instead of start and end: Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month, Last Month.'),
+        query('project', 'Only this project\'s figures (its name as the project list gives it).'),
       ]),
     },
     '/users/{user}/stats': { get: statsOperation(false) },

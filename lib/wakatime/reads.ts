@@ -81,7 +81,9 @@ function dailyAverage(dayTotals: readonly number[]) {
 /** GET summaries: one entry per date, with the cumulative total and the daily average. */
 export async function summaries(db: Db, user: WakaUser, params: URLSearchParams) {
   const { from, to } = summaryRange(params, user.timezone);
-  const perDay = await figures(db, user, from, to, 'day');
+  const project = params.get('project');
+  if (project !== null && (project.length > 1000 || textProblem(project))) throw new ApiError('invalid_query', 'project must be at most 1000 characters of well-formed text.');
+  const perDay = await figures(db, user, from, to, 'day', project ?? undefined);
   const data = [...perDay].map(([date, f]) => ({
     ...f,
     dependencies: [],

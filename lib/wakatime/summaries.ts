@@ -55,11 +55,14 @@ function durations(found: { name: string; seconds: number }[], total: number): W
     .map((f) => duration(f.name, f.seconds, total));
 }
 
-/** Capped seconds per period by category, operating system and machine, and the line changes per period. */
+/** Capped milliseconds per period by category, operating system and machine (and with a project, by language and editor), with each period's total and line changes. */
 interface BucketShares {
   categories: Grouped;
   systems: Grouped;
   machines: Grouped;
+  languages: Grouped;
+  editors: Grouped;
+  totals: Map<string, number>;
   lines: Map<string, LineChanges>;
 }
 
@@ -72,37 +75,47 @@ export interface LineChanges {
 
 const NO_LINES: LineChanges = { ai_additions: 0, ai_deletions: 0, human_additions: 0, human_deletions: 0 };
 
+const noShares = (): BucketShares => ({ categories: new Grouped(), systems: new Grouped(), machines: new Grouped(), languages: new Grouped(), editors: new Grouped(), totals: new Map(), lines: new Map() });
+
 /**
  * The buckets' categories, systems and machines (kept over all history) per period, each hour
  * capped at 3600 s as every figure (an hour over the cap scaled down in proportion), and their AI
  * and human line changes: one statement (GROUPING SETS). A bucket of line changes only has no
- * hour of time: it is read for its lines.
+ * hour of time: it is read for its lines. With `project`, only that project's buckets, and their
+ * languages and editors too (the rollups hold no project).
  */
-async function bucketShares(db: Db, user: WakaUser, from: string, to: string, per: Per): Promise<BucketShares> {
+async function bucketShares(db: Db, user: WakaUser, from: string, to: string, per: Per, project?: string): Promise<BucketShares> {
   const [a, h] = [ideActivity, userHours];
   const period = per === 'day' ? sql`to_char(a.date, 'YYYY-MM-DD')` : sql`''`;
+  // GROUPING() may name only grouped columns: language and editor are grouped with a project only.
+  const byProject = project !== undefined;
+  const sets = sql.raw(`(period, category), (period, os), (period, machine), (period)${byProject ? ', (period, language), (period, editor)' : ''}`);
+  const set = sql.raw(`CASE WHEN GROUPING(category) = 0 THEN 1 WHEN GROUPING(os) = 0 THEN 2 WHEN GROUPING(machine) = 0 THEN 3${byProject ? ' WHEN GROUPING(language) = 0 THEN 5 WHEN GROUPING(editor) = 0 THEN 6' : ''} ELSE 4 END`);
+  const name = sql.raw(`coalesce(category, os, machine${byProject ? ', language, editor' : ''})`);
   const found = await rows<{ set: number; period: string; name: string | null; millis: number } & LineChanges>(
     db,
     sql`WITH b AS (
-          SELECT ${period} AS period, a.category, a.os, a.machine, a.ai_additions, a.ai_deletions, a.human_additions, a.human_deletions,
+          SELECT ${period} AS period, a.category, a.os, a.machine, a.language, a.editor, a.ai_additions, a.ai_deletions, a.human_additions, a.human_deletions,
                  a.millis * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(h.millis, 0)) AS capped
           FROM ${a} a LEFT JOIN ${h} h ON h.user_id = a.user_id AND h.date = a.date AND h.hour = a.hour
-          WHERE a.user_id = ${user.id}::uuid AND a.date BETWEEN ${from} AND ${to}
+          WHERE a.user_id = ${user.id}::uuid AND a.date BETWEEN ${from} AND ${to} ${byProject ? sql`AND a.project = ${project}` : sql``}
         )
-        SELECT CASE WHEN GROUPING(category) = 0 THEN 1 WHEN GROUPING(os) = 0 THEN 2 WHEN GROUPING(machine) = 0 THEN 3 ELSE 4 END AS set,
-               period, coalesce(category, os, machine) AS name, coalesce(sum(capped), 0)::float8 AS millis,
+        SELECT ${set} AS set, period, ${name} AS name, coalesce(sum(capped), 0)::float8 AS millis,
                sum(ai_additions)::float8 AS ai_additions, sum(ai_deletions)::float8 AS ai_deletions,
                sum(human_additions)::float8 AS human_additions, sum(human_deletions)::float8 AS human_deletions
-        FROM b GROUP BY GROUPING SETS ((period, category), (period, os), (period, machine), (period))`,
+        FROM b GROUP BY GROUPING SETS (${sets})`,
   );
-  const shares: BucketShares = { categories: new Grouped(), systems: new Grouped(), machines: new Grouped(), lines: new Map() };
+  const shares = noShares();
   for (const r of found) {
     const millis = Number(r.millis);
     if (r.set === 1) shares.categories.add(r.period, categoryName(r.name ?? ''), millis);
     // Buckets from before systems and machines were kept have none: no name is made up for them.
     else if (r.set === 2 && r.name) shares.systems.add(r.period, r.name, millis);
     else if (r.set === 3 && r.name) shares.machines.add(r.period, r.name, millis);
+    else if (r.set === 5) shares.languages.add(r.period, r.name || 'Unknown', millis);
+    else if (r.set === 6) shares.editors.add(r.period, r.name || 'Unknown', millis);
     else if (r.set === 4) {
+      shares.totals.set(r.period, millis);
       shares.lines.set(r.period, { ai_additions: Number(r.ai_additions), ai_deletions: Number(r.ai_deletions), human_additions: Number(r.human_additions), human_deletions: Number(r.human_deletions) });
     }
   }
@@ -166,25 +179,37 @@ export interface Figures {
  * dashboard shows them (every hour capped at 3600 s): totals, languages, editors, projects, and
  * from the buckets over all history categories (as WakaTime names them), operating systems and
  * machines (those of buckets stored before they were kept are left out), with the AI and human
- * line changes in `grand_total`.
+ * line changes in `grand_total`. With `project`, that project's figures alone.
  */
-export async function figures(db: Db, user: WakaUser, from: string, to: string, per: 'range' | 'day'): Promise<Map<string, Figures>> {
+export async function figures(db: Db, user: WakaUser, from: string, to: string, per: 'range' | 'day', project?: string): Promise<Map<string, Figures>> {
   const scope = { userId: user.id };
   // Dates before the plan's window of history are answered, with nothing in them (lib/plans/history.ts).
   const shown = await userSpan(db, user.id, from, to, localDateHour(user.timezone).date);
-  const [days, languages, editors, projects, shares] = await Promise.all([
-    dayTotals(db, scope, shown.from, shown.to),
-    dimensionTotals(db, scope, 'language', shown.from, shown.to, per),
-    dimensionTotals(db, scope, 'editor', shown.from, shown.to, per),
-    projectTotals(db, user.id, shown.from, shown.to, per),
-    shown.from <= shown.to ? bucketShares(db, user, shown.from, shown.to, per) : { categories: new Grouped(), systems: new Grouped(), machines: new Grouped(), lines: new Map<string, LineChanges>() },
+  const [shares, whole] = await Promise.all([
+    shown.from <= shown.to ? bucketShares(db, user, shown.from, shown.to, per, project) : noShares(),
+    // The whole account: from the rollups, which hold the capped totals and every language and editor.
+    project === undefined
+      ? Promise.all([
+          dayTotals(db, scope, shown.from, shown.to),
+          dimensionTotals(db, scope, 'language', shown.from, shown.to, per),
+          dimensionTotals(db, scope, 'editor', shown.from, shown.to, per),
+          projectTotals(db, user.id, shown.from, shown.to, per),
+        ])
+      : null,
   ]);
-  const totals = new Map<string, number>();
-  for (const d of days) {
-    const period = per === 'day' ? d.date : '';
-    totals.set(period, (totals.get(period) ?? 0) + d.millis);
+  let totals = shares.totals;
+  let [byLanguage, byEditor, byProject] = [shares.languages, shares.editors, new Grouped()];
+  if (whole) {
+    const [days, languages, editors, projects] = whole;
+    totals = new Map();
+    for (const d of days) {
+      const period = per === 'day' ? d.date : '';
+      totals.set(period, (totals.get(period) ?? 0) + d.millis);
+    }
+    [byLanguage, byEditor, byProject] = [Grouped.from(languages), Grouped.from(editors), Grouped.from(projects)];
+  } else {
+    for (const [period, millis] of totals) byProject.add(period, project!, millis);
   }
-  const [byLanguage, byEditor, byProject] = [Grouped.from(languages), Grouped.from(editors), Grouped.from(projects)];
   const periods = per === 'day' ? eachDay(from, to) : [''];
   return new Map(
     periods.map((period) => {

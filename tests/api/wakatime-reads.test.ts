@@ -116,6 +116,14 @@ describe("WakaTime's reads over all history", () => {
     expect(summaries.daily_average).toMatchObject({ days_including_holidays: 39, days_minus_holidays: 2, holidays: 37, seconds: 3750 });
     expect(summaries.cumulative_total.seconds).toBe(7500);
 
+    // One project's figures alone: its languages, editors and time, the hour cap kept.
+    const api = await read(getSummaries, `summaries?start=${oldDate}&end=${twoDaysAgo}&project=api`, { key: u.key });
+    expect(api.cumulative_total.seconds).toBe(5700);
+    const apiOld = api.data.find((d: { range: { date: string } }) => d.range.date === oldDate);
+    expect([named(apiOld.projects), named(apiOld.languages), named(apiOld.categories)]).toEqual([[['api', 4500]], [['Go', 4500]], [['Coding', 3600], ['Code Reviewing', 900]]]);
+    const apiRecent = api.data.find((d: { range: { date: string } }) => d.range.date === twoDaysAgo);
+    expect([named(apiRecent.editors), apiRecent.grand_total.ai_additions]).toEqual([[['Firefox', 1200]], 0]);
+
     const { data: stats } = await read(getRangedStats, 'stats/last_year', { key: u.key, params: { range: 'last_year' } });
     expect(named(stats.categories)).toEqual([['Coding', 3600], ['AI Coding', 1800], ['Debugging', 1200], ['Code Reviewing', 900]]);
     expect(named(stats.machines)).toEqual([['laptop', 5700], ['desk', 1800]]);
