@@ -176,7 +176,12 @@ export function wakatimePaths(): Record<string, unknown> {
     '/users/{user}/stats': { get: statsOperation(false) },
     '/users/{user}/stats/{range}': { get: statsOperation(true) },
     '/users/{user}/all_time_since_today': { get: wakatimeRead('Every second counted (WakaTime)', 'From the first date with data to today.', allTimeSchema) },
-    '/users/{user}/projects': { get: wakatimeRead('Projects (WakaTime)', 'The most recently used first.', projectsSchema, { invalid_query: '`q` too long or not well-formed text.' }, [query('q', 'Keep projects whose name contains this (any case).')]) },
+    '/users/{user}/projects': {
+      get: wakatimeRead('Projects (WakaTime)', 'The most recently used first, 100 a page; hidden projects are not listed.', projectsSchema, { invalid_query: '`q` too long or not well-formed text, or `page` not a whole number from 1.' }, [
+        query('q', 'Keep projects whose name contains this (any case).'),
+        query('page', 'The page, from 1.'),
+      ]),
+    },
     '/users/{user}/durations': {
       get: wakatimeRead(
         'One day\'s runs of coding time (WakaTime)',

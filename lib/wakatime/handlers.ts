@@ -1,5 +1,6 @@
 import { wakaGoalById, wakaGoals } from '../figures/wakatime-goals';
 import { json, parseJsonText, readJsonBody } from '../http/body';
+import { siteOrigin } from '../http/origin';
 import { ApiError } from '../http/problem';
 import { metrics } from '../metrics/registry';
 import type { WakaContext } from './api-key';
@@ -88,9 +89,9 @@ export async function userHandler({ db, user }: WakaContext): Promise<Response> 
   return own(await currentUser(db, user.id));
 }
 
-/** GET projects?q=. */
+/** GET projects?q=&page=. */
 export async function projectsHandler({ db, user, request }: WakaContext): Promise<Response> {
-  return own(await projects(db, user.id, user.timezone, new URL(request.url).searchParams.get('q')));
+  return own(await projects(db, user, new URL(request.url).searchParams, siteOrigin(request.headers)));
 }
 
 /** GET goals: every goal of the owner, in WakaTime's shape. */

@@ -1,7 +1,7 @@
-import { and, desc, eq, max, ne, sql, type SQLWrapper } from 'drizzle-orm';
+import { eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { addDays, daysBetween, eachDay, isCalendarDate } from '../dates';
-import type { Db } from '../db/client';
-import { hiddenProjects, ideActivity, users } from '../db/schema';
+import { rows, type Db } from '../db/client';
+import { heartbeats, hiddenProjects, ideActivity, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { localDateHour, localDay } from '../local-time';
 import { textProblem } from '../text';
@@ -209,20 +209,84 @@ export async function currentUser(db: Db, userId: string) {
 const hiddenOf = (userId: string, project: SQLWrapper) =>
   sql`SELECT 1 FROM ${hiddenProjects} WHERE ${hiddenProjects.userId} = ${userId}::uuid AND ${hiddenProjects.project} = ${project}`;
 
-/** GET projects: the owner's projects (not the hidden ones), the most recently used first; `q` filters by name. */
-export async function projects(db: Db, userId: string, timeZone: string, q: string | null) {
+/** How many projects a page of GET projects holds. */
+const PROJECTS_PAGE = 100;
+
+/** "3 hours ago", as WakaTime writes human_readable_last_heartbeat_at. */
+function ago(ms: number, now = Date.now()): string {
+  const minutes = Math.max(0, Math.floor((now - ms) / 60_000));
+  const [n, unit] = minutes < 60 ? [minutes, 'minute'] : minutes < 1440 ? [Math.floor(minutes / 60), 'hour'] : [Math.floor(minutes / 1440), 'day'];
+  return n === 0 ? 'just now' : `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+}
+
+interface ProjectRow {
+  name: string;
+  first: string;
+  /** The end of the last hour with time, in the owner's timezone (epoch ms). */
+  last_hour: number;
+  /** The last kept heartbeat's time (epoch ms), if one is kept. */
+  last_beat: number | null;
+}
+
+/**
+ * GET projects: the owner's projects (not the hidden ones), the most recently used first, in pages
+ * of 100; `q` filters by name. A project's last heartbeat is the last one kept (14 days), else the
+ * end of its last hour with time.
+ */
+export async function projects(db: Db, user: WakaUser, params: URLSearchParams, origin: string) {
+  const q = params.get('q');
   if (q !== null && (q.length > 100 || textProblem(q))) throw new ApiError('invalid_query', 'q must be at most 100 characters of well-formed text.');
-  const a = ideActivity;
+  const page = params.get('page') ?? '1';
+  if (!/^[1-9]\d{0,5}$/.test(page)) throw new ApiError('invalid_query', 'page must be a whole number from 1.');
+  const [a, h] = [ideActivity, heartbeats];
   // A project last used before the plan's window of history is not named.
-  const floor = (await historyStart(db, userId, localDateHour(timeZone).date)) ?? '0001-01-01';
-  const found = await db
-    .select({ name: a.project, lastDate: max(a.date) })
-    .from(a)
-    .where(and(eq(a.userId, userId), ne(a.project, ''), sql`${a.date} >= ${floor}`, q ? sql`strpos(lower(${a.project}), lower(${q})) > 0` : undefined, sql`NOT EXISTS (${hiddenOf(userId, a.project)})`))
-    .groupBy(a.project)
-    .orderBy(desc(max(a.date)), a.project)
-    .limit(1000);
+  const floor = (await historyStart(db, user.id, localDateHour(user.timezone).date)) ?? '0001-01-01';
+  const found = await rows<ProjectRow>(
+    db,
+    sql`WITH p AS (
+          SELECT ${a.project} AS name, min(${a.date}) AS first, max(${a.date} + make_interval(hours => ${a.hour} + 1)) AS last_local
+          FROM ${a}
+          WHERE ${a.userId} = ${user.id}::uuid AND ${a.project} <> '' AND ${a.date} >= ${floor} AND ${a.millis} > 0
+            ${q ? sql`AND strpos(lower(${a.project}), lower(${q})) > 0` : sql``} AND NOT EXISTS (${hiddenOf(user.id, a.project)})
+          GROUP BY 1
+        ), beats AS (
+          SELECT ${h.project} AS name, max(${h.at}) AS at FROM ${h} WHERE ${h.userId} = ${user.id}::uuid GROUP BY 1
+        )
+        SELECT p.name, to_char(p.first, 'YYYY-MM-DD') AS first,
+               (extract(epoch FROM p.last_local AT TIME ZONE ${user.timezone}) * 1000)::float8 AS last_hour, beats.at::float8 AS last_beat
+        FROM p LEFT JOIN beats USING (name)`,
+  );
+  const listed = found
+    .map((r) => {
+      const [hourEnd, beat] = [Number(r.last_hour), r.last_beat === null ? null : Number(r.last_beat)];
+      // The heartbeat's own time when it is the one of the last hour with time.
+      return { ...r, last: beat !== null && beat >= hourEnd - 3_600_000 && beat <= hourEnd ? beat : hourEnd };
+    })
+    .sort((x, y) => y.last - x.last || x.name.localeCompare(y.name));
+  const total = listed.length;
+  const totalPages = Math.max(1, Math.ceil(total / PROJECTS_PAGE));
+  const n = Number(page);
   return {
-    data: found.map((p) => ({ id: p.name, name: p.name, last_heartbeat_at: p.lastDate ? `${p.lastDate}T00:00:00Z` : null })),
+    data: listed.slice((n - 1) * PROJECTS_PAGE, n * PROJECTS_PAGE).map((p) => {
+      const encoded = encodeURIComponent(p.name);
+      return {
+        id: p.name,
+        name: p.name,
+        urlencoded_name: encoded,
+        last_heartbeat_at: new Date(p.last).toISOString(),
+        human_readable_last_heartbeat_at: ago(p.last),
+        created_at: `${p.first}T00:00:00Z`,
+        badge: null,
+        color: null,
+        url: `${origin}/dashboard/projects/${encoded}`,
+        has_public_url: false,
+        repository: null,
+      };
+    }),
+    total,
+    total_pages: totalPages,
+    page: n,
+    prev_page: n > 1 ? n - 1 : null,
+    next_page: n < totalPages ? n + 1 : null,
   };
 }

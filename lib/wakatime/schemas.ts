@@ -208,6 +208,27 @@ export const userAgentsSchema = z
   })
   .meta({ id: 'WakaTimeUserAgents' });
 
+const project = z.object({
+  id: z.string().meta({ description: 'The name: a project is known by it.' }),
+  name: z.string(),
+  urlencoded_name: z.string(),
+  last_heartbeat_at: z.string().meta({ description: 'The last kept heartbeat\'s time (ISO 8601, UTC); past the 14 days heartbeats are kept, the end of the project\'s last hour with time.' }),
+  human_readable_last_heartbeat_at: z.string(),
+  created_at: z.string().meta({ description: 'Midnight (UTC) of the first date with time on it.' }),
+  badge: z.null(),
+  color: z.null(),
+  url: z.string().meta({ description: 'The project\'s page on the owner\'s dashboard.' }),
+  has_public_url: z.boolean(),
+  repository: z.null(),
+});
+
 export const projectsSchema = z
-  .object({ data: z.array(z.object({ id: z.string(), name: z.string(), last_heartbeat_at: z.string().nullable() })) })
+  .object({
+    data: z.array(project),
+    total: z.number().int(),
+    total_pages: z.number().int(),
+    page: z.number().int(),
+    prev_page: z.number().int().nullable(),
+    next_page: z.number().int().nullable(),
+  })
   .meta({ id: 'WakaTimeProjects' });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
 import { GET as getDurations } from '@/app/api/wakatime/v1/users/[user]/durations/route';
 import { GET as getDayHeartbeats } from '@/app/api/wakatime/v1/users/[user]/heartbeats/route';
+import { GET as getProjects } from '@/app/api/wakatime/v1/users/[user]/projects/route';
 import { GET as getMachines } from '@/app/api/wakatime/v1/users/[user]/machine_names/route';
 import { GET as getStatusBar } from '@/app/api/wakatime/v1/users/[user]/status_bar/today/route';
 import { GET as getRangedStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
@@ -131,6 +132,18 @@ describe("WakaTime's reads over all history", () => {
     expect(stats.best_day).toEqual({ date: oldDate, total_seconds: 4500, text: '1 hr 15 mins' });
     expect(stats).toMatchObject({ days_minus_holidays: 2, daily_average: 3750, total_seconds: 7500 });
     expect(stats.holidays).toBe(stats.days_including_holidays - 2);
+  });
+
+  it("list projects with WakaTime's fields: the last heartbeat's time, the page and a link", async () => {
+    const { u, twoDaysAgo, oldDate } = await history();
+    const listed = await read(getProjects, 'projects', { key: u.key });
+    const at = Date.parse(`${twoDaysAgo}T09:00:00Z`);
+    expect(listed).toMatchObject({ total: 2, total_pages: 1, page: 1, prev_page: null, next_page: null });
+    expect(listed.data).toEqual([
+      expect.objectContaining({ name: 'api', urlencoded_name: 'api', last_heartbeat_at: new Date(at + 8400_000).toISOString(), created_at: `${oldDate}T00:00:00Z`, url: 'http://localhost/dashboard/projects/api' }),
+      expect.objectContaining({ name: 'app', last_heartbeat_at: new Date(at + 1800_000).toISOString(), created_at: `${twoDaysAgo}T00:00:00Z`, human_readable_last_heartbeat_at: expect.stringMatching(/^[12] days? ago$/) }),
+    ]);
+    expect((await read(getProjects, 'projects?page=2', { key: u.key })).data).toEqual([]);
   });
 
   it('answer the status bar at status_bar/today, and list the User-Agents heartbeats came with', async () => {
