@@ -11,6 +11,7 @@ import {
   heartbeatAnswerSchema,
   projectsSchema,
   machineNamesSchema,
+  leadersSchema,
   dayHeartbeatsSchema,
   durationsSchema,
   userAgentsSchema,
@@ -72,7 +73,7 @@ function wakatimeOperation(
 }
 
 const heartbeatRules =
-  'Time follows WakaTime\'s rule: the gap to the next heartbeat counts when at most 15 minutes, credited to the earlier one, in the hours it covers in the user\'s timezone; late (up to 14 days), repeated or reordered heartbeats count as if sent once and in order. Older than 14 days or more than an hour ahead: refused per item. The body is read as JSON whatever its Content-Type (WakaTime\'s browser extension sends text/plain), and once more when it is a JSON string holding the JSON (vscode.dev\'s extension); `time` may be a number or a string holding one. The editor and OS come from `user_agent`, else `plugin`, else the User-Agent, the editor under its canonical name as WakaTime shows it (`neovim/0.9.5 vim-wakatime/11.1.1` is Neovim). `category` is one of WakaTime\'s (`coding`, `ai coding`, `building`, `code reviewing`, `debugging`, ...; any case); another is coding. An AI agent\'s heartbeat (category `ai coding`, or the agent\'s word before `wakatime/` in the User-Agent, as wakatime-cli prepends it) is coding time whatever its type. `project` absent or empty: `alternate_project`. `<<LAST_PROJECT>>` and `<<LAST_LANGUAGE>>` (and `<<LAST_BRANCH>>`) stand for the value of the previous heartbeat of the request, or for the first one of the user\'s latest stored heartbeat; never kept as names. Never kept: the entity (a keyed digest for 14 days tells repeats apart; for `type: app` the entity is the application\'s name, kept as desktop time), branch, dependencies, line and cursor numbers. Counts against the write rate limit.';
+  'Time follows WakaTime\'s rule: the gap to the next heartbeat counts when at most 15 minutes, credited to the earlier one, in the hours it covers in the user\'s timezone; late, repeated or reordered heartbeats count as if sent once and in order, however late (back to 2000-01-01: wakatime-cli\'s AI sync sends agents\' history; one older than 14 days is kept 14 days after it came, and its key for good, so that it never counts twice). More than an hour ahead, or before 2000: refused per item. `ai_line_changes` and `human_line_changes` are summed in the heartbeat\'s own hour; X-Machine-Name (else `hostname`) names the machine. The body is read as JSON whatever its Content-Type (WakaTime\'s browser extension sends text/plain), and once more when it is a JSON string holding the JSON (vscode.dev\'s extension); `time` may be a number or a string holding one. The editor and OS come from `user_agent`, else `plugin`, else the User-Agent, the editor under its canonical name as WakaTime shows it (`neovim/0.9.5 vim-wakatime/11.1.1` is Neovim). `category` is one of WakaTime\'s (`coding`, `ai coding`, `building`, `code reviewing`, `debugging`, ...; any case); another is coding. An AI agent\'s heartbeat (category `ai coding`, or the agent\'s word before `wakatime/` in the User-Agent, as wakatime-cli prepends it) is coding time whatever its type. `project` absent or empty: `alternate_project`. `<<LAST_PROJECT>>` and `<<LAST_LANGUAGE>>` (and `<<LAST_BRANCH>>`) stand for the value of the previous heartbeat of the request, or for the first one of the user\'s latest stored heartbeat; never kept as names. Never kept: the entity (a keyed digest for 14 days tells repeats apart; for `type: app` the entity is the application\'s name, kept as desktop time), branch, dependencies, line and cursor numbers. Counts against the write rate limit.';
 
 const bulkBody = { type: 'array', maxItems: 1000, items: ref(heartbeatSchema) };
 
@@ -106,6 +107,19 @@ export const wakatimeRead = (summary: string, description: string, schema: z.Zod
     parameters,
   });
 
+/** GET leaders: the public leaderboard; a key adds where its owner stands. */
+function leadersOperation(): Operation {
+  const operation = wakatimeOperation(
+    'The public leaderboard (WakaTime)',
+    'The public leaderboard\'s members and rules (the last 7 UTC dates, its snapshot), 100 a page, ranked by total or by `language` (any case; only users who share languages). Readable without a key, from any origin; with a key (scope `stats`), `current_user` says where its owner stands by total. An empty `?api_key=` is no key.',
+    'stats',
+    { '200': ok(leadersSchema) },
+    { invalid_query: '`page` not a whole number from 1, or `language` not a name.' },
+    { withUser: false, parameters: [query('language', 'Rank by this language.'), query('page', 'The page, from 1.')] },
+  );
+  return { ...operation, security: [{}, ...wakatimeKeys('stats')] };
+}
+
 /** GET users/{user}/stats[/{range}]: the owner's figures with a key, a public profile's shared ones without (lib/wakatime/public-stats.ts). */
 function statsOperation(ranged: boolean): Operation {
   const operation = wakatimeOperation(
@@ -138,6 +152,7 @@ export const wakatimeAt = (paths: Record<string, Record<string, unknown>>): Reco
 /** The WakaTime-compatible routes, each under its own servers (/api/wakatime/v1 first). */
 export function wakatimePaths(): Record<string, unknown> {
   return wakatimeAt({
+    '/leaders': { get: leadersOperation() },
     '/users/{user}/heartbeats': {
       post: heartbeatPost('one', true),
       get: wakatimeRead('One day\'s heartbeats (WakaTime)', 'The heartbeats of `date` (the owner\'s timezone; default today), oldest first, for the 14 days heartbeats are kept (an older day: an empty list). `entity` is the stored digest, never a path.', dayHeartbeatsSchema, { invalid_query: '`date` is not a date.' }, [query('date', 'YYYY-MM-DD; default today.')]),

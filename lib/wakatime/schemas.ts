@@ -176,6 +176,35 @@ export const durationsSchema = z
   })
   .meta({ id: 'WakaTimeDurations' });
 
+const leaderUser = z.object({ id: z.string(), username: z.string(), display_name: z.string() }).loose();
+
+export const leadersSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        rank: z.number().int(),
+        running_total: z.object({
+          total_seconds: z.number(),
+          human_readable_total: z.string(),
+          daily_average: z.number(),
+          human_readable_daily_average: z.string(),
+          languages: z.array(z.object({ name: z.string(), total_seconds: z.number() })).meta({ description: 'Only of users who share languages.' }),
+        }),
+        user: leaderUser,
+      }),
+    ),
+    current_user: z
+      .object({ rank: z.number().int(), page: z.number().int(), user: leaderUser })
+      .nullable()
+      .meta({ description: 'With a key: where its owner stands by total (null without a key, when they are not listed, or when ranking one language).' }),
+    page: z.number().int(),
+    total_pages: z.number().int(),
+    language: z.string().nullable(),
+    range: z.object({ start_date: z.string(), end_date: z.string(), name: z.string(), text: z.string() }),
+  })
+  .loose()
+  .meta({ id: 'WakaTimeLeaders' });
+
 export const machineNamesSchema = z
   .object({
     data: z.array(

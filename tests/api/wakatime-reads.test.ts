@@ -3,6 +3,8 @@ import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.
 import { GET as getDurations } from '@/app/api/wakatime/v1/users/[user]/durations/route';
 import { GET as getDayHeartbeats } from '@/app/api/wakatime/v1/users/[user]/heartbeats/route';
 import { GET as getProjects } from '@/app/api/wakatime/v1/users/[user]/projects/route';
+import { GET as getLeaders } from '@/app/api/wakatime/v1/leaders/route';
+import { GET as getPublicBoard } from '@/app/main/api/v1/leaderboard/api/get/public/route';
 import { GET as getMachines } from '@/app/api/wakatime/v1/users/[user]/machine_names/route';
 import { GET as getStatusBar } from '@/app/api/wakatime/v1/users/[user]/status_bar/today/route';
 import { GET as getRangedStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
@@ -245,5 +247,43 @@ describe("the public stats route, without the owner's consent", () => {
     expect(named(shown.categories)).toEqual([['AI Coding', 600]]);
     expect(named(shown.machines)).toEqual([['desk', 600]]);
     expect(shown.grand_total).toMatchObject({ ai_additions: 12 });
+  });
+});
+
+describe('GET /leaders', () => {
+  async function leaders(query: string, key?: string) {
+    const url = `http://localhost/api/wakatime/v1/leaders${query}`;
+    const request = new Request(url, { headers: key ? { authorization: basic(key) } : {} });
+    const res = await expectDocumented('GET', url, await getLeaders(request));
+    expect(res.status).toBe(200);
+    return res.json();
+  }
+
+  it("ranks the public leaderboard's members in WakaTime's shape; a key adds where its owner stands", async () => {
+    const listed = { profile_public: true, leaderboard: true, share_languages: true };
+    const [ann, bob, hidden] = [await wakaUser(listed), await wakaUser(listed), await wakaUser({ leaderboard: false })];
+    const today = daysFromToday(0);
+    for (const [u, seconds] of [[ann, 3000], [bob, 2000], [hidden, 3500]] as const) {
+      const token = await tokenWithScopes(u.user.id, ['sync']);
+      expect((await call(postBatch, '/sync/activities', { token, body: { activities: [{ date: today, hour: 0, language: 'Go', time: seconds }] } })).status).toBe(200);
+    }
+    const board = await (await getPublicBoard(new Request('http://localhost/main/api/v1/leaderboard/api/get/public?range=7d&limit=100'))).json();
+    const open = await leaders('');
+    expect(open.data.map((d: { rank: number; user: { username: string }; running_total: { total_seconds: number } }) => [d.rank, d.user.username, d.running_total.total_seconds])).toEqual(
+      board.entries.map((e: { rank: number; user: { handle: string }; total_seconds: number }) => [e.rank, e.user.handle, e.total_seconds]),
+    );
+    const handles = open.data.map((d: { user: { username: string } }) => d.user.username);
+    expect(handles).toEqual(expect.arrayContaining([ann.user.handle, bob.user.handle]));
+    expect(handles).not.toContain(hidden.user.handle);
+    expect(open).toMatchObject({ current_user: null, page: 1, language: null, range: { end_date: today } });
+    const annEntry = open.data.find((d: { user: { username: string } }) => d.user.username === ann.user.handle);
+    expect(annEntry.running_total).toMatchObject({ total_seconds: 3000, human_readable_total: '50 mins', languages: [{ name: 'Go', total_seconds: 3000 }] });
+    // An empty api_key is no key.
+    expect((await leaders('?api_key=')).current_user).toBeNull();
+
+    const mine = await leaders('', bob.key);
+    expect(mine.current_user).toEqual({ rank: open.data.find((d: { user: { username: string } }) => d.user.username === bob.user.handle).rank, page: 1, user: { id: bob.user.id, username: bob.user.handle, display_name: bob.user.displayName ?? expect.any(String) } });
+    expect((await leaders('', hidden.key)).current_user).toBeNull();
+    expect((await leaders('?language=go', bob.key)).language).toBe('Go');
   });
 });
