@@ -120,6 +120,20 @@ function leadersOperation(): Operation {
   return { ...operation, security: [{}, ...wakatimeKeys('stats')] };
 }
 
+/** GET users/{user}: the key's owner, or without a key a public profile. */
+function userOperation(): Operation {
+  const operation = wakatimeOperation(
+    'A user (WakaTime; public without a key)',
+    'With a key (scope `stats`): its owner, timezone and sign-up time included, `Cache-Control: private, no-store`. Without one, `{user}` names a user by handle (any case) or id: what their public profile shows (no timezone, no dates), from any origin; a private or unknown user is 404 alike.',
+    'stats',
+    { '200': ok(wakaUserSchema) },
+    { not_found: 'the account no longer exists; without a key, an unknown user or one whose profile is not public.' },
+    { withUser: false },
+  );
+  const user = { ...wakatimeUser, description: 'Without a key: a handle (any case) or a user id. With a key: `current`, or the key owner\'s own handle or id (another user: 403).' };
+  return { ...operation, parameters: [user], security: [{}, ...wakatimeKeys('stats')] };
+}
+
 /** GET users/{user}/stats[/{range}]: the owner's figures with a key, a public profile's shared ones without (lib/wakatime/public-stats.ts). */
 function statsOperation(ranged: boolean): Operation {
   const operation = wakatimeOperation(
@@ -212,6 +226,6 @@ export function wakatimePaths(): Record<string, unknown> {
     '/users/{user}/user_agents': {
       get: wakatimeRead('User-Agents (WakaTime)', 'The User-Agents the owner\'s heartbeats came with, the most recently seen first.', userAgentsSchema),
     },
-    '/users/{user}': { get: wakatimeRead('The key\'s owner (WakaTime)', 'The user the key belongs to.', wakaUserSchema, { not_found: 'the account no longer exists.' }) },
+    '/users/{user}': { get: userOperation() },
   });
 }

@@ -85,8 +85,8 @@ export async function allTimeHandler({ db, user }: WakaContext): Promise<Respons
 }
 
 /** GET users/current. */
-export async function userHandler({ db, user }: WakaContext): Promise<Response> {
-  return own(await currentUser(db, user.id));
+export async function userHandler({ db, user, request }: WakaContext): Promise<Response> {
+  return own(await currentUser(db, user.id, siteOrigin(request.headers)));
 }
 
 /** GET projects?q=&page=. */

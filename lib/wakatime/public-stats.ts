@@ -1,13 +1,15 @@
 import { categoryName } from '../activity';
 import { getDb } from '../db/client';
 import { corsHeaders, publicSerialized, serialize, type PublicCachePolicy, type Serialized } from '../http/public';
+import { json } from '../http/body';
+import { siteOrigin } from '../http/origin';
 import { localDateHour } from '../local-time';
 import { ProcessCache } from '../process-cache';
 import { publicOwner } from '../sharing/gate';
 import type { PublicOwner } from '../sharing/owner';
 import { wakatimeError, wakatimeKey, withWakatimeKey } from './api-key';
-import { statsHandler } from './handlers';
-import { DEFAULT_STATS_RANGE, stats } from './reads';
+import { statsHandler, userHandler } from './handlers';
+import { DEFAULT_STATS_RANGE, publicUserFields, stats } from './reads';
 import { duration, type WakaDuration } from './summaries';
 
 // GET users/{user}/stats[/{range}], as README cards and profile generators ask for it
@@ -98,6 +100,25 @@ export async function statsGet(request: Request, context?: { params?: Promise<Re
   if (wakatimeKey(request) !== null || user === 'current') return ownStats(request, context);
   try {
     return await publicStats(request, user, range);
+  } catch (err) {
+    const answer = await wakatimeError(err);
+    for (const [name, value] of Object.entries(corsHeaders)) answer.headers.set(name, value);
+    return answer;
+  }
+}
+
+const ownUser = withWakatimeKey('stats', userHandler);
+
+/**
+ * GET users/{user}: with a key or for `current`, the key's owner; without one, the named user's
+ * public profile (what /u/{handle} shows: no timezone, no dates), 404 for a private or unknown one.
+ */
+export async function userGet(request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> {
+  const { user = 'current' } = (await context?.params) ?? {};
+  if (wakatimeKey(request) !== null || user === 'current') return ownUser(request, context);
+  try {
+    const owner = await publicOwner(await getDb(), user);
+    return json({ data: publicUserFields(owner.user, siteOrigin(request.headers)) }, { headers: { 'cache-control': 'public, max-age=60, s-maxage=60', ...corsHeaders } });
   } catch (err) {
     const answer = await wakatimeError(err);
     for (const [name, value] of Object.entries(corsHeaders)) answer.headers.set(name, value);

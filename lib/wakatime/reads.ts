@@ -187,21 +187,30 @@ export async function allTimeSinceToday(db: Db, user: WakaUser) {
 }
 
 /** GET users/current: the owner. */
-export async function currentUser(db: Db, userId: string) {
+export async function currentUser(db: Db, userId: string, origin: string) {
   const [u] = await db.select().from(users).where(eq(users.id, userId));
   if (!u) throw new ApiError('not_found', 'This account no longer exists.');
   return {
     data: {
-      id: u.id,
-      username: u.handle,
-      display_name: u.displayName,
-      full_name: u.displayName,
+      ...publicUserFields({ id: u.id, handle: u.handle, display_name: u.displayName }, origin),
       timezone: u.timezone,
       created_at: u.createdAt.toISOString(),
-      photo: null,
-      is_hireable: false,
-      has_premium_features: false,
     },
+  };
+}
+
+/** A user's fields in WakaTime's shape that their public profile shows anyway (GET users/{user} without a key). */
+export function publicUserFields(u: { id: string; handle: string; display_name: string }, origin: string) {
+  return {
+    id: u.id,
+    username: u.handle,
+    display_name: u.display_name,
+    full_name: u.display_name,
+    profile_url: `${origin}/u/${encodeURIComponent(u.handle)}`,
+    photo: null,
+    photo_public: false,
+    is_hireable: false,
+    has_premium_features: false,
   };
 }
 

@@ -131,7 +131,18 @@ export const allTimeSchema = z
   .meta({ id: 'WakaTimeAllTime' });
 
 export const wakaUserSchema = z
-  .object({ data: z.object({ id: z.string(), username: z.string(), display_name: z.string(), timezone: z.string(), created_at: z.string() }).loose() })
+  .object({
+    data: z
+      .object({
+        id: z.string(),
+        username: z.string(),
+        display_name: z.string(),
+        profile_url: z.string(),
+        timezone: z.string().optional().meta({ description: 'With a key only.' }),
+        created_at: z.string().optional().meta({ description: 'With a key only.' }),
+      })
+      .loose(),
+  })
   .meta({ id: 'WakaTimeUser' });
 
 const dayEnvelope = {

@@ -5,6 +5,7 @@ import { GET as getDayHeartbeats } from '@/app/api/wakatime/v1/users/[user]/hear
 import { GET as getProjects } from '@/app/api/wakatime/v1/users/[user]/projects/route';
 import { GET as getLeaders } from '@/app/api/wakatime/v1/leaders/route';
 import { GET as getPublicBoard } from '@/app/main/api/v1/leaderboard/api/get/public/route';
+import { GET as getUser } from '@/app/api/wakatime/v1/users/[user]/route';
 import { GET as getMachines } from '@/app/api/wakatime/v1/users/[user]/machine_names/route';
 import { GET as getStatusBar } from '@/app/api/wakatime/v1/users/[user]/status_bar/today/route';
 import { GET as getRangedStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
@@ -46,7 +47,7 @@ async function bulk(key: string, beats: unknown[], headers: Record<string, strin
 
 async function read(handler: Handler, route: string, opts: { key?: string; user?: string; params?: Record<string, string> } = {}) {
   const user = opts.user ?? 'current';
-  const url = `http://localhost/api/wakatime/v1/users/${user}/${route}`;
+  const url = `http://localhost/api/wakatime/v1/users/${user}${route ? `/${route}` : ''}`;
   const request = new Request(url, { headers: opts.key ? { authorization: basic(opts.key) } : {} });
   const res = await expectDocumented('GET', url, await handler(request, { params: Promise.resolve({ user, ...opts.params }) }));
   expect(res.status).toBe(200);
@@ -282,8 +283,25 @@ describe('GET /leaders', () => {
     expect((await leaders('?api_key=')).current_user).toBeNull();
 
     const mine = await leaders('', bob.key);
-    expect(mine.current_user).toEqual({ rank: open.data.find((d: { user: { username: string } }) => d.user.username === bob.user.handle).rank, page: 1, user: { id: bob.user.id, username: bob.user.handle, display_name: bob.user.displayName ?? expect.any(String) } });
+    expect(mine.current_user).toEqual({ rank: open.data.find((d: { user: { username: string } }) => d.user.username === bob.user.handle).rank, page: 1, user: { id: bob.user.id, username: bob.user.handle, display_name: bob.user.display_name } });
     expect((await leaders('', hidden.key)).current_user).toBeNull();
     expect((await leaders('?language=go', bob.key)).language).toBe('Go');
+  });
+});
+
+describe('GET users/{user}', () => {
+  it("gives the key's owner with a key, and without one only what a public profile shows; a private one is 404 like an unknown", async () => {
+    const open = await wakaUser();
+    const own = await read(getUser, '', { key: open.key });
+    expect(own.data).toMatchObject({ id: open.user.id, username: open.user.handle, timezone: 'UTC', profile_url: `http://localhost/u/${open.user.handle}` });
+    const seen = await read(getUser, '', { user: open.user.handle.toUpperCase() });
+    expect(seen.data).toMatchObject({ id: open.user.id, username: open.user.handle, profile_url: `http://localhost/u/${open.user.handle}` });
+    expect(seen.data).not.toHaveProperty('timezone');
+    expect(seen.data).not.toHaveProperty('created_at');
+    const closed = await wakaUser({ profile_public: false });
+    for (const user of [closed.user.handle, 'nobody-at-all']) {
+      const res = await getUser(new Request(`http://localhost/api/wakatime/v1/users/${user}`), { params: Promise.resolve({ user }) });
+      expect(res.status).toBe(404);
+    }
   });
 });

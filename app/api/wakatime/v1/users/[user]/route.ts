@@ -1,9 +1,7 @@
-// GET /api/wakatime/v1/users/current — the key's owner
+// GET /api/wakatime/v1/users/current — the key's owner; without a key, /users/{handle} is a public profile
 import { route } from '@/lib/http/methods';
-import { withWakatimeKey } from '@/lib/wakatime/api-key';
-import { userHandler } from '@/lib/wakatime/handlers';
+import { userGet } from '@/lib/wakatime/public-stats';
 
 export const dynamic = 'force-dynamic';
-const get = withWakatimeKey('stats', userHandler);
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: get }, { pattern: '/api/wakatime/v1/users/[user]' });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: userGet }, { cors: true, pattern: '/api/wakatime/v1/users/[user]' });
