@@ -58,27 +58,7 @@ function itemsOf(audit: Result['audits'][string]): string[] {
 
 /** Lighthouse's CPU slowdown by default: a high-end desktop's CPU slowed to a mid-tier phone's. */
 export const DEFAULT_CPU_SLOWDOWN = 4;
-/** The lowest benchmark index of the hosts Lighthouse's default slowdown is meant for (high-end desktops: 1500-2000). */
-const REFERENCE_HOST_INDEX = 1500;
-
-/**
- * The CPU slowdown that emulates Lighthouse's phone on a host of this benchmark index. The default
- * 4x assumes a high-end desktop (index 1500-2000); on a slower host it emulates a slower phone than
- * Lighthouse means, and Lighthouse's own guide says to lower it there (docs/throttling.md,
- * "Calibrating the CPU slowdown", which also warns in the report below an index of 1000). Below
- * 1500 the slowdown is scaled with the index, so that the phone emulated is the one 4x makes of a
- * 1500 host (index 375, the slower end of what Lighthouse means); at or above 1500, the default.
- * A fast host is never slowed more than the default: the figures are Lighthouse's own there.
- */
-export function cpuSlowdownFor(benchmarkIndex: number): number {
-  if (!(benchmarkIndex > 0)) return DEFAULT_CPU_SLOWDOWN;
-  return Math.max(1, Math.min(DEFAULT_CPU_SLOWDOWN, (DEFAULT_CPU_SLOWDOWN * benchmarkIndex) / REFERENCE_HOST_INDEX));
-}
-
-/**
- * One Lighthouse run of `url` with its default settings (mobile form factor, simulated throttling),
- * but for the CPU slowdown when one is given (cpuSlowdownFor).
- */
+/** One Lighthouse run of `url` with its default settings (mobile form factor, simulated throttling), or another CPU slowdown. */
 export async function lighthouse(url: string, cpuSlowdown = DEFAULT_CPU_SLOWDOWN): Promise<LighthouseRun> {
   const chrome = await launch({ chromePath: chromiumPath, chromeFlags: ['--headless', ...chromiumFlags], logLevel: 'silent' });
   try {
