@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { cli, clientHome, everyCommand, everyCommandWorks } from '../helpers/client';
+import { cli, clientHome, everyCommand, everyCommandWorks, removeHome } from '../helpers/client';
 
 // A visitor and a new user in a real browser (Debian's Chromium) against `next start`: every
 // page is screenshotted under test-results/screenshots and no page may log a console error.
@@ -180,7 +180,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
       }
       expect((await cli(home, ['flush'])).code).toBe(0);
     } finally {
-      fs.rmSync(home, { recursive: true, force: true });
+      await removeHome(home);
     }
     await page.goto(`${base}/dashboard`);
     const projects = await page.getByRole('table', { name: 'Your projects' }).textContent();

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { Codetally } from '../../client/src/index';
 import { programPath } from '../../scripts/build';
-import { cli, clientHome, clientUser, everyCommand, everyCommandWorks, startCli, storedSeconds, type TokenPassing } from '../helpers/client';
+import { cli, clientHome, clientUser, everyCommand, everyCommandWorks, startCli, removeHome, storedSeconds, type TokenPassing } from '../helpers/client';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 // The reference client (client/) against the production build: the CLI as editor plugins call it,
@@ -17,7 +17,9 @@ import { startTestServer, type TestServer } from '../helpers/server';
 const base = inject('baseUrl');
 const adminToken = inject('adminToken');
 const homes: string[] = [];
-afterAll(() => homes.forEach((h) => fs.rmSync(h, { recursive: true, force: true })));
+afterAll(async () => {
+  for (const h of homes) await removeHome(h);
+});
 
 function home(): string {
   const h = clientHome();

@@ -13,6 +13,33 @@ export function clientHome(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'codetally-client-'));
 }
 
+/** The processes running with CODETALLY_HOME=home (Linux: from /proc), the senders a command left in the background included. */
+function processesOf(home: string): number[] {
+  if (process.platform !== 'linux') return [];
+  const mark = Buffer.from(`\0CODETALLY_HOME=${home}\0`);
+  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
+    try {
+      return Buffer.concat([Buffer.from('\0'), fs.readFileSync(`/proc/${pid}/environ`)]).includes(mark) ? [Number(pid)] : [];
+    } catch {
+      return []; // gone, or not ours to read
+    }
+  });
+}
+
+/**
+ * Removes a client's home once no process of that home runs: a heartbeat starts its sender
+ * detached (`flush --background`), which may commit and send after the command that started it,
+ * and after a later foreground flush, has returned. Removing the folder under it would race its
+ * writes (ENOTEMPTY); waiting for it does not.
+ */
+export async function removeHome(home: string): Promise<void> {
+  for (let waited = 0; processesOf(home).length > 0; waited += 50) {
+    if (waited > 60_000) throw new Error(`processes of ${home} still run after a minute: ${processesOf(home).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  fs.rmSync(home, { recursive: true, force: true });
+}
+
 export interface Run {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -100,7 +127,7 @@ export async function everyCommand(base: string, token: string, via: TokenPassin
     const after = await run(['status']);
     return { config, heartbeat: heartbeat!, flush, today, status, background, after };
   } finally {
-    fs.rmSync(home, { recursive: true, force: true });
+    await removeHome(home);
   }
 }
 
