@@ -93,3 +93,6 @@ export function isKnownEditor(name: string): boolean {
 export function editorAliases(): [alias: string, name: string][] {
   return [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
+
+/** Every editor's name, as stored and shown (GET /editors lists them). */
+export const editorNames = (): string[] => Object.keys(EDITORS).sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));

@@ -11,6 +11,8 @@ import {
   heartbeatAnswerSchema,
   projectsSchema,
   machineNamesSchema,
+  metaSchema,
+  namedListSchema,
   leadersSchema,
   dayHeartbeatsSchema,
   durationsSchema,
@@ -107,6 +109,14 @@ export const wakatimeRead = (summary: string, description: string, schema: z.Zod
     parameters,
   });
 
+/** A public route of WakaTime's meta (no key): `schema` answered, from any origin. */
+const publicMeta = (summary: string, description: string, schema: z.ZodType): Operation => ({
+  summary,
+  description: `${description} No key; \`Access-Control-Allow-Origin: *\`, cacheable for five minutes.`,
+  security: [{}],
+  responses: { '200': ok(schema), ...problems(always, 'wakatime') },
+});
+
 /** GET leaders: the public leaderboard; a key adds where its owner stands. */
 function leadersOperation(): Operation {
   const operation = wakatimeOperation(
@@ -167,6 +177,9 @@ export const wakatimeAt = (paths: Record<string, Record<string, unknown>>): Reco
 export function wakatimePaths(): Record<string, unknown> {
   return wakatimeAt({
     '/leaders': { get: leadersOperation() },
+    '/meta': { get: publicMeta('Meta (WakaTime)', 'WakaTime\'s meta shape; no list of the service\'s addresses is kept, so `ips` is empty.', metaSchema) },
+    '/editors': { get: publicMeta('Editors (WakaTime)', 'Every editor Codetally names (the names time is shown under).', namedListSchema) },
+    '/program_languages': { get: publicMeta('Languages (WakaTime)', 'The languages on the public leaderboard (of listed users who share languages).', namedListSchema) },
     '/users/{user}/heartbeats': {
       post: heartbeatPost('one', true),
       get: wakatimeRead('One day\'s heartbeats (WakaTime)', 'The heartbeats of `date` (the owner\'s timezone; default today), oldest first, for the 14 days heartbeats are kept (an older day: an empty list). `entity` is the stored digest, never a path.', dayHeartbeatsSchema, { invalid_query: '`date` is not a date.' }, [query('date', 'YYYY-MM-DD; default today.')]),

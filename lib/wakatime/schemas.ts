@@ -216,6 +216,18 @@ export const leadersSchema = z
   .loose()
   .meta({ id: 'WakaTimeLeaders' });
 
+export const namedListSchema = z
+  .object({
+    data: z.array(z.object({ id: z.string(), name: z.string(), color: z.null(), is_verified: z.boolean() })),
+    total: z.number().int(),
+    total_pages: z.number().int(),
+  })
+  .meta({ id: 'WakaTimeNamedList' });
+
+export const metaSchema = z
+  .object({ data: z.object({ ips: z.object({ api: z.array(z.string()), website: z.array(z.string()), worker: z.array(z.string()) }) }) })
+  .meta({ id: 'WakaTimeMeta' });
+
 export const machineNamesSchema = z
   .object({
     data: z.array(

@@ -6,6 +6,9 @@ import { GET as getProjects } from '@/app/api/wakatime/v1/users/[user]/projects/
 import { GET as getLeaders } from '@/app/api/wakatime/v1/leaders/route';
 import { GET as getPublicBoard } from '@/app/main/api/v1/leaderboard/api/get/public/route';
 import { GET as getUser } from '@/app/api/wakatime/v1/users/[user]/route';
+import { GET as getEditors } from '@/app/api/wakatime/v1/editors/route';
+import { GET as getMeta } from '@/app/api/wakatime/v1/meta/route';
+import { GET as getLanguages } from '@/app/api/wakatime/v1/program_languages/route';
 import { GET as getMachines } from '@/app/api/wakatime/v1/users/[user]/machine_names/route';
 import { GET as getStatusBar } from '@/app/api/wakatime/v1/users/[user]/status_bar/today/route';
 import { GET as getRangedStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
@@ -286,6 +289,19 @@ describe('GET /leaders', () => {
     expect(mine.current_user).toEqual({ rank: open.data.find((d: { user: { username: string } }) => d.user.username === bob.user.handle).rank, page: 1, user: { id: bob.user.id, username: bob.user.handle, display_name: bob.user.display_name } });
     expect((await leaders('', hidden.key)).current_user).toBeNull();
     expect((await leaders('?language=go', bob.key)).language).toBe('Go');
+
+    // WakaTime's meta routes, public: the editors Codetally names, the leaderboard's languages.
+    const publicGet = async (handler: (request: Request) => Response | Promise<Response>, route: string) => {
+      const url = `http://localhost/api/wakatime/v1/${route}`;
+      const res = await expectDocumented('GET', url, await handler(new Request(url)));
+      expect([route, res.status, res.headers.get('access-control-allow-origin')]).toEqual([route, 200, '*']);
+      return res.json();
+    };
+    const editors = await publicGet(getEditors, 'editors');
+    expect(editors.data.map((e: { name: string }) => e.name)).toEqual(expect.arrayContaining(['Neovim', 'VS Code', 'Sublime Text']));
+    expect(editors.total).toBe(editors.data.length);
+    expect((await publicGet(getLanguages, 'program_languages')).data.map((l: { name: string }) => l.name)).toContain('Go');
+    expect((await publicGet(getMeta, 'meta')).data.ips).toEqual({ api: [], website: [], worker: [] });
   });
 });
 

@@ -1,0 +1,7 @@
+// GET /api/wakatime/v1/editors — the editors Codetally names (lib/wakatime/meta.ts)
+import { route } from '@/lib/http/methods';
+import { editorsGet } from '@/lib/wakatime/meta';
+
+export const dynamic = 'force-dynamic';
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: editorsGet }, { cors: true, pattern: '/api/wakatime/v1/editors' });

@@ -1,0 +1,7 @@
+// GET /api/wakatime/v1/meta — WakaTime's meta route (lib/wakatime/meta.ts)
+import { route } from '@/lib/http/methods';
+import { metaGet } from '@/lib/wakatime/meta';
+
+export const dynamic = 'force-dynamic';
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: metaGet }, { cors: true, pattern: '/api/wakatime/v1/meta' });

@@ -1,0 +1,7 @@
+// GET /api/wakatime/v1/program_languages — the languages on the public leaderboard (lib/wakatime/meta.ts)
+import { route } from '@/lib/http/methods';
+import { languagesGet } from '@/lib/wakatime/meta';
+
+export const dynamic = 'force-dynamic';
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ GET: languagesGet }, { cors: true, pattern: '/api/wakatime/v1/program_languages' });
