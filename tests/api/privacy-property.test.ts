@@ -2,16 +2,26 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as leaderboard } from '@/app/main/api/v1/leaderboard/api/get/public/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
+import { GET as getStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
 import type { Settings } from '@/lib/accounts/schemas';
 import { resetConfig } from '@/lib/config';
 import { call, daysFromToday, newUser } from '../helpers/api';
 import { getChart } from '../helpers/public';
 
+/** A public profile's README stats (GET /api/v1/users/{handle}/stats/last_30_days, no key: every world's date is in it). */
+async function publicStats(handle: string) {
+  const request = new Request(`http://localhost/api/v1/users/${handle}/stats/last_30_days`);
+  const res = await getStats(request, { params: Promise.resolve({ user: handle, range: 'last_30_days' }) });
+  expect(res.status).toBe(200);
+  return (await res.json()).data;
+}
+
 // Random small worlds of users with random settings and activity: no public answer may show a
 // figure of a private user or an unshared dimension, and every site-wide entry must rest on at
 // least PUBLIC_MIN_USERS (3) community members. Worlds share the database and a date comes back
 // every 25 worlds (shrinking runs many), so the site-wide checks count everyone who wrote to the
-// world's date. Site-wide figures are exact here: the noise would lift a total over its ceiling
+// world's date; machines' names and AI-assisted coding show only with share_machines and share_ai.
+// Site-wide figures are exact here: the noise would lift a total over its ceiling
 // (tests/api/community-privacy.test.ts covers the noise).
 
 const K = 3;
@@ -33,10 +43,14 @@ const bucketArb = fc.record({
   ide_name: fc.constantFrom('Vim', 'Zed'),
   time: fc.integer({ min: 60, max: 3600 }),
   hour: fc.integer({ min: 0, max: 3 }),
+  // AI-assisted buckets (shown only with share_ai) and machines (named only with share_machines).
+  category: fc.constantFrom('coding', 'ai coding', 'debugging'),
+  ai_lines: fc.integer({ min: 0, max: 50 }),
+  machine: fc.constantFrom('desk', 'laptop'),
 });
 const worldArb = fc.array(fc.record({ settings: settingsArb, buckets: fc.array(bucketArb, { minLength: 1, maxLength: 4 }) }), { minLength: 2, maxLength: 6 });
 
-type Bucket = { language: string; ide_name: string; time: number; hour: number };
+type Bucket = { language: string; ide_name: string; time: number; hour: number; category: string; ai_lines: number; machine: string };
 let run = 0;
 /** Everyone who wrote to a date, over every world so far. */
 const wroteOn = new Map<string, { settings: Settings; buckets: Bucket[] }[]>();
@@ -55,7 +69,8 @@ describe('privacy over random worlds', () => {
         const people = [];
         for (const p of world) {
           const u = await newUser({ settings: p.settings });
-          const activities = p.buckets.map((b) => ({ ...b, date }));
+          // Each user's machines are named for them alone: a name found anywhere public is theirs.
+          const activities = p.buckets.map((b) => ({ ...b, machine: `${b.machine}-${u.user.handle}`, date }));
           expect((await call(postBatch, '/sync/activities', { token: u.token, body: { activities } })).status).toBe(200);
           people.push({ ...p, user: u.user });
         }
@@ -76,6 +91,15 @@ describe('privacy over random worlds', () => {
           else for (const x of l.languages) expect(own('language').has(x.name)).toBe(true);
           // The day total never exceeds an hour per distinct hour used.
           expect(t.total_seconds).toBeLessThanOrEqual(3600 * new Set(p.buckets.map((b) => b.hour)).size);
+          // The README stats (WakaTime's shape): machines only with share_machines, AI-assisted coding only with share_ai.
+          const stats = await publicStats(p.user.handle);
+          const everything = JSON.stringify([t, l, stats]);
+          if (!p.settings.share_machines) expect(everything).not.toContain(`-${p.user.handle}`);
+          else expect(stats.machines.every((m: { name: string }) => m.name.endsWith(`-${p.user.handle}`))).toBe(true);
+          if (!p.settings.share_ai) {
+            expect(everything).not.toContain('AI Coding');
+            expect(stats.grand_total).not.toHaveProperty('ai_additions');
+          }
         }
 
         const members = wroteOn.get(date)!.filter((p) => p.settings.community_stats);
