@@ -11,6 +11,8 @@ import {
   heartbeatAnswerSchema,
   projectsSchema,
   machineNamesSchema,
+  oneProjectSchema,
+  commitsSchema,
   metaSchema,
   namedListSchema,
   leadersSchema,
@@ -164,6 +166,8 @@ function statsOperation(ranged: boolean): Operation {
   return { ...operation, parameters: [user, ...(operation.parameters as unknown[])], security: [{}, ...wakatimeKeys('stats')] };
 }
 
+const projectParam = { name: 'project', in: 'path', required: true, schema: { type: 'string' }, description: 'The project\'s name (URL-encoded).' };
+
 const query = (name: string, description: string) => ({ name, in: 'query', required: false, schema: { type: 'string' }, description });
 
 /** The servers of a WakaTime-compatible path: Wakapi's base too for `users/...` and the heartbeat routes (lib/wakatime/paths.ts). */
@@ -232,6 +236,12 @@ export function wakatimePaths(): Record<string, unknown> {
         { invalid_query: '`date` is not a date, or `slice_by` is not one of the list.' },
         [query('date', 'YYYY-MM-DD; default today.'), query('project', 'Only this project\'s runs.'), query('slice_by', `One of ${sliceFields.join(', ')}; default project.`)],
       ),
+    },
+    '/users/{user}/projects/{project}': {
+      get: wakatimeRead('A project (WakaTime)', 'One project as the list gives it; a hidden one is not found.', oneProjectSchema, { not_found: 'no project of that name (or a hidden one).' }, [projectParam]),
+    },
+    '/users/{user}/projects/{project}/commits': {
+      get: wakatimeRead('A project\'s commits (WakaTime)', 'WakaTime\'s shape with an empty `commits` list: no repository is linked here.', commitsSchema, { not_found: 'no project of that name (or a hidden one).' }, [projectParam]),
     },
     '/users/{user}/machine_names': {
       get: wakatimeRead('Machines (WakaTime)', 'Every machine the owner has time on over all history, the most recently seen first: the name sent as X-Machine-Name (else the hostname), never shown publicly unless share_machines is on.', machineNamesSchema),

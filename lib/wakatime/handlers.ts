@@ -8,7 +8,7 @@ import { MAX_HEARTBEATS } from './heartbeat';
 import { answerStatus, bulkAnswer, heartbeatAnswer } from './heartbeat-answers';
 import { readHeartbeats } from './heartbeat-check';
 import { storeHeartbeats } from './heartbeat-store';
-import { allTimeSinceToday, currentUser, DEFAULT_STATS_RANGE, projects, stats, summaries } from './reads';
+import { allTimeSinceToday, currentUser, DEFAULT_STATS_RANGE, oneProject, projectCommits, projects, stats, summaries } from './reads';
 import { durationsOfDay, heartbeatsOfDay } from './day-reads';
 import { machineNames, userAgentList } from './machines';
 import { statusBarToday } from './summaries';
@@ -122,4 +122,14 @@ export async function dayHeartbeatsHandler({ db, user, request }: WakaContext): 
 /** GET durations?date=&project=&slice_by=: one day's runs of coding time. */
 export async function durationsHandler({ db, user, request }: WakaContext): Promise<Response> {
   return own(await durationsOfDay(db, user, new URL(request.url).searchParams));
+}
+
+/** GET projects/{project}. */
+export async function projectHandler({ db, user, request, params }: WakaContext): Promise<Response> {
+  return own(await oneProject(db, user, params.project ?? '', siteOrigin(request.headers)));
+}
+
+/** GET projects/{project}/commits. */
+export async function commitsHandler({ db, user, request, params }: WakaContext): Promise<Response> {
+  return own(await projectCommits(db, user, params.project ?? '', siteOrigin(request.headers)));
 }

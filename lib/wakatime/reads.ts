@@ -242,7 +242,7 @@ interface ProjectRow {
  * of 100; `q` filters by name. A project's last heartbeat is the last one kept (14 days), else the
  * end of its last hour with time.
  */
-export async function projects(db: Db, user: WakaUser, params: URLSearchParams, origin: string) {
+export async function projects(db: Db, user: WakaUser, params: URLSearchParams, origin: string, exact?: string) {
   const q = params.get('q');
   if (q !== null && (q.length > 100 || textProblem(q))) throw new ApiError('invalid_query', 'q must be at most 100 characters of well-formed text.');
   const page = params.get('page') ?? '1';
@@ -256,7 +256,7 @@ export async function projects(db: Db, user: WakaUser, params: URLSearchParams, 
           SELECT ${a.project} AS name, min(${a.date}) AS first, max(${a.date} + make_interval(hours => ${a.hour} + 1)) AS last_local
           FROM ${a}
           WHERE ${a.userId} = ${user.id}::uuid AND ${a.project} <> '' AND ${a.date} >= ${floor} AND ${a.millis} > 0
-            ${q ? sql`AND strpos(lower(${a.project}), lower(${q})) > 0` : sql``} AND NOT EXISTS (${hiddenOf(user.id, a.project)})
+            ${q ? sql`AND strpos(lower(${a.project}), lower(${q})) > 0` : sql``} ${exact === undefined ? sql`` : sql`AND ${a.project} = ${exact}`} AND NOT EXISTS (${hiddenOf(user.id, a.project)})
           GROUP BY 1
         ), beats AS (
           SELECT ${h.project} AS name, max(${h.at}) AS at FROM ${h} WHERE ${h.userId} = ${user.id}::uuid GROUP BY 1
@@ -298,4 +298,17 @@ export async function projects(db: Db, user: WakaUser, params: URLSearchParams, 
     prev_page: n > 1 ? n - 1 : null,
     next_page: n < totalPages ? n + 1 : null,
   };
+}
+
+/** GET projects/{project}: one of the owner's projects (not a hidden one), as GET projects lists it; 404 for none. */
+export async function oneProject(db: Db, user: WakaUser, name: string, origin: string) {
+  const [found] = (await projects(db, user, new URLSearchParams(), origin, name)).data;
+  if (!found) throw new ApiError('not_found', 'You have no project of that name.');
+  return { data: found };
+}
+
+/** GET projects/{project}/commits: WakaTime's shape with no commits (no repository is linked here). */
+export async function projectCommits(db: Db, user: WakaUser, name: string, origin: string) {
+  const { data: project } = await oneProject(db, user, name, origin);
+  return { commits: [], project, status: 'ok', author: null, branch: null, branches: [], total: 0, total_pages: 0, page: 1, next_page: null, prev_page: null };
 }

@@ -274,6 +274,20 @@ const project = z.object({
   repository: z.null(),
 });
 
+export const oneProjectSchema = z.object({ data: project }).meta({ id: 'WakaTimeProject' });
+
+export const commitsSchema = z
+  .object({
+    commits: z.array(z.unknown()).meta({ description: 'Always empty: no repository is linked here.' }),
+    project,
+    status: z.string(),
+    total: z.number().int(),
+    total_pages: z.number().int(),
+    page: z.number().int(),
+  })
+  .loose()
+  .meta({ id: 'WakaTimeCommits' });
+
 export const projectsSchema = z
   .object({
     data: z.array(project),

@@ -9,6 +9,8 @@ import { GET as getUser } from '@/app/api/wakatime/v1/users/[user]/route';
 import { GET as getEditors } from '@/app/api/wakatime/v1/editors/route';
 import { GET as getMeta } from '@/app/api/wakatime/v1/meta/route';
 import { GET as getLanguages } from '@/app/api/wakatime/v1/program_languages/route';
+import { GET as getProject } from '@/app/api/wakatime/v1/users/[user]/projects/[project]/route';
+import { GET as getCommits } from '@/app/api/wakatime/v1/users/[user]/projects/[project]/commits/route';
 import { GET as getMachines } from '@/app/api/wakatime/v1/users/[user]/machine_names/route';
 import { GET as getStatusBar } from '@/app/api/wakatime/v1/users/[user]/status_bar/today/route';
 import { GET as getRangedStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
@@ -150,6 +152,12 @@ describe("WakaTime's reads over all history", () => {
       expect.objectContaining({ name: 'app', last_heartbeat_at: new Date(at + 1800_000).toISOString(), created_at: `${twoDaysAgo}T00:00:00Z`, human_readable_last_heartbeat_at: expect.stringMatching(/^[12] days? ago$/) }),
     ]);
     expect((await read(getProjects, 'projects?page=2', { key: u.key })).data).toEqual([]);
+    // One project, as the list gives it; its commits in WakaTime's shape, none (no repository is linked).
+    expect((await read(getProject, 'projects/api', { key: u.key, params: { project: 'api' } })).data).toEqual(listed.data[0]);
+    expect(await read(getCommits, 'projects/app/commits', { key: u.key, params: { project: 'app' } })).toMatchObject({ commits: [], total: 0, project: listed.data[1] });
+    const url = 'http://localhost/api/wakatime/v1/users/current/projects/nothing';
+    const missing = await getProject(new Request(url, { headers: { authorization: basic(u.key) } }), { params: Promise.resolve({ user: 'current', project: 'nothing' }) });
+    expect((await expectDocumented('GET', url, missing)).status).toBe(404);
   });
 
   it('answer the status bar at status_bar/today, and list the User-Agents heartbeats came with', async () => {
