@@ -205,6 +205,43 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     await expect(page.getByRole('navigation', { name: 'Range' }).locator('[aria-current="page"]').textContent()).resolves.toBe('All time');
   });
 
+  it('the Breakdowns page shows AI-assisted time by agent, categories and machines, filters by machine, and fits a phone', async () => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });
+    const token = await tokenFrom(page, 'agents');
+    const date = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    expect(
+      await sync(token, [
+        { language: 'Go', time: 1800, date, hour: 14, project_name: 'agentic', category: 'ai coding', ai_agent: 'Claude', machine: 'desk-e2e', ai_lines: 40 },
+        { language: 'Go', time: 600, date, hour: 15, project_name: 'agentic', category: 'debugging', machine: 'laptop-e2e', human_lines: 5 },
+      ]),
+    ).toBe(200);
+    await page.getByRole('link', { name: /^Breakdowns/ }).click();
+    await arrivesAt(page, /\/dashboard\/breakdowns/);
+    const table = (caption: string) => page.getByRole('table', { name: caption }).textContent();
+    await expect(table('Coding time by category')).resolves.toMatch(/AI Coding[\s\S]*Debugging/);
+    await expect(table('AI-assisted time by agent')).resolves.toContain('Claude');
+    await expect(table('AI-assisted time by project')).resolves.toContain('agentic');
+    const machines = await table('Coding time by machine');
+    expect([machines?.includes('desk-e2e'), machines?.includes('laptop-e2e')]).toEqual([true, true]);
+    await expect(page.getByText('40 / 0').count()).resolves.toBeGreaterThan(0);
+    // Only one machine's time: the other is gone from every table.
+    await page.getByLabel('Machine').selectOption('desk-e2e');
+    await page.getByRole('form', { name: 'Only the time of one machine or system' }).getByRole('button').click();
+    await arrivesAt(page, /machine=desk-e2e/);
+    const filtered = await table('Coding time by machine');
+    expect([filtered?.includes('desk-e2e'), filtered?.includes('laptop-e2e')]).toEqual([true, false]);
+    await expect(table('Coding time by category')).resolves.not.toContain('Debugging');
+    // Split each day by category: the stacked chart names it.
+    await page.getByRole('link', { name: 'By category' }).click();
+    await arrivesAt(page, /by=category/);
+    await expect(page.getByRole('navigation', { name: 'Split each day by' }).locator('[aria-current="page"]').textContent()).resolves.toBe('By category');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload({ waitUntil: 'networkidle' });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+
   it('shows dates asked with the form, and says why a range cannot be shown, naming the field and the rule', async () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });
