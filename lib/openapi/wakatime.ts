@@ -111,6 +111,11 @@ export const wakatimeRead = (summary: string, description: string, schema: z.Zod
     parameters,
   });
 
+/** The security of a route anyone may read, a `stats` key adding the owner's own answer. */
+const keyOptional = [{}, ...wakatimeKeys('stats')];
+/** `{user}` of such a route. */
+const publicOrOwnUser = { ...wakatimeUser, description: 'Without a key: a handle (any case) or a user id. With a key: `current`, or the key owner\'s own handle or id (another user: 403).' };
+
 /** A public route of WakaTime's meta (no key): `schema` answered, from any origin. */
 const publicMeta = (summary: string, description: string, schema: z.ZodType): Operation => ({
   summary,
@@ -129,7 +134,7 @@ function leadersOperation(): Operation {
     { invalid_query: '`page` not a whole number from 1, or `language` not a name.' },
     { withUser: false, parameters: [query('language', 'Rank by this language.'), query('page', 'The page, from 1.')] },
   );
-  return { ...operation, security: [{}, ...wakatimeKeys('stats')] };
+  return { ...operation, security: keyOptional };
 }
 
 /** GET users/{user}: the key's owner, or without a key a public profile. */
@@ -142,8 +147,7 @@ function userOperation(): Operation {
     { not_found: 'the account no longer exists; without a key, an unknown user or one whose profile is not public.' },
     { withUser: false },
   );
-  const user = { ...wakatimeUser, description: 'Without a key: a handle (any case) or a user id. With a key: `current`, or the key owner\'s own handle or id (another user: 403).' };
-  return { ...operation, parameters: [user], security: [{}, ...wakatimeKeys('stats')] };
+  return { ...operation, parameters: [publicOrOwnUser], security: keyOptional };
 }
 
 /** GET users/{user}/stats[/{range}]: the owner's figures with a key, a public profile's shared ones without (lib/wakatime/public-stats.ts). */
@@ -162,8 +166,7 @@ function statsOperation(ranged: boolean): Operation {
     },
     { withUser: false, parameters: ranged ? [{ name: 'range', in: 'path', required: true, schema: { type: 'string', enum: [...statsRanges] } }] : [] },
   );
-  const user = { ...wakatimeUser, description: 'Without a key: a handle (any case) or a user id. With a key: `current`, or the key owner\'s own handle or id (another user: 403).' };
-  return { ...operation, parameters: [user, ...(operation.parameters as unknown[])], security: [{}, ...wakatimeKeys('stats')] };
+  return { ...operation, parameters: [publicOrOwnUser, ...(operation.parameters as unknown[])], security: keyOptional };
 }
 
 const projectParam = { name: 'project', in: 'path', required: true, schema: { type: 'string' }, description: 'The project\'s name (URL-encoded).' };

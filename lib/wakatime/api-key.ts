@@ -5,6 +5,7 @@ import { hashToken, looksLikeToken, satisfies, type ScopeRule } from '../auth/to
 import { writeLimits } from '../config';
 import { getDb, type Db } from '../db/client';
 import { ApiError, errorResponse } from '../http/problem';
+import { corsHeaders } from '../http/public';
 import { assertWithinLimit, rateLimitHeaders, type RateLimitState } from '../http/rate-limit';
 
 // The auth wrapper of the WakaTime-compatible routes (/api/wakatime/v1): the key as wakatime-cli
@@ -43,6 +44,20 @@ export async function wakatimeError(err: unknown): Promise<Response> {
   const headers = new Headers(problem.headers);
   headers.set('content-type', 'application/json');
   return new Response(JSON.stringify({ error: detail }), { status: problem.status, headers });
+}
+
+/**
+ * The answer of a route anyone may read, made by `answer`, or its error in WakaTime's shape; both
+ * readable from any origin.
+ */
+export async function publicWakatime(answer: () => Promise<Response>): Promise<Response> {
+  try {
+    return await answer();
+  } catch (err) {
+    const failed = await wakatimeError(err);
+    for (const [name, value] of Object.entries(corsHeaders)) failed.headers.set(name, value);
+    return failed;
+  }
 }
 
 /** A key reaches its own user only: `current`, or the owner's id or handle. */

@@ -6,7 +6,7 @@ import { json } from '../http/body';
 import { listedOnLeaderboard } from '../sharing/gate';
 import { leaderboardPage, type LeaderboardEntry } from '../stats/leaderboard/pages';
 import { parseLeaderboardQuery } from '../stats/leaderboard/query';
-import { wakatimeError, wakatimeKey, withWakatimeKey, type WakaContext } from './api-key';
+import { publicWakatime, wakatimeKey, withWakatimeKey, type WakaContext } from './api-key';
 import { durationText } from './summaries';
 
 // GET /leaders: the public leaderboard (its members, rules and snapshot: the last 7 UTC dates) in
@@ -77,11 +77,5 @@ const withKey = withWakatimeKey('stats', async ({ db, user, request }: WakaConte
 /** GET /leaders, with or without a key (an empty `?api_key=` is none). */
 export async function leadersGet(request: Request): Promise<Response> {
   if (wakatimeKey(request) !== null) return withKey(request);
-  try {
-    return json(await leaders(await getDb(), request, null), { headers: { 'cache-control': 'public, max-age=60, s-maxage=60', ...corsHeaders } });
-  } catch (err) {
-    const answer = await wakatimeError(err);
-    for (const [name, value] of Object.entries(corsHeaders)) answer.headers.set(name, value);
-    return answer;
-  }
+  return publicWakatime(async () => json(await leaders(await getDb(), request, null), { headers: { 'cache-control': 'public, max-age=60, s-maxage=60', ...corsHeaders } }));
 }

@@ -3,7 +3,7 @@ import { editorNames } from '../editors';
 import { json } from '../http/body';
 import { corsHeaders } from '../http/public';
 import { languagesOnLeaderboard } from '../stats/leaderboard/pages';
-import { wakatimeError } from './api-key';
+import { publicWakatime } from './api-key';
 
 // What WakaTime's meta routes answer (GET /meta, /editors, /program_languages), from what Codetally
 // knows, public and without a key: the editors it names (lib/editors.ts) and the languages on the
@@ -18,17 +18,8 @@ const listed = (names: string[]) => ({
   total_pages: 1,
 });
 
-function answer(body: () => Promise<unknown>) {
-  return async (): Promise<Response> => {
-    try {
-      return json(await body(), { headers: { 'cache-control': 'public, max-age=300, s-maxage=300', ...corsHeaders } });
-    } catch (err) {
-      const failed = await wakatimeError(err);
-      for (const [name, value] of Object.entries(corsHeaders)) failed.headers.set(name, value);
-      return failed;
-    }
-  };
-}
+const answer = (body: () => Promise<unknown>) => () =>
+  publicWakatime(async () => json(await body(), { headers: { 'cache-control': 'public, max-age=300, s-maxage=300', ...corsHeaders } }));
 
 /** GET /meta. */
 export const metaGet = answer(async () => ({ data: { ips: { api: [], website: [], worker: [] } } }));

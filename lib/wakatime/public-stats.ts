@@ -7,7 +7,7 @@ import { localDateHour } from '../local-time';
 import { ProcessCache } from '../process-cache';
 import { publicOwner } from '../sharing/gate';
 import type { PublicOwner } from '../sharing/owner';
-import { wakatimeError, wakatimeKey, withWakatimeKey } from './api-key';
+import { publicWakatime, wakatimeKey, withWakatimeKey } from './api-key';
 import { statsHandler, userHandler } from './handlers';
 import { DEFAULT_STATS_RANGE, publicUserFields, stats } from './reads';
 import { duration, type WakaDuration } from './summaries';
@@ -98,13 +98,7 @@ export async function statsGet(request: Request, context?: { params?: Promise<Re
   const { user = 'current', range = DEFAULT_STATS_RANGE } = (await context?.params) ?? {};
   // `current` names whoever holds the key: without one it is nobody (401, as wakatime.com answers).
   if (wakatimeKey(request) !== null || user === 'current') return ownStats(request, context);
-  try {
-    return await publicStats(request, user, range);
-  } catch (err) {
-    const answer = await wakatimeError(err);
-    for (const [name, value] of Object.entries(corsHeaders)) answer.headers.set(name, value);
-    return answer;
-  }
+  return publicWakatime(() => publicStats(request, user, range));
 }
 
 const ownUser = withWakatimeKey('stats', userHandler);
@@ -116,12 +110,8 @@ const ownUser = withWakatimeKey('stats', userHandler);
 export async function userGet(request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> {
   const { user = 'current' } = (await context?.params) ?? {};
   if (wakatimeKey(request) !== null || user === 'current') return ownUser(request, context);
-  try {
+  return publicWakatime(async () => {
     const owner = await publicOwner(await getDb(), user);
     return json({ data: publicUserFields(owner.user, siteOrigin(request.headers)) }, { headers: { 'cache-control': 'public, max-age=60, s-maxage=60', ...corsHeaders } });
-  } catch (err) {
-    const answer = await wakatimeError(err);
-    for (const [name, value] of Object.entries(corsHeaders)) answer.headers.set(name, value);
-    return answer;
-  }
+  });
 }
