@@ -226,7 +226,7 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     expect([machines?.includes('desk-e2e'), machines?.includes('laptop-e2e')]).toEqual([true, true]);
     await expect(page.getByText('40 / 0').count()).resolves.toBeGreaterThan(0);
     // Only one machine's time: the other is gone from every table.
-    await page.getByLabel('Machine').selectOption('desk-e2e');
+    await page.getByLabel('Machine', { exact: true }).selectOption('desk-e2e');
     await page.getByRole('form', { name: 'Only the time of one machine or system' }).getByRole('button').click();
     await arrivesAt(page, /machine=desk-e2e/);
     const filtered = await table('Coding time by machine');
