@@ -11,7 +11,6 @@
 // accessibility, not speed).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { lighthouse, type LighthouseRun } from '../tests/helpers/audit';
 import { auditedPages, startAuditedSite } from '../tests/helpers/audit-site';
@@ -40,14 +39,18 @@ const floorPage = `export default function Page() {
 }
 `;
 
-/** Builds the floor app next to nothing of ours (its node_modules are the project's) and serves it on `next start`. */
+/**
+ * Builds the floor app and serves it on `next start`: a folder of its own with its own (empty)
+ * Next config, inside the project's folder so that it resolves the project's next and react (the
+ * bundler follows no link out of the folder it builds).
+ */
 async function startFloor(): Promise<{ url: string; stop: () => void }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'floor-'));
+  const dir = fs.mkdtempSync(path.resolve('.floor-'));
   fs.mkdirSync(path.join(dir, 'app'));
   fs.writeFileSync(path.join(dir, 'app', 'layout.jsx'), floorLayout);
   fs.writeFileSync(path.join(dir, 'app', 'page.jsx'), floorPage);
+  fs.writeFileSync(path.join(dir, 'next.config.mjs'), 'export default {};\n');
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'floor', private: true }));
-  fs.symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir');
   const next = path.resolve('node_modules', 'next', 'dist', 'bin', 'next');
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
   execFileSync(process.execPath, [next, 'build'], { cwd: dir, env, stdio: 'ignore' });
