@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { invalidQuery } from '../http/problem';
 import { parseQuery } from '../http/query';
-import { durationText } from '../wakatime/summaries';
+import { wakaLeader } from '../wakatime/leaders';
 import { memberBoard, myBoards } from './boards';
 import { boardEntries, rangeDates, sharedLanguages } from './entries';
 import { boardQuerySchema, type BoardQuery } from './schemas';
@@ -69,34 +69,11 @@ export async function wakaBoard(db: Db, userId: string, boardId: string, params:
   const days = Number(range.slice(0, -1));
   // The ranking and the members' languages are independent reads: asked at once.
   const [ranked, languages] = await Promise.all([boardEntries(db, board.id, range, q.language), sharedLanguages(db, board.id, rangeDates(range))]);
-  const data = ranked.entries.map((e) => {
-    const average = Math.round(e.seconds / days);
-    return {
-      rank: e.rank,
-      running_total: {
-        total_seconds: e.seconds,
-        human_readable_total: durationText(e.seconds),
-        daily_average: average,
-        human_readable_daily_average: durationText(average),
-        languages: (languages.get(e.user_id) ?? []).slice(0, 10).map((l) => ({ name: l.name, total_seconds: l.seconds })),
-      },
-      user: {
-        // A member's id reads their badges and charts: it is given only where their profile is
-        // public anyway; otherwise the handle stands in its place, as WakaTime's boards name users.
-        id: e.profile_public ? e.user_id : e.handle,
-        username: e.handle,
-        display_name: e.display_name,
-        full_name: e.display_name,
-        photo_public: false,
-        is_email_public: false,
-        is_hireable: false,
-        email: null,
-        website: null,
-        human_readable_website: null,
-        city: null,
-      },
-    };
-  });
+  // A member's id reads their badges and charts: it is given only where their profile is public
+  // anyway; otherwise the handle stands in its place, as WakaTime's boards name users.
+  const data = ranked.entries.map((e) =>
+    wakaLeader({ ...e, languages: (languages.get(e.user_id) ?? []).slice(0, 10), user: { id: e.profile_public ? e.user_id : e.handle, handle: e.handle, display_name: e.display_name } }, days),
+  );
   const mine = data.find((_, i) => ranked.entries[i].user_id === userId);
   return {
     data,

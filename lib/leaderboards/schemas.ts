@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { leaderboardQuerySchema, leaderboardRanges } from '../stats/leaderboard/query';
 import { checkedText } from '../text';
+import { wakaLeaderSchema } from '../wakatime/schemas';
 
 // Private leaderboards' bodies, queries and answers; they also write openapi.json.
 
@@ -86,36 +87,10 @@ export const wakaBoardListSchema = z
   })
   .meta({ id: 'WakaPrivateLeaderboardList' });
 
-const wakaBoardUser = z.object({
-  id: z.string().meta({ description: "The member's id where their public profile shows it anyway; otherwise their handle (an id reads a user's badges and charts)." }),
-  username: z.string(),
-  display_name: z.string(),
-  full_name: z.string(),
-  photo_public: z.boolean(),
-  is_email_public: z.boolean(),
-  is_hireable: z.boolean(),
-  email: z.null(),
-  website: z.null(),
-  human_readable_website: z.null(),
-  city: z.null(),
-});
-
-const wakaBoardEntry = z.object({
-  rank: z.number().int(),
-  running_total: z.object({
-    total_seconds: z.number(),
-    human_readable_total: z.string(),
-    daily_average: z.number(),
-    human_readable_daily_average: z.string(),
-    languages: z.array(z.object({ name: z.string(), total_seconds: z.number() })).meta({ description: 'Only for members who share languages; empty otherwise.' }),
-  }),
-  user: wakaBoardUser,
-});
-
 export const wakaBoardSchema = z
   .object({
-    data: z.array(wakaBoardEntry),
-    current_user: wakaBoardEntry.extend({ page: z.number().int() }).nullable().meta({ description: 'My own entry; null while I have no time in the range (or, with `language`, none in it shared).' }),
+    data: z.array(wakaLeaderSchema),
+    current_user: wakaLeaderSchema.extend({ page: z.number().int() }).nullable().meta({ description: 'My own entry; null while I have no time in the range (or, with `language`, none in it shared).' }),
     language: z.string().nullable(),
     range: z.object({ start_date: z.string(), end_date: z.string(), start_text: z.string(), end_text: z.string(), name: z.string(), text: z.string() }),
     page: z.number().int(),

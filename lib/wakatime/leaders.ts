@@ -16,48 +16,58 @@ import { durationText } from './summaries';
 
 const PAGE = 100;
 
-function leader(e: LeaderboardEntry) {
+/** A ranked user in WakaTime's leaderboard shape (wakaLeaderSchema): `days` of the range give the daily average. */
+export function wakaLeader(e: { rank: number; seconds: number; languages: { name: string; seconds: number }[]; user: { id: string; handle: string; display_name: string } }, days: number) {
+  const average = Math.round(e.seconds / days);
   return {
     rank: e.rank,
     running_total: {
-      total_seconds: e.total_seconds,
-      human_readable_total: durationText(e.total_seconds),
-      daily_average: e.daily_average_seconds,
-      human_readable_daily_average: durationText(e.daily_average_seconds),
+      total_seconds: e.seconds,
+      human_readable_total: durationText(e.seconds),
+      daily_average: average,
+      human_readable_daily_average: durationText(average),
       languages: e.languages.map((l) => ({ name: l.name, total_seconds: l.seconds })),
     },
-    user: { id: e.user.id, username: e.user.handle, display_name: e.user.display_name, full_name: e.user.display_name, photo_public: false, is_email_public: false, email: null, city: null },
+    user: {
+      id: e.user.id,
+      username: e.user.handle,
+      display_name: e.user.display_name,
+      full_name: e.user.display_name,
+      photo_public: false,
+      is_email_public: false,
+      is_hireable: false,
+      email: null,
+      website: null,
+      human_readable_website: null,
+      city: null,
+    },
   };
 }
 
-/** Where a listed user stands by total in the 7-day snapshot: their rank and the page it is on. */
-async function standing(db: Db, userId: string): Promise<{ rank: number; page: number } | null> {
+/** Where a listed user stands by total in the 7-day snapshot: their rank, the page it is on, and who they are. */
+async function standing(db: Db, userId: string) {
   const [e, u] = [leaderboardEntries, users];
-  const [row] = await rows<{ rank: number; position: number }>(
+  const [row] = await rows<{ rank: number; position: number; handle: string; display_name: string }>(
     db,
     sql`WITH me AS (
-          SELECT ${e.totalMillis} AS total FROM ${e} JOIN ${u} ON ${u.id} = ${e.userId}
+          SELECT ${e.totalMillis} AS total, ${u.handle} AS handle, ${u.displayName} AS display_name FROM ${e} JOIN ${u} ON ${u.id} = ${e.userId}
           WHERE ${e.range} = '7d' AND ${e.userId} = ${userId}::uuid AND ${e.listed} AND ${e.totalMillis} > 0 AND ${listedOnLeaderboard(u)}
         )
         SELECT (count(*) FILTER (WHERE ${e.totalMillis} > me.total) + 1)::int AS rank,
-               (count(*) FILTER (WHERE ${e.totalMillis} > me.total OR (${e.totalMillis} = me.total AND ${e.userId} < ${userId}::uuid)) + 1)::int AS position
+               (count(*) FILTER (WHERE ${e.totalMillis} > me.total OR (${e.totalMillis} = me.total AND ${e.userId} < ${userId}::uuid)) + 1)::int AS position,
+               me.handle, me.display_name
         FROM me, ${e} WHERE ${e.range} = '7d' AND ${e.listed} AND ${e.totalMillis} > 0
-        GROUP BY me.total`,
+        GROUP BY me.total, me.handle, me.display_name`,
   );
-  return row ? { rank: row.rank, page: Math.ceil(row.position / PAGE) } : null;
+  return row ? { rank: row.rank, page: Math.ceil(row.position / PAGE), user: { id: userId, username: row.handle, display_name: row.display_name } } : null;
 }
 
 async function leaders(db: Db, request: Request, viewer: string | null) {
   const params = new URL(request.url).searchParams;
   const q = parseLeaderboardQuery(new URLSearchParams({ range: '7d', limit: String(PAGE), page: params.get('page') || '1', ...(params.get('language') ? { language: params.get('language')! } : {}) }));
   const page = await leaderboardPage(db, q);
-  const data = page.entries.map(leader);
-  let current_user = null;
-  if (viewer !== null && page.language === null) {
-    const mine = await standing(db, viewer);
-    const [u] = await rows<{ handle: string; display_name: string }>(db, sql`SELECT ${users.handle} AS handle, ${users.displayName} AS display_name FROM ${users} WHERE ${users.id} = ${viewer}::uuid`);
-    if (mine && u) current_user = { rank: mine.rank, page: mine.page, user: { id: viewer, username: u.handle, display_name: u.display_name } };
-  }
+  const data = page.entries.map((e: LeaderboardEntry) => wakaLeader({ ...e, seconds: e.total_seconds }, 7));
+  const current_user = viewer !== null && page.language === null ? await standing(db, viewer) : null;
   return {
     data,
     current_user,

@@ -8,6 +8,7 @@ import { textProblem } from '../text';
 import { dayTotals, earliestDate } from '../stats/queries';
 import { durationText, figures, type WakaUser } from './summaries';
 import { userSpan } from '../plans/history';
+import { projectParam, unknownProject } from '../projects/read';
 import { historyStart } from '../plans/limits';
 
 // The WakaTime-compatible read routes (scope `stats`): the owner's own figures, private ones
@@ -83,7 +84,7 @@ export async function summaries(db: Db, user: WakaUser, params: URLSearchParams)
   const { from, to } = summaryRange(params, user.timezone);
   const project = params.get('project');
   if (project !== null && (project.length > 1000 || textProblem(project))) throw new ApiError('invalid_query', 'project must be at most 1000 characters of well-formed text.');
-  const perDay = await figures(db, user, from, to, 'day', project ?? undefined);
+  const perDay = await figures(db, user, from, to, 'day', { project: project ?? undefined });
   const data = [...perDay].map(([date, f]) => ({
     ...f,
     dependencies: [],
@@ -121,10 +122,9 @@ export async function stats(db: Db, user: WakaUser & { handle: string }, range: 
   const asked = days ? addDays(today, 1 - days) : ((await earliestDate(db, { userId: user.id })) ?? today);
   // No day before the plan's window of history (lib/plans/history.ts).
   const { from } = await userSpan(db, user.id, asked, today, today);
-  const [found, perDay] = await Promise.all([
-    figures(db, user, from, today, 'range').then((f) => f.get('')!),
-    from <= today ? dayTotals(db, { userId: user.id }, from, today) : [],
-  ]);
+  // The day totals once: the figures' total and the best day and holidays alike.
+  const perDay = from <= today ? await dayTotals(db, { userId: user.id }, from, today) : [];
+  const found = (await figures(db, user, from, today, 'range', { days: perDay })).get('')!;
   const total = found.grand_total.total_seconds;
   const seconds = new Map(perDay.map((d) => [d.date, Math.round(d.millis / 1000)]));
   const dates = from <= today ? eachDay(from, today) : [];
@@ -302,8 +302,9 @@ export async function projects(db: Db, user: WakaUser, params: URLSearchParams, 
 
 /** GET projects/{project}: one of the owner's projects (not a hidden one), as GET projects lists it; 404 for none. */
 export async function oneProject(db: Db, user: WakaUser, name: string, origin: string) {
-  const [found] = (await projects(db, user, new URLSearchParams(), origin, name)).data;
-  if (!found) throw new ApiError('not_found', 'You have no project of that name.');
+  // A name no write could have stored (NUL, an unpaired surrogate, too long) names no project: 404, never asked of the database.
+  const [found] = (await projects(db, user, new URLSearchParams(), origin, projectParam(name))).data;
+  if (!found) throw unknownProject();
   return { data: found };
 }
 

@@ -187,25 +187,36 @@ export const durationsSchema = z
   })
   .meta({ id: 'WakaTimeDurations' });
 
-const leaderUser = z.object({ id: z.string(), username: z.string(), display_name: z.string() }).loose();
+/** A ranked user in WakaTime's leaderboard shapes (the public /leaders and private boards). */
+export const wakaLeaderSchema = z.object({
+  rank: z.number().int(),
+  running_total: z.object({
+    total_seconds: z.number(),
+    human_readable_total: z.string(),
+    daily_average: z.number(),
+    human_readable_daily_average: z.string(),
+    languages: z.array(z.object({ name: z.string(), total_seconds: z.number() })).meta({ description: 'Only for users who share languages; empty otherwise.' }),
+  }),
+  user: z.object({
+    id: z.string().meta({ description: "The user's id where it is public (the public leaderboard lists it; a private board gives it where the member's profile is public); otherwise their handle." }),
+    username: z.string(),
+    display_name: z.string(),
+    full_name: z.string(),
+    photo_public: z.boolean(),
+    is_email_public: z.boolean(),
+    is_hireable: z.boolean(),
+    email: z.null(),
+    website: z.null(),
+    human_readable_website: z.null(),
+    city: z.null(),
+  }),
+});
 
 export const leadersSchema = z
   .object({
-    data: z.array(
-      z.object({
-        rank: z.number().int(),
-        running_total: z.object({
-          total_seconds: z.number(),
-          human_readable_total: z.string(),
-          daily_average: z.number(),
-          human_readable_daily_average: z.string(),
-          languages: z.array(z.object({ name: z.string(), total_seconds: z.number() })).meta({ description: 'Only of users who share languages.' }),
-        }),
-        user: leaderUser,
-      }),
-    ),
+    data: z.array(wakaLeaderSchema),
     current_user: z
-      .object({ rank: z.number().int(), page: z.number().int(), user: leaderUser })
+      .object({ rank: z.number().int(), page: z.number().int(), user: z.object({ id: z.string(), username: z.string(), display_name: z.string() }) })
       .nullable()
       .meta({ description: 'With a key: where its owner stands by total (null without a key, when they are not listed, or when ranking one language).' }),
     page: z.number().int(),

@@ -181,7 +181,16 @@ export interface Figures {
  * machines (those of buckets stored before they were kept are left out), with the AI and human
  * line changes in `grand_total`. With `project`, that project's figures alone.
  */
-export async function figures(db: Db, user: WakaUser, from: string, to: string, per: 'range' | 'day', project?: string): Promise<Map<string, Figures>> {
+export async function figures(
+  db: Db,
+  user: WakaUser,
+  from: string,
+  to: string,
+  per: 'range' | 'day',
+  /** `project`: that project's figures alone. `days`: the day totals of the span, when the caller read them already (stats). */
+  given: { project?: string; days?: Awaited<ReturnType<typeof dayTotals>> } = {},
+): Promise<Map<string, Figures>> {
+  const { project } = given;
   const scope = { userId: user.id };
   // Dates before the plan's window of history are answered, with nothing in them (lib/plans/history.ts).
   const shown = await userSpan(db, user.id, from, to, localDateHour(user.timezone).date);
@@ -190,7 +199,7 @@ export async function figures(db: Db, user: WakaUser, from: string, to: string, 
     // The whole account: from the rollups, which hold the capped totals and every language and editor.
     project === undefined
       ? Promise.all([
-          dayTotals(db, scope, shown.from, shown.to),
+          given.days ?? dayTotals(db, scope, shown.from, shown.to),
           dimensionTotals(db, scope, 'language', shown.from, shown.to, per),
           dimensionTotals(db, scope, 'editor', shown.from, shown.to, per),
           projectTotals(db, user.id, shown.from, shown.to, per),

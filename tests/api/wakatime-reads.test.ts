@@ -155,6 +155,10 @@ describe("WakaTime's reads over all history", () => {
     // One project, as the list gives it; its commits in WakaTime's shape, none (no repository is linked).
     expect((await read(getProject, 'projects/api', { key: u.key, params: { project: 'api' } })).data).toEqual(listed.data[0]);
     expect(await read(getCommits, 'projects/app/commits', { key: u.key, params: { project: 'app' } })).toMatchObject({ commits: [], total: 0, project: listed.data[1] });
+    // A name no write could store is no project either, never a 500.
+    const nul = 'http://localhost/api/wakatime/v1/users/current/projects/a%00b';
+    const refused = await getProject(new Request(nul, { headers: { authorization: basic(u.key) } }), { params: Promise.resolve({ user: 'current', project: 'a\u0000b' }) });
+    expect((await expectDocumented('GET', nul, refused)).status).toBe(404);
     const url = 'http://localhost/api/wakatime/v1/users/current/projects/nothing';
     const missing = await getProject(new Request(url, { headers: { authorization: basic(u.key) } }), { params: Promise.resolve({ user: 'current', project: 'nothing' }) });
     expect((await expectDocumented('GET', url, missing)).status).toBe(404);
@@ -292,6 +296,10 @@ describe('GET /leaders', () => {
     expect(annEntry.running_total).toMatchObject({ total_seconds: 3000, human_readable_total: '50 mins', languages: [{ name: 'Go', total_seconds: 3000 }] });
     // An empty api_key is no key.
     expect((await leaders('?api_key=')).current_user).toBeNull();
+    // A page that is not a whole number from 1 is the asker's mistake, named.
+    const badUrl = 'http://localhost/api/wakatime/v1/leaders?page=0';
+    const bad = await expectDocumented('GET', badUrl, await getLeaders(new Request(badUrl)));
+    expect([bad.status, (await bad.json()).error]).toEqual([400, expect.stringMatching(/page/)]);
 
     const mine = await leaders('', bob.key);
     expect(mine.current_user).toEqual({ rank: open.data.find((d: { user: { username: string } }) => d.user.username === bob.user.handle).rank, page: 1, user: { id: bob.user.id, username: bob.user.handle, display_name: bob.user.display_name } });

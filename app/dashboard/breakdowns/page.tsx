@@ -8,6 +8,7 @@ import { getDb } from '@/lib/db/client';
 import { ownBreakdowns, ownMachinesAndSystems, stackedBy, type StackedBy } from '@/lib/stats/breakdowns';
 import { dashboardRange } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
+import { textProblem } from '@/lib/text';
 
 // Breakdowns of the owner's time by every dimension kept over all history (lib/stats/breakdowns.ts):
 // a stacked daily chart by project, language or category; AI-assisted against your own time, by
@@ -23,7 +24,8 @@ export const metadata: Metadata = {
 
 const path = '/dashboard/breakdowns';
 const stackLabels: Record<StackedBy, string> = { project: 'Project', language: 'Language', category: 'Category' };
-const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+// A value no write could have stored (NUL, an unpaired surrogate) filters nothing: it never reaches the database.
+const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.trim() !== '' && !textProblem(v) ? v : undefined);
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)} %` : '—');
 
 function NamedTable({ rows, caption, total }: { rows: { name: string; seconds: number }[]; caption: string; total: number }) {
