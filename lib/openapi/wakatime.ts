@@ -23,6 +23,10 @@ import {
   statusBarSchema,
   summariesSchema,
   wakaUserSchema,
+  wakaTeamsSchema,
+  wakaOrgsSchema,
+  wakaDashboardsSchema,
+  wakaMembersSchema,
 } from '../wakatime/schemas';
 import { ref } from './components';
 import { always, jsonBody, ok, problems, rateHeaders, type Operation } from './operations';
@@ -253,5 +257,55 @@ export function wakatimePaths(): Record<string, unknown> {
       get: wakatimeRead('User-Agents (WakaTime)', 'The User-Agents the owner\'s heartbeats came with, the most recently seen first.', userAgentsSchema),
     },
     '/users/{user}': { get: userOperation() },
+    ...teamPaths(),
   });
+}
+
+/** WakaTime's team and organization routes, from Codetally's teams (lib/wakatime/teams.ts). */
+function teamPaths(): Record<string, Record<string, unknown>> {
+  const id = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
+  const team = id('team', 'The team\'s id (GET users/current/teams).');
+  const org = id('org', 'The team\'s id (GET users/current/orgs).');
+  const dashboard = id('dashboard', 'The organization\'s one dashboard: the same id as {org}.');
+  const member = id('member', 'A member\'s user id (the members list\'s `id`) or handle.');
+  const outsider = 'not a member of the team (the same answer as an unknown team)';
+  const consent =
+    'Another member\'s figures as they share them with the team: share `none`, 403; `total`, each date\'s total time with every list empty; `languages`, the totals and languages. Projects, editors, categories, systems, machines and line changes are never shown to a team (`project=`: 403). The caller\'s own figures are whole.';
+  const summaryParams = [
+    query('start', 'First date, YYYY-MM-DD (the member\'s timezone).'),
+    query('end', 'Last date, YYYY-MM-DD.'),
+    query('range', 'Instead of start and end, as GET summaries.'),
+  ];
+  const summariesRead = (where: string) =>
+    wakatimeRead(
+      `A ${where} member's figures per date (WakaTime)`,
+      consent,
+      summariesSchema,
+      { not_found: `${outsider}, or no such member${where === 'dashboard' ? ', or a dashboard id that is not the organization\'s' : ''}.`, forbidden: 'the key lacks the `stats` scope, or the path names another user; or the member shares nothing with the team, or `project=` was asked of another member.', invalid_query: 'bad dates, or a span over 366 days.' },
+      [...(where === 'dashboard' ? [org, dashboard] : [team]), member, ...summaryParams],
+    );
+  return {
+    '/users/{user}/teams': { get: wakatimeRead('Teams (WakaTime)', 'The Codetally teams the owner belongs to. Nothing of a team is public.', wakaTeamsSchema) },
+    '/users/{user}/teams/{team}/members': {
+      get: wakatimeRead('A team\'s members (WakaTime)', 'The roster, for members only: handle, name, role and what each shares with the team; no e-mail address.', wakaMembersSchema, { not_found: `${outsider}.` }, [team]),
+    },
+    '/users/{user}/teams/{team}/members/{member}/summaries': { get: summariesRead('team') },
+    '/users/{user}/orgs': { get: wakatimeRead('Organizations (WakaTime)', 'The same teams as GET teams, each as an organization with one dashboard under its own id.', wakaOrgsSchema) },
+    '/users/{user}/orgs/{org}/dashboards': {
+      get: wakatimeRead('An organization\'s dashboards (WakaTime)', 'One: the team itself, under the team\'s id.', wakaDashboardsSchema, { not_found: `${outsider}.` }, [org]),
+    },
+    '/users/{user}/orgs/{org}/dashboards/{dashboard}/members': {
+      get: wakatimeRead('A dashboard\'s members (WakaTime)', 'The team\'s roster, as GET teams/{team}/members.', wakaMembersSchema, { not_found: `${outsider}, or a dashboard id that is not the organization's.` }, [org, dashboard]),
+    },
+    '/users/{user}/orgs/{org}/dashboards/{dashboard}/members/{member}/summaries': { get: summariesRead('dashboard') },
+    '/users/{user}/orgs/{org}/dashboards/{dashboard}/members/{member}/durations': {
+      get: wakatimeRead(
+        'A dashboard member\'s runs of coding time (WakaTime)',
+        'The caller\'s own, as GET durations; when in the day another member codes is not shared with a team (403).',
+        durationsSchema,
+        { not_found: `${outsider}, no such member, or a dashboard id that is not the organization's.`, forbidden: 'the key lacks the `stats` scope, or the path names another user; or {member} is another member than the caller.', invalid_query: '`date` is not a date, or `slice_by` is not one of the list.' },
+        [org, dashboard, member, query('date', 'YYYY-MM-DD; default today.'), query('slice_by', `One of ${sliceFields.join(', ')}; default project.`)],
+      ),
+    },
+  };
 }

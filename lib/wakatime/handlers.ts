@@ -12,6 +12,7 @@ import { allTimeSinceToday, currentUser, DEFAULT_STATS_RANGE, oneProject, projec
 import { durationsOfDay, heartbeatsOfDay } from './day-reads';
 import { machineNames, userAgentList } from './machines';
 import { statusBarToday } from './summaries';
+import { wakaDashboardMembers, wakaDashboardMemberSummaries, wakaMemberDurations, wakaMemberSummaries, wakaOrgDashboards, wakaOrgs, wakaTeamMembers, wakaTeams } from './teams';
 
 // The WakaTime-compatible routes' handlers (their auth wrapper: ./api-key.ts).
 
@@ -133,3 +134,26 @@ export async function projectHandler({ db, user, request, params }: WakaContext)
 export async function commitsHandler({ db, user, request, params }: WakaContext): Promise<Response> {
   return own(await projectCommits(db, user, params.project ?? '', siteOrigin(request.headers)));
 }
+
+// Teams, as WakaTime's teams and organizations (./teams.ts).
+const query = (request: Request) => new URL(request.url).searchParams;
+
+/** GET teams. */
+export const teamsHandler = async ({ db, user }: WakaContext) => own(await wakaTeams(db, user.id));
+/** GET teams/{team}/members. */
+export const teamMembersHandler = async ({ db, user, params }: WakaContext) => own(await wakaTeamMembers(db, user.id, params.team ?? ''));
+/** GET teams/{team}/members/{member}/summaries. */
+export const teamMemberSummariesHandler = async ({ db, user, params, request }: WakaContext) =>
+  own(await wakaMemberSummaries(db, user.id, params.team ?? '', params.member ?? '', query(request)));
+/** GET orgs. */
+export const orgsHandler = async ({ db, user }: WakaContext) => own(await wakaOrgs(db, user.id));
+/** GET orgs/{org}/dashboards. */
+export const orgDashboardsHandler = async ({ db, user, params }: WakaContext) => own(await wakaOrgDashboards(db, user.id, params.org ?? ''));
+/** GET orgs/{org}/dashboards/{dashboard}/members. */
+export const dashboardMembersHandler = async ({ db, user, params }: WakaContext) => own(await wakaDashboardMembers(db, user.id, params.org ?? '', params.dashboard ?? ''));
+/** GET orgs/{org}/dashboards/{dashboard}/members/{member}/summaries. */
+export const dashboardMemberSummariesHandler = async ({ db, user, params, request }: WakaContext) =>
+  own(await wakaDashboardMemberSummaries(db, user.id, params.org ?? '', params.dashboard ?? '', params.member ?? '', query(request)));
+/** GET orgs/{org}/dashboards/{dashboard}/members/{member}/durations. */
+export const dashboardMemberDurationsHandler = async ({ db, user, params, request }: WakaContext) =>
+  own(await wakaMemberDurations(db, user.id, params.org ?? '', params.dashboard ?? '', params.member ?? '', query(request)));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { teamRoles, teamShares } from '../teams/schemas';
 
 // The answers of the WakaTime-compatible routes, in WakaTime's shapes: openapi.json lists them
 // (lib/openapi/). The routes build them in ./summaries.ts, ./reads.ts and ./heartbeat-answers.ts.
@@ -309,3 +310,72 @@ export const projectsSchema = z
     next_page: z.number().int().nullable(),
   })
   .meta({ id: 'WakaTimeProjects' });
+
+/** A page of WakaTime's team and organization lists (one page: every team of a user fits). */
+const onePage = <T extends z.ZodType>(item: T, id: string, description: string) =>
+  z
+    .object({ data: z.array(item), total: z.number().int(), total_pages: z.number().int(), page: z.number().int(), prev_page: z.null(), next_page: z.null() })
+    .meta({ id, description });
+
+const managerFlag = z.boolean().meta({ description: 'The caller is the team\'s owner or an admin.' });
+const when = z.string().meta({ description: 'ISO 8601, UTC.' });
+
+export const wakaTeamsSchema = onePage(
+  z.object({ id: z.string(), name: z.string(), color: z.null(), is_manager: managerFlag, is_member: z.boolean(), can_view_dashboard: z.boolean(), members_count: z.number().int(), created_at: when, modified_at: z.null() }),
+  'WakaTimeTeams',
+  'The Codetally teams the key\'s owner belongs to, by name.',
+);
+
+export const wakaOrgsSchema = onePage(
+  z
+    .object({
+      id: z.string().meta({ description: 'The team\'s id.' }),
+      name: z.string(),
+      people_count: z.number().int(),
+      people_count_human_readable: z.string(),
+      timezone: z.string(),
+      can_current_user_list_dashboards: z.boolean(),
+      can_current_user_add_people_to_org: managerFlag,
+      can_current_user_edit_org: managerFlag,
+      can_current_user_delete_org: z.boolean().meta({ description: 'The caller owns the team.' }),
+      created_at: when,
+    })
+    .loose(),
+  'WakaTimeOrgs',
+  'The same teams, each as an organization with one dashboard.',
+);
+
+export const wakaDashboardsSchema = onePage(
+  z
+    .object({
+      id: z.string().meta({ description: 'The team\'s id, as the organization\'s.' }),
+      name: z.string(),
+      members_count: z.number().int(),
+      members_count_human_readable: z.string(),
+      is_current_user_member: z.boolean(),
+      can_current_user_view: z.boolean(),
+      can_current_user_add_members: managerFlag,
+      can_current_user_remove_members: managerFlag,
+      created_at: when,
+    })
+    .loose(),
+  'WakaTimeOrgDashboards',
+  'An organization\'s one dashboard: the team itself.',
+);
+
+export const wakaMembersSchema = onePage(
+  z.object({
+    id: z.string().meta({ description: 'The member\'s user id: the {member} of the summaries routes (a handle is taken too).' }),
+    username: z.string(),
+    display_name: z.string(),
+    full_name: z.string(),
+    email: z.null().meta({ description: 'Never shown to a team.' }),
+    photo: z.null(),
+    is_view_only: z.boolean(),
+    is_manager: z.boolean(),
+    role: z.enum(teamRoles),
+    share: z.enum(teamShares).meta({ description: 'What the member shows the team: nothing, their total time, or their total and languages.' }),
+  }),
+  'WakaTimeTeamMembers',
+  'A team\'s members, by handle.',
+);

@@ -16,7 +16,16 @@ import { GET as getStatusBar } from '@/app/api/wakatime/v1/users/[user]/status_b
 import { GET as getRangedStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
 import { GET as getSummaries } from '@/app/api/wakatime/v1/users/[user]/summaries/route';
 import { GET as getUserAgents } from '@/app/api/wakatime/v1/users/[user]/user_agents/route';
+import { GET as getTeams } from '@/app/api/wakatime/v1/users/[user]/teams/route';
+import { GET as getTeamMembers } from '@/app/api/wakatime/v1/users/[user]/teams/[team]/members/route';
+import { GET as getMemberSummaries } from '@/app/api/wakatime/v1/users/[user]/teams/[team]/members/[member]/summaries/route';
+import { GET as getOrgs } from '@/app/api/wakatime/v1/users/[user]/orgs/route';
+import { GET as getDashboards } from '@/app/api/wakatime/v1/users/[user]/orgs/[org]/dashboards/route';
+import { GET as getDashboardMembers } from '@/app/api/wakatime/v1/users/[user]/orgs/[org]/dashboards/[dashboard]/members/route';
+import { GET as getDashboardSummaries } from '@/app/api/wakatime/v1/users/[user]/orgs/[org]/dashboards/[dashboard]/members/[member]/summaries/route';
+import { GET as getDashboardDurations } from '@/app/api/wakatime/v1/users/[user]/orgs/[org]/dashboards/[dashboard]/members/[member]/durations/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
+import { createTeam, joinTeam, setShare } from '@/lib/teams/teams';
 import { issueToken } from '@/lib/accounts/tokens';
 import { getDb } from '@/lib/db/client';
 import { setProjectHidden } from '@/lib/projects/hidden';
@@ -50,11 +59,18 @@ async function bulk(key: string, beats: unknown[], headers: Record<string, strin
   expect((await postBulk(request, { params: Promise.resolve({ user: 'current' }) })).status).toBe(201);
 }
 
-async function read(handler: Handler, route: string, opts: { key?: string; user?: string; params?: Record<string, string> } = {}) {
+type ReadOptions = { key?: string; user?: string; params?: Record<string, string> };
+
+/** The documented answer of a GET under users/{user}. */
+async function answer(handler: Handler, route: string, opts: ReadOptions = {}): Promise<Response> {
   const user = opts.user ?? 'current';
   const url = `http://localhost/api/wakatime/v1/users/${user}${route ? `/${route}` : ''}`;
   const request = new Request(url, { headers: opts.key ? { authorization: basic(opts.key) } : {} });
-  const res = await expectDocumented('GET', url, await handler(request, { params: Promise.resolve({ user, ...opts.params }) }));
+  return expectDocumented('GET', url, await handler(request, { params: Promise.resolve({ user, ...opts.params }) }));
+}
+
+async function read(handler: Handler, route: string, opts: ReadOptions = {}) {
+  const res = await answer(handler, route, opts);
   expect(res.status).toBe(200);
   return res.json();
 }
@@ -335,5 +351,91 @@ describe('GET users/{user}', () => {
       const res = await getUser(new Request(`http://localhost/api/wakatime/v1/users/${user}`), { params: Promise.resolve({ user }) });
       expect(res.status).toBe(404);
     }
+  });
+});
+
+describe("WakaTime's team and organization routes", () => {
+  /** A team of three with history, and an outsider: the owner, one who shares languages, one who shares nothing. */
+  async function team() {
+    const db = await getDb();
+    const owner = await history();
+    const [langs, quiet, outsider] = [await wakaUser(), await wakaUser(), await wakaUser()];
+    const t = await createTeam(db, owner.u.user.id, 'Crew');
+    for (const m of [langs, quiet]) await joinTeam(db, m.user.id, t.inviteCode);
+    await setShare(db, langs.user.id, t.id, 'languages');
+    await setShare(db, quiet.user.id, t.id, 'none');
+    const at = Date.parse(`${owner.twoDaysAgo}T10:00:00Z`) / 1000;
+    await bulk(langs.key, [0, 600, 1200, 1800].map((s) => ({ entity: 'x.rs', time: at + s, language: 'Rust', project: 'secret-plan', category: 'ai coding', ai_line_changes: 9 })), { 'user-agent': claude, 'x-machine-name': 'home' });
+    return { ...owner, t, langs, quiet, outsider };
+  }
+
+  it('list the teams as teams and as organizations, and their rosters, to members only', async () => {
+    const { u, t, langs, quiet, outsider } = await team();
+    const teams = await read(getTeams, 'teams', { key: u.key });
+    expect(teams.data).toEqual([expect.objectContaining({ id: t.id, name: 'Crew', is_manager: true, members_count: 3 })]);
+    expect((await read(getTeams, 'teams', { key: langs.key })).data[0]).toMatchObject({ id: t.id, is_manager: false });
+    expect((await read(getTeams, 'teams', { key: outsider.key })).data).toEqual([]);
+    const orgs = await read(getOrgs, 'orgs', { key: u.key });
+    expect(orgs.data).toEqual([expect.objectContaining({ id: t.id, name: 'Crew', people_count: 3, people_count_human_readable: '3 people', can_current_user_delete_org: true })]);
+    const dashboards = await read(getDashboards, `orgs/${t.id}/dashboards`, { key: langs.key, params: { org: t.id } });
+    expect(dashboards.data).toEqual([expect.objectContaining({ id: t.id, members_count: 3, can_current_user_add_members: false })]);
+
+    const roster = await read(getTeamMembers, `teams/${t.id}/members`, { key: langs.key, params: { team: t.id } });
+    expect(roster.data.map((m: { id: string; share: string; email: null }) => [m.id, m.share, m.email]).sort()).toEqual(
+      [[u.user.id, 'total', null], [langs.user.id, 'languages', null], [quiet.user.id, 'none', null]].sort(),
+    );
+    expect(await read(getDashboardMembers, `orgs/${t.id}/dashboards/${t.id}/members`, { key: u.key, params: { org: t.id, dashboard: t.id } })).toEqual(roster);
+
+    // An outsider, an unknown team and a dashboard id that is not the organization's: 404 alike.
+    for (const [handler, route, params] of [
+      [getTeamMembers, `teams/${t.id}/members`, { team: t.id }],
+      [getDashboards, `orgs/${t.id}/dashboards`, { org: t.id }],
+      [getMemberSummaries, `teams/${t.id}/members/${u.user.id}/summaries?range=today`, { team: t.id, member: u.user.id }],
+    ] as const) {
+      expect((await answer(handler, route, { key: outsider.key, params })).status).toBe(404);
+    }
+    expect((await answer(getTeamMembers, `teams/${outsider.user.id}/members`, { key: u.key, params: { team: outsider.user.id } })).status).toBe(404);
+    expect((await answer(getDashboardMembers, `orgs/${t.id}/dashboards/${u.user.id}/members`, { key: u.key, params: { org: t.id, dashboard: u.user.id } })).status).toBe(404);
+  });
+
+  it("give a member's figures only as the member shares them with the team, and the caller's own whole", async () => {
+    const { u, t, langs, quiet, twoDaysAgo, oldDate } = await team();
+    const range = `start=${twoDaysAgo}&end=${twoDaysAgo}`;
+    const of = (member: string, key: string, query = range) =>
+      answer(getMemberSummaries, `teams/${t.id}/members/${member}/summaries?${query}`, { key, params: { team: t.id, member } });
+
+    // Languages shared: the total and the languages, nothing of projects, agents, machines or lines.
+    const shared = await (await of(langs.user.handle, u.key)).json();
+    const [day] = shared.data;
+    expect(day.grand_total).toEqual({ digital: '0:30', hours: 0, minutes: 30, text: '30 mins', total_seconds: 1800 });
+    expect(named(day.languages)).toEqual([['Rust', 1800]]);
+    expect([day.projects, day.categories, day.editors, day.machines, day.operating_systems]).toEqual([[], [], [], [], []]);
+    expect(JSON.stringify(shared)).not.toMatch(/secret-plan|home|AI Coding|Claude/);
+
+    // The owner shares the total only (the default); as a dashboard member, by id, the same.
+    const totalOnly = await (await answer(getDashboardSummaries, `orgs/${t.id}/dashboards/${t.id}/members/${u.user.id}/summaries?start=${oldDate}&end=${twoDaysAgo}`, {
+      key: langs.key,
+      params: { org: t.id, dashboard: t.id, member: u.user.id },
+    })).json();
+    expect(totalOnly.cumulative_total.seconds).toBe(7500);
+    expect(totalOnly.data.every((d: { languages: unknown[]; projects: unknown[] }) => d.languages.length === 0 && d.projects.length === 0)).toBe(true);
+
+    // Sharing nothing, or one project of another member: 403. One's own figures: whole.
+    expect((await of(quiet.user.id, u.key)).status).toBe(403);
+    expect((await of(langs.user.id, u.key, `${range}&project=secret-plan`)).status).toBe(403);
+    const own = await (await of(langs.user.id, langs.key)).json();
+    expect(named(own.data[0].projects)).toEqual([['secret-plan', 1800]]);
+    expect(own.data[0].grand_total.ai_additions).toBe(36);
+
+    // When in the day someone codes is not shared; one's own runs are.
+    const durations = (member: string, key: string) =>
+      answer(getDashboardDurations, `orgs/${t.id}/dashboards/${t.id}/members/${member}/durations?date=${twoDaysAgo}`, { key, params: { org: t.id, dashboard: t.id, member } });
+    expect((await durations(langs.user.id, u.key)).status).toBe(403);
+    const mine = await (await durations(langs.user.id, langs.key)).json();
+    expect(mine.data).toEqual([{ time: Date.parse(`${twoDaysAgo}T10:00:00Z`) / 1000, duration: 1800, project: 'secret-plan' }]);
+
+    // A consent withdrawn shows in the next request.
+    await setShare(await getDb(), langs.user.id, t.id, 'none');
+    expect((await of(langs.user.id, u.key)).status).toBe(403);
   });
 });
