@@ -22,6 +22,7 @@ import { heartbeatsBench } from './heartbeats';
 import { ingestBench } from './ingest';
 import { groupsBench } from './groups';
 import { projectsBench } from './projects';
+import { wakatimeBench } from './wakatime';
 
 const SEED = Number(process.env.BENCH_SEED ?? 42);
 const USERS = Number(process.env.BENCH_USERS ?? 100_000); // every one opted in to the leaderboard
@@ -78,6 +79,8 @@ async function main() {
     timeline_day: await timed(() => timeline(db, heaviest, busiest[day++ % busiest.length].date), 20),
   };
   console.log('own figures, heaviest user (goal <= 20 ms):   ', JSON.stringify(results.own_figures));
+  results.wakatime = await wakatimeBench(db, heaviest, timed);
+  console.log('WakaTime reads, heaviest user (goals: durations <= 20 ms, summaries and stats <= 30 ms):', JSON.stringify(results.wakatime));
   results.projects = await projectsBench(db, HEAVY, timed);
   results.groups = await groupsBench(db, HEAVY, timed);
   // BENCH_OWN_ONLY=1: the owner's, teams' and private leaderboards' figures alone.

@@ -274,7 +274,7 @@ function teamPaths(): Record<string, Record<string, unknown>> {
   const summaryParams = [
     query('start', 'First date, YYYY-MM-DD (the member\'s timezone).'),
     query('end', 'Last date, YYYY-MM-DD.'),
-    query('range', 'Instead of start and end, as GET summaries.'),
+    query('range', 'Instead of start and end, as GET summaries. None of the three: the last 7 days (wakatime-client asks a dashboard member\'s summaries with no dates).'),
   ];
   const summariesRead = (where: string) =>
     wakatimeRead(
@@ -284,6 +284,7 @@ function teamPaths(): Record<string, Record<string, unknown>> {
       { not_found: `${outsider}, or no such member${where === 'dashboard' ? ', or a dashboard id that is not the organization\'s' : ''}.`, forbidden: 'the key lacks the `stats` scope, or the path names another user; or the member shares nothing with the team, or `project=` was asked of another member.', invalid_query: 'bad dates, or a span over 366 days.' },
       [...(where === 'dashboard' ? [org, dashboard] : [team]), member, ...summaryParams],
     );
+  const dashboards = wakatimeRead('An organization\'s dashboards (WakaTime)', 'One: the team itself, under the team\'s id.', wakaDashboardsSchema, { not_found: `${outsider}.` }, [org]);
   return {
     '/users/{user}/teams': { get: wakatimeRead('Teams (WakaTime)', 'The Codetally teams the owner belongs to. Nothing of a team is public.', wakaTeamsSchema) },
     '/users/{user}/teams/{team}/members': {
@@ -291,9 +292,8 @@ function teamPaths(): Record<string, Record<string, unknown>> {
     },
     '/users/{user}/teams/{team}/members/{member}/summaries': { get: summariesRead('team') },
     '/users/{user}/orgs': { get: wakatimeRead('Organizations (WakaTime)', 'The same teams as GET teams, each as an organization with one dashboard under its own id.', wakaOrgsSchema) },
-    '/users/{user}/orgs/{org}/dashboards': {
-      get: wakatimeRead('An organization\'s dashboards (WakaTime)', 'One: the team itself, under the team\'s id.', wakaDashboardsSchema, { not_found: `${outsider}.` }, [org]),
-    },
+    '/users/{user}/orgs/{org}/dashboards': { get: dashboards },
+    '/users/{user}/orgs/{org}': { get: { ...dashboards, summary: 'An organization\'s dashboards (WakaTime; the path wakatime-client asks)' } },
     '/users/{user}/orgs/{org}/dashboards/{dashboard}/members': {
       get: wakatimeRead('A dashboard\'s members (WakaTime)', 'The team\'s roster, as GET teams/{team}/members.', wakaMembersSchema, { not_found: `${outsider}, or a dashboard id that is not the organization's.` }, [org, dashboard]),
     },

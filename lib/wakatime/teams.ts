@@ -183,10 +183,13 @@ function teamView(f: Figures, share: TeamShare) {
 
 /**
  * GET teams/{team}/members/{member}/summaries (and an organization dashboard's): the member's
- * figures per date (start and end, or range=, in the member's timezone) as the team may see them.
+ * figures per date (start and end, or range=, in the member's timezone; none: the last 7 days)
+ * as the team may see them.
  */
 export async function wakaMemberSummaries(db: Db, userId: string, teamId: string, member: string, params: URLSearchParams) {
   const m = await teamMember(db, userId, teamId, member);
+  // No dates at all (wakatime-client asks a dashboard member's so): the last 7 days.
+  if (!['start', 'end', 'range'].some((name) => params.has(name))) params = new URLSearchParams({ ...Object.fromEntries(params), range: 'Last 7 Days' });
   if (m.own) return summaries(db, m, params);
   if (m.share === 'none') throw notShared("This member's time");
   if (params.get('project') !== null) throw notShared("A member's time per project");

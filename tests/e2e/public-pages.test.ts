@@ -132,6 +132,36 @@ describe('the public pages, light on any host', () => {
   });
 });
 
+describe("a profile's AI-assisted coding", () => {
+  it('shows only while the owner shares it (share_ai): the time, its share and the lines by agents and by hand', async () => {
+    const owner = await newUser({ profile_public: true });
+    const date = new Date().toISOString().slice(0, 10);
+    const hour = Math.max(0, new Date().getUTCHours() - 1);
+    const sync = await fetch(`${api}/sync/activities`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        activities: [
+          { date, hour, language: 'Go', time: 1800, project_name: 'p', category: 'ai coding', ai_agent: 'Claude', ai_lines: 120, human_lines: -2 },
+          { date, hour, language: 'Go', time: 1800, project_name: 'p', machine: 'desk-9f' },
+        ],
+      }),
+    });
+    expect(sync.status).toBe(200);
+    const profile = async () => mainText((await page(`/u/${owner.user.handle}`)).html);
+    const hidden = await profile();
+    expect(hidden).toContain('1 hr');
+    expect(hidden).not.toMatch(/AI|Claude|\+120|desk-9f/);
+    expect((await settings(owner.token, { share_ai: true })).status).toBe(200);
+    const shown = await profile();
+    expect(shown).toContain('AI-assisted coding, last 30 days');
+    expect(shown).toMatch(/30 mins \(50 %\) with an AI agent/);
+    expect(shown).toMatch(/\+120 −0 lines by AI agents \+0 −2 lines by hand/);
+    // Machines stay private: sharing AI figures shares nothing else.
+    expect(shown).not.toContain('desk-9f');
+  });
+});
+
 describe('the chart images of the public pages', () => {
   // The home page's and a profile's charts are the embeddable images (lib/charts), which proxy.ts
   // sends to the cached route; a conditional GET stays on the route that answers per request.

@@ -21,7 +21,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function Profile({ params }: Props) {
-  const { user, sharesLanguages, time, language, hitmap, weekly } = await profileData((await params).handle);
+  const { user, sharesLanguages, time, language, hitmap, weekly, ai } = await profileData((await params).handle);
   const active = hitmap.days.filter((d) => d.seconds > 0).length;
   // The year, the languages and the weeks as the embeddable images show them (lib/charts), drawn
   // here from the same figures only for their size and description.
@@ -71,6 +71,17 @@ export default async function Profile({ params }: Props) {
           <WeeklyTable weeks={weekly.weeks} today={weekly.range.to} caption="Time per week" />
         </Card>
       </div>
+      {ai && (
+        <Card id="ai" title="AI-assisted coding, last 30 days" style={{ marginTop: '1rem' }}>
+          <Figures
+            items={[
+              { label: 'with an AI agent', value: `${formatDuration(ai.seconds)}${time.total_seconds > 0 ? ` (${Math.round((ai.seconds / time.total_seconds) * 100)} %)` : ''}` },
+              { label: 'lines by AI agents', value: `+${ai.ai_additions} −${ai.ai_deletions}` },
+              { label: 'lines by hand', value: `+${ai.human_additions} −${ai.human_deletions}` },
+            ]}
+          />
+        </Card>
+      )}
       {time.editors.length > 0 && (
         <Card id="editors" title="Editors" style={{ marginTop: '1rem' }}>
           <Breakdown items={time.editors} empty="" caption="Editors, last 30 days" />

@@ -7,6 +7,7 @@ import { decodedSegment } from '../../http/url';
 import { isHandle, isUuid } from '../../ids';
 import { publicOwner } from '../../sharing/gate';
 import { publicChartData } from '../../stats/public';
+import { aiMillis, lineTotals } from '../../stats/queries';
 
 // What the public pages show: the same gated, cached answers as the public chart routes, with the
 // tags that tell the page cache when they change (lib/cache/tags.ts).
@@ -54,7 +55,9 @@ export async function profileData(segment: string) {
       publicChartData('hitmaps', { user: handle, range: '365d' }),
       publicChartData('weekly', { user: handle, weeks: '12' }),
     ]);
-    return { user: time.user!, sharesLanguages: owner.shares.languages, time, language, hitmap, weekly };
+    // AI-assisted coding over the same days, only while the owner shares it (share_ai).
+    const ai = owner.shares.ai ? await sharedAi(owner.user.id, time.range) : null;
+    return { user: time.user!, sharesLanguages: owner.shares.languages, time, language, hitmap, weekly, ai };
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 400)) {
       // A segment that can be no handle and no id is never taken: nothing to tag.
@@ -63,4 +66,11 @@ export async function profileData(segment: string) {
     }
     throw err;
   }
+}
+
+/** A user's AI-assisted coding time and the AI and human line changes of the dates. */
+async function sharedAi(userId: string, range: { from: string; to: string }) {
+  const db = await getDb();
+  const [millis, lines] = await Promise.all([aiMillis(db, userId, range.from, range.to), lineTotals(db, userId, range.from, range.to)]);
+  return { seconds: Math.round(millis / 1000), ...lines };
 }
