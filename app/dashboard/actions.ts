@@ -45,7 +45,10 @@ export async function saveSettings(_: FormState, form: FormData): Promise<FormSt
 export async function createToken(_: FormState, form: FormData): Promise<FormState> {
   const user = await requireUser();
   const scopes = form.getAll('scopes').map(String);
-  const parsed = parseForm(createTokenSchema, { name: text(form, 'name') ?? '', scopes: scopes.length ? scopes : undefined });
+  // A key for a WakaTime plugin is in the format wakatime-cli accepts; one for Codetally's client a ct_ token.
+  const use = form.get('use') === 'client' ? 'client' : 'wakatime';
+  const format = use === 'client' ? 'ct' : 'uuid';
+  const parsed = parseForm(createTokenSchema, { name: text(form, 'name') ?? '', scopes: scopes.length ? scopes : undefined, format });
   if ('state' in parsed) return parsed.state;
   let issued;
   try {
@@ -57,7 +60,7 @@ export async function createToken(_: FormState, form: FormData): Promise<FormSta
   revalidatePath('/dashboard');
   // A name a live token already has was given a number (issueToken): say so.
   const renamed = info.name === parsed.data.name ? '' : ` (you already have a token named "${parsed.data.name}")`;
-  return { ok: true, message: `Token "${info.name}" created${renamed}. Copy it now: it is not shown again.`, result: { token } };
+  return { ok: true, message: `Token "${info.name}" created${renamed}. Copy it now: it is not shown again.`, result: { token, use } };
 }
 
 /** One click: a key in the format WakaTime plugins accept (sync and stats), shown once. */

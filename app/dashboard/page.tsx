@@ -169,7 +169,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
 
       <h2 id="tokens">Tokens</h2>
       <p>A token lets an editor plugin or the desktop agent send your activity. Give each device its own, so you can revoke one alone.</p>
-      <TokenCreator apiUrl={`${origin}/main/api/v1`} site={origin} />
+      <TokenCreator site={origin} />
       {tokens.length === 0 ? (
         <p className="muted">No tokens yet.</p>
       ) : (

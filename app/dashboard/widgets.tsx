@@ -28,10 +28,19 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 /** How Codetally's client is set up: the token is read from standard input, never from the command line (`ps`, shell history). */
 const clientConfigCommand = (site: string) => `npx codetally config --api-url ${site} --token-stdin`;
 
-export function TokenCreator({ apiUrl, site }: { apiUrl: string; site: string }) {
+/** The lines of ~/.wakatime.cfg that point a WakaTime plugin (wakatime-cli) at this site with `key`. */
+const wakatimeCfg = (site: string, key: string) => `[settings]\napi_url = ${site}/api/wakatime/v1\napi_key = ${key}`;
+
+/**
+ * A named token, and where it goes: a WakaTime editor plugin gets a key in WakaTime's format with
+ * the lines of ~/.wakatime.cfg; Codetally's client, its desktop agent or a script a ct_ token
+ * with the client's command. Each is shown with the settings of what it was made for only.
+ */
+export function TokenCreator({ site }: { site: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(createToken, {});
   const token = state.result?.token as string | undefined;
-  const settings = token ? `api_url = ${apiUrl}\napi_key = ${token}` : '';
+  const forClient = state.result?.use === 'client';
+  const cfg = token && !forClient ? wakatimeCfg(site, token) : '';
   const cli = clientConfigCommand(site);
   return (
     <>
@@ -40,12 +49,24 @@ export function TokenCreator({ apiUrl, site }: { apiUrl: string; site: string })
           {(p) => <input {...p} type="text" placeholder="e.g. work laptop" maxLength={100} required defaultValue={submitted(state, 'name')} />}
         </Field>
         <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
+          <legend>For</legend>
+          <label className="check">
+            <input type="radio" name="use" value="wakatime" defaultChecked={submitted(state, 'use') !== 'client'} /> a WakaTime editor plugin or wakatime-cli
+          </label>
+          <label className="check">
+            <input type="radio" name="use" value="client" defaultChecked={submitted(state, 'use') === 'client'} /> Codetally&apos;s client, its desktop agent, or a script
+          </label>
+        </fieldset>
+        <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
           <legend className="sr-only">Scopes</legend>
           <label className="check">
             <input type="checkbox" name="scopes" value="sync" defaultChecked /> sync (send activity, and show today&apos;s total in your status bar)
           </label>
           <label className="check">
             <input type="checkbox" name="scopes" value="badges" defaultChecked /> badges (publish your totals as README badges: whoever holds the token can read them that way)
+          </label>
+          <label className="check">
+            <input type="checkbox" name="scopes" value="stats" /> stats (read your own figures through the WakaTime API: Raycast, wakatime-client, README generators)
           </label>
           <label className="check">
             <input type="checkbox" name="scopes" value="account" /> account (settings, export, delete)
@@ -66,13 +87,19 @@ export function TokenCreator({ apiUrl, site }: { apiUrl: string; site: string })
             <code data-testid="token-value">{token}</code>
           </p>
           <CopyButton text={token} label="Copy token" />
-          <p>Paste these settings into your editor plugin:</p>
-          <pre>{settings}</pre>
-          <CopyButton text={settings} label="Copy settings" />
-          <p>
-            For Codetally&apos;s client and desktop agent, run <code data-testid="token-cli-text">{cli}</code> and paste the token when it
-            asks.
-          </p>
+          {forClient ? (
+            <p>
+              For Codetally&apos;s client and desktop agent, run <code data-testid="token-cli-text">{cli}</code> and paste the token when it asks.
+            </p>
+          ) : (
+            <>
+              <p>
+                Put these lines in <code>~/.wakatime.cfg</code> (keep your other settings), then restart your editor:
+              </p>
+              <pre data-testid="token-cfg-text">{cfg}</pre>
+              <CopyButton text={cfg} label="Copy settings" />
+            </>
+          )}
         </div>
       )}
     </>
@@ -87,7 +114,7 @@ export function TokenCreator({ apiUrl, site }: { apiUrl: string; site: string })
 export function EditorConnector({ site }: { site: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(connectEditor, {});
   const key = state.result?.token as string | undefined;
-  const cfg = key ? `[settings]\napi_url = ${site}/api/wakatime/v1\napi_key = ${key}` : '';
+  const cfg = key ? wakatimeCfg(site, key) : '';
   const cli = clientConfigCommand(site);
   const nvim = `-- init.lua: the plugin from Codetally's client/nvim folder\nvim.opt.runtimepath:append('/path/to/codetally/client/nvim')\nvim.g.codetally_cmd = { '/path/to/codetally/node_modules/.bin/codetally' }\n-- today's time in the status line\nvim.o.statusline = vim.o.statusline .. " %{v:lua.require'codetally'.status()}"`;
   return (

@@ -143,17 +143,20 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     // A new email is signed in at once.
     await arrivesAt(page, /\/dashboard\?welcome=1$/);
     await page.getByLabel('Token name').fill('no-js');
+    await page.getByLabel("Codetally's client, its desktop agent, or a script").check();
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.getByTestId('token-value').textContent())!;
     expect(token).toMatch(/^ct_/);
+    // A token for the client says that client's command, and nothing of WakaTime's settings.
     await expect(page.getByTestId('token-cli-text').textContent()).resolves.toBe(`npx codetally config --api-url ${base} --token-stdin`);
+    expect(await page.getByTestId('token-cfg-text').count()).toBe(0);
 
     // Connect a WakaTime plugin: the two lines of ~/.wakatime.cfg, then wakatime-cli sends with them.
     await page.getByRole('button', { name: 'Make a key for my editor' }).click();
     const cfg = (await page.getByTestId('wakatime-cfg-text').textContent())!;
     expect(cfg).toContain(`api_url = ${base}/api/wakatime/v1`);
     const key = /api_key = ([0-9a-f-]{36})/.exec(cfg)![1];
-    // Each of the dashboard's tokens, the token form's default (a plugin token) and this key, runs every command of Codetally's
+    // Each of the dashboard's tokens, the form's token for the client and this key, runs every command of Codetally's
     // client, set up as the dashboard says. (After the key is shown: the first activity changes the dashboard's layout.)
     for (const made of [token, key]) expect(await everyCommand(base, made, 'stdin')).toMatchObject(everyCommandWorks);
     const now = Math.floor(Date.now() / 1000);
@@ -220,12 +223,15 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     // A range the dashboard does not know (even one named like an Object property) is said, and the default range shown.
     expect((await page.goto(`${base}/dashboard?range=constructor`))?.status()).toBe(200);
 
-    // Create a token: shown once, with the plugin settings.
+    // Create a token (for a WakaTime plugin, the form's default): shown once, with the lines of
+    // ~/.wakatime.cfg that work, and wakatime-cli's key format.
     await page.getByLabel('Token name').fill('laptop');
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.getByTestId('token-value').textContent())!;
-    expect(token).toMatch(/^ct_/);
-    await expect(page.getByTestId('new-token').textContent()).resolves.toContain(`api_url = ${base}/main/api/v1`);
+    expect(token).toMatch(/^[0-9a-f-]{36}$/);
+    await expect(page.getByTestId('token-cfg-text').textContent()).resolves.toBe(`[settings]\napi_url = ${base}/api/wakatime/v1\napi_key = ${token}`);
+    const statusBar = await fetch(`${base}/api/wakatime/v1/users/current/statusbar/today`, { headers: { authorization: `Basic ${Buffer.from(token).toString('base64')}` } });
+    expect(statusBar.status).toBe(200);
     await shot(page, 'token-created');
 
     // The editor plugin and the desktop agent post activity with it.
