@@ -71,6 +71,9 @@ export const configSchema = z.object({
       .optional()
       .transform((v) => v ?? 'https://wakatime.com/api/v1'),
   ),
+  // The plan new accounts start on (a plan's id; unset: free). On a server of one's own, a plan
+  // that shows all of their history (pro, team): the server says at start which it is.
+  DEFAULT_PLAN: optionalString.pipe(z.string().max(64, 'must be a plan id, e.g. pro').optional()),
   ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   // GET /metrics (Prometheus) answers a caller presenting it; unset, the route does not exist.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),

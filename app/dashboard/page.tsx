@@ -18,6 +18,7 @@ import { dashboardData } from '@/lib/web/account/dashboard';
 import { PlanUsage } from './plan-usage';
 import { dashboardRange } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
+import { rangeSearch } from '@/lib/web/account/projects';
 import { chosenPlan } from '@/lib/web/public/pricing';
 
 export const dynamic = 'force-dynamic';
@@ -85,13 +86,13 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
           <h2 id="activity">Your activity</h2>
           <nav aria-label="Your figures" className="pager">
             <a href="/dashboard/timeline">Timeline of a day</a>
-            <a href="/dashboard/insights">Insights</a>
-            <a href="/dashboard/breakdowns">Breakdowns: categories, AI, machines</a>
+            <a href={`/dashboard/insights?${rangeSearch(time.range)}`}>Insights</a>
+            <a href={`/dashboard/breakdowns?${rangeSearch(time.range)}`}>Breakdowns: categories, AI, machines</a>
             <a href="/dashboard/goals">Goals</a>
             <a href="/dashboard/leaderboards">Private leaderboards</a>
             <a href="/dashboard/teams">Teams</a>
           </nav>
-          <RangePicker path="/dashboard" range={range} dates={time.range} />
+          <RangePicker user={user} path="/dashboard" range={range} dates={time.range} />
           <Figures
             items={[
               { label: 'coding time', value: formatDuration(time.total_seconds) },
@@ -108,7 +109,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
             </Card>
             <Card id="d-projects" title="Projects" level="h3">
               <p className="muted">
-                Only you see projects. <a href="/dashboard/projects">Each project&apos;s days, CSV, rename and hide</a>
+                Only you see projects. <a href={`/dashboard/projects?${rangeSearch(time.range)}`}>Each project&apos;s days, CSV, rename and hide</a>
               </p>
               <Breakdown items={projects} empty="No projects in this range." caption="Your projects" />
             </Card>

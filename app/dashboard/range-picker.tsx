@@ -1,5 +1,8 @@
 import { MAX_CUSTOM_SPAN_DAYS, ownRangeNames } from '@/lib/stats/range';
-import { rangeLabels, type DashboardRange } from '@/lib/web/account/dashboard-range';
+import { calendarPresets, rangeLabels, type DashboardRange } from '@/lib/web/account/dashboard-range';
+import { localDateHour } from '@/lib/local-time';
+import { getDb } from '@/lib/db/client';
+import { hiddenBefore } from '@/lib/plans/history';
 
 /** Links to the named ranges of a page, the one shown marked as current. */
 export function RangeLinks<R extends keyof typeof rangeLabels>({ path, names, current }: { path: string; names: readonly R[]; current: string }) {
@@ -21,22 +24,42 @@ export function RangeLinks<R extends keyof typeof rangeLabels>({ path, names, cu
 }
 
 /**
- * The range of a dashboard page: links to the named ranges every page takes, a plain GET form for
- * from and to (no JavaScript), why the address's range was refused, and the dates shown.
+ * The range of a dashboard page: links to the named ranges every page takes and to the calendar's
+ * (today, yesterday, this week, this month, in the user's timezone), a plain GET form for from and
+ * to (no JavaScript) that shows the dates shown, why the address's range was refused, the dates
+ * shown, and when the user's plan hides some of the dates asked for, from when it shows them.
  */
-export function RangePicker({ path, range, dates }: { path: string; range: DashboardRange; dates?: { from: string; to: string } }) {
+export async function RangePicker({ path, range, dates, user }: { path: string; range: DashboardRange; dates?: { from: string; to: string }; user: { id: string; timezone: string } }) {
   const { query, error } = range;
+  const today = localDateHour(user.timezone).date;
+  const presets = calendarPresets(today);
+  const floor = await hiddenBefore(await getDb(), user.id, query, today);
+  // The first preset of the dates shown is the current one (on a Monday, Today and This week are the same dates).
+  const current = query.name === 'custom' ? presets.find((p) => p.from === query.from && p.to === query.to) : undefined;
   return (
     <>
       <RangeLinks path={path} names={ownRangeNames} current={query.name} />
+      <nav aria-label="Calendar range" className="pager">
+        {presets.map((p) =>
+          p === current ? (
+            <strong key={p.label} aria-current="page">
+              {p.label}
+            </strong>
+          ) : (
+            <a key={p.label} href={`${path}?${new URLSearchParams({ from: p.from, to: p.to })}`}>
+              {p.label}
+            </a>
+          ),
+        )}
+      </nav>
       <form method="get" action={path} className="inline range-form" aria-label="Dates to show">
         <div>
           <label htmlFor="range-from">From</label>
-          <input id="range-from" name="from" type="date" defaultValue={range.from ?? (query.name === 'custom' ? query.from : '')} />
+          <input id="range-from" name="from" type="date" defaultValue={range.from ?? dates?.from ?? ''} />
         </div>
         <div>
           <label htmlFor="range-to">To</label>
-          <input id="range-to" name="to" type="date" defaultValue={range.to ?? (query.name === 'custom' ? query.to : '')} />
+          <input id="range-to" name="to" type="date" defaultValue={range.to ?? dates?.to ?? ''} />
         </div>
         <button type="submit" className="secondary">
           Show these dates
@@ -50,7 +73,13 @@ export function RangePicker({ path, range, dates }: { path: string; range: Dashb
       )}
       {dates && (
         <p className="muted">
-          {dates.from} to {dates.to}
+          {dates.from <= dates.to ? `${dates.from} to ${dates.to}` : `${query.name === 'custom' ? `${query.from} to ${query.to}` : 'These dates'}: before what your plan shows`}
+        </p>
+      )}
+      {floor && (
+        <p className="notice" data-testid="history-note">
+          Your plan shows your history from {floor} on. Older activity is kept, not deleted, and shows again on a plan with more history (Plan, below on
+          the dashboard; on your own server, <code>npm run admin -- set-plan</code>, or <code>DEFAULT_PLAN</code> for new accounts).
         </p>
       )}
     </>

@@ -4,6 +4,8 @@ import { usersChanged } from '../db/changes';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { ApiError } from '../http/problem';
+import { config } from '../config';
+import { DEFAULT_PLAN_ID } from '../plans/limits';
 import { issueToken } from './tokens';
 import { defaultSettings, type CreateUserInput, type Settings, type UserDto } from './schemas';
 
@@ -60,6 +62,7 @@ export async function insertUser(db: Db, input: CreateUserInput): Promise<UserDt
       handle: input.handle,
       displayName: input.display_name ?? input.handle,
       timezone: input.timezone ?? 'UTC',
+      planId: config().DEFAULT_PLAN ?? DEFAULT_PLAN_ID,
       ...(settingColumns(s) as Required<ReturnType<typeof settingColumns>>),
     })
     .onConflictDoNothing()

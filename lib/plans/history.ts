@@ -25,3 +25,14 @@ export async function userRange(db: Db, userId: string, query: RangeQuery, today
 export async function userSpan(db: Db, userId: string, from: string, to: string, today: string): Promise<{ from: string; to: string }> {
   return clampToHistory({ from, to }, historyFloor(await historyDaysOf(db, userId), today));
 }
+
+/**
+ * The first date the user's plan shows when it hides some of the dates `query` asks for (for
+ * `all`, some day with data); null when it hides none of them. The pages say so beside the range.
+ */
+export async function hiddenBefore(db: Db, userId: string, query: RangeQuery, today: string): Promise<string | null> {
+  const floor = historyFloor(await historyDaysOf(db, userId), today);
+  if (floor === null) return null;
+  const asked = resolveRange(query, today, query.name === 'all' ? await earliestDate(db, { userId }) : undefined);
+  return asked.from < floor ? floor : null;
+}

@@ -9,6 +9,7 @@ import { sessionSettingsProblem } from '../db/settings';
 import { DataDirInUse } from '../db/embedded-lock';
 import { startWeeklyReports } from '../mail/weekly';
 import { resumeImports } from '../wakatime/import-queue';
+import { defaultPlanLine } from '../plans/default-plan';
 
 function refuseToStart(message: string): never {
   console.error(`[codetally] ${message}`);
@@ -22,8 +23,9 @@ function refuseToStart(message: string): never {
  * the page cache starts receiving changes (lib/cache/clock.ts: until then it serves nothing; on
  * Vercel, lib/cache/vercel.ts), a PostgreSQL database is checked for the session settings of the
  * service's role (lib/db/settings.ts: a warning naming what is missing),
- * imports left unfinished on this server are queued again, and, with mail configured, the
- * weekly reports' check starts (lib/mail/weekly.ts).
+ * imports left unfinished on this server are queued again, with mail configured the weekly
+ * reports' check starts (lib/mail/weekly.ts), and the plan new accounts start on is said (or a
+ * DEFAULT_PLAN naming no plan stops the server).
  */
 export async function boot(): Promise<void> {
   let cfg: Config;
@@ -57,6 +59,10 @@ export async function boot(): Promise<void> {
         );
       }
       startWeeklyReports(db);
+      void defaultPlanLine(db, cfg.DEFAULT_PLAN).then(
+        (line) => console.log(`[codetally] ${line}`),
+        (err) => (err instanceof ConfigError ? refuseToStart(err.message) : console.warn('[codetally] warning: the default plan could not be read:', (err as Error)?.message)),
+      );
       return resumeImports(db);
     })
     .catch((err) => console.error('[codetally] starting the page cache or resuming imports failed:', (err as Error)?.message));

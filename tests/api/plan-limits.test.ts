@@ -13,6 +13,9 @@ import { DELETE as revokeTokenRoute } from '@/app/main/api/v1/me/tokens/[id]/rou
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { GET as shieldsRoute } from '@/app/main/api/v1/public/[site]/shields/[userUUID]/route';
 import { runCommand } from '@/lib/admin/commands';
+import { createUser } from '@/lib/accounts/users';
+import { defaultPlanLine } from '@/lib/plans/default-plan';
+import { hiddenBefore } from '@/lib/plans/history';
 import { issueToken, listTokens } from '@/lib/accounts/tokens';
 import { createBadge, listBadges } from '@/lib/badges/store';
 import { resetConfig } from '@/lib/config';
@@ -210,6 +213,33 @@ describe('history_days', () => {
     expect([time.total_seconds, time.range.from]).toEqual([1800, daysFromToday(-364)]);
     const hitmap = await hitmapChart(db, target, { name: '365d' });
     expect(hitmap.days.reduce((s: number, d: { seconds: number }) => s + d.seconds, 0)).toBe(1800);
+  });
+});
+
+describe('the plan new accounts start on (DEFAULT_PLAN)', () => {
+  afterEach(() => {
+    delete process.env.DEFAULT_PLAN;
+    resetConfig();
+  });
+
+  it('is Free unless set; set, every new account starts on it and sees all of its history', async () => {
+    const db = await getDb();
+    expect(await defaultPlanLine(db, undefined)).toMatch(/^new accounts start on the Free plan: the last 365 days of history shown \(older activity is kept\); on your own server, DEFAULT_PLAN=pro/);
+    const free = await freeCoderWithOldHistory();
+    expect(await hiddenBefore(db, free.user.id, { name: 'all' }, daysFromToday(0))).toBe(daysFromToday(-364));
+    expect(await hiddenBefore(db, free.user.id, { name: '30d' }, daysFromToday(0))).toBeNull();
+
+    process.env.DEFAULT_PLAN = 'pro';
+    resetConfig();
+    expect(await defaultPlanLine(db, 'pro')).toBe('new accounts start on the Pro plan: all of their history shown');
+    const { user } = await createUser(db, { handle: `dp${Math.random().toString(36).slice(2, 9)}` });
+    const [{ plan_id }] = await rows<{ plan_id: string }>(db, sql`SELECT plan_id FROM users WHERE id = ${user.id}::uuid`);
+    expect(plan_id).toBe('pro');
+    expect(await hiddenBefore(db, user.id, { name: 'all' }, daysFromToday(0))).toBeNull();
+  });
+
+  it('naming no plan is a configuration error that lists the plans', async () => {
+    await expect(defaultPlanLine(await getDb(), 'gold')).rejects.toThrow(/^DEFAULT_PLAN: no plan "gold" \(the plans: .*free.*\)$/);
   });
 });
 

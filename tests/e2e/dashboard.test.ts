@@ -262,6 +262,41 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     }
   });
 
+  it('offers Today, Yesterday, This week and This month, shows the dates in the pickers, and keeps the range from page to page', async () => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    const day = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+    const from30 = day(-29);
+    const pickers = async () => [await page.getByLabel('From', { exact: true }).inputValue(), await page.getByLabel('To', { exact: true }).inputValue()];
+    await page.goto(`${base}/dashboard?range=30d`);
+    expect(await pickers()).toEqual([from30, today]);
+    // The range goes along to Insights and Breakdowns, and back.
+    for (const view of ['Insights', 'Breakdowns: categories, AI, machines']) {
+      await page.goto(`${base}/dashboard?range=30d`);
+      await page.getByRole('navigation', { name: 'Your figures' }).getByRole('link', { name: view }).click();
+      await arrivesAt(page, /\/dashboard\/(insights|breakdowns)\?range=30d$/);
+      expect(await pickers()).toEqual([from30, today]);
+      await page.getByRole('link', { name: '← Dashboard' }).click();
+      await arrivesAt(page, /\/dashboard\?range=30d$/);
+    }
+    const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
+    const presets = [
+      ['Today', today, today],
+      ['Yesterday', day(-1), day(-1)],
+      ['This week', day(-weekday), today],
+      ['This month', `${today.slice(0, 8)}01`, today],
+    ];
+    for (const [label, from, to] of presets) {
+      await page.goto(`${base}/dashboard?range=30d`);
+      const calendar = page.getByRole('navigation', { name: 'Calendar range' });
+      await calendar.getByRole('link', { name: label }).click();
+      await arrivesAt(page, new RegExp(`/dashboard\\?from=${from}&to=${to}$`));
+      expect([label, ...(await pickers())]).toEqual([label, from, to]);
+      await expect(page.getByText(`${from} to ${to}`).count()).resolves.toBe(1);
+      // The first preset of these dates is marked (on a Monday This week is Today's dates).
+      await expect(calendar.locator('[aria-current="page"]').textContent()).resolves.toBe(presets.find((p) => p[1] === from && p[2] === to)![0]);
+    }
+  });
+
   it('the leaderboard\'s language is a choice of the languages ranked, matched in any case', async () => {
     const made = await fetch(`${api}/admin/users`, {
       method: 'POST',

@@ -8,6 +8,7 @@ import { getDb } from '@/lib/db/client';
 import { ownBreakdowns, ownMachinesAndSystems, stackedBy, type StackedBy } from '@/lib/stats/breakdowns';
 import { dashboardRange } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
+import { rangeSearch } from '@/lib/web/account/projects';
 import { textProblem } from '@/lib/text';
 
 // Breakdowns of the owner's time by every dimension kept over all history (lib/stats/breakdowns.ts):
@@ -69,10 +70,10 @@ export default async function BreakdownsPage({ searchParams }: { searchParams: P
   return (
     <>
       <p>
-        <a href="/dashboard">← Dashboard</a>
+        <a href={`/dashboard?${rangeSearch(found.range)}`}>← Dashboard</a>
       </p>
       <h1>Breakdowns</h1>
-      <RangePicker path={path} range={range} dates={found.range} />
+      <RangePicker user={user} path={path} range={range} dates={found.range} />
       <form method="get" action={path} className="inline" aria-label="Only the time of one machine or system">
         <input type="hidden" name="by" value={by} />
         {typeof search.range === 'string' && <input type="hidden" name="range" value={search.range} />}

@@ -18,10 +18,10 @@ export default async function Projects({ searchParams }: { searchParams: Promise
     <>
       <h1>Projects</h1>
       <p>
-        <a href="/dashboard">Back to the dashboard</a>
+        <a href={`/dashboard?${rangeSearch(range)}`}>Back to the dashboard</a>
       </p>
       <p className="muted">Only you see your projects. A hidden project counts in every total, but only this page names it.</p>
-      <RangePicker path="/dashboard/projects" range={asked} dates={shownDates(range)} />
+      <RangePicker user={user} path="/dashboard/projects" range={asked} dates={shownDates(range)} />
       <Card id="p-list" title="Time per project">
         {projects.length === 0 ? (
           <p className="muted">No project has time in this range.</p>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addDays } from '../../dates';
 import { checkRange, rangeFields, rangeNames, rangeQuery, type RangeName, type RangeQuery } from '../../stats/range';
 
 // The range of a dashboard page (the dashboard, insights, projects), from its address: `?range=`
@@ -45,4 +46,15 @@ export function dashboardRange(search: Record<string, string | string[] | undefi
     return { query: { name: fallback }, error: `${issue.path.join('.')}: ${issue.message}`, from: given.from, to: given.to };
   }
   return { query: rangeQuery(parsed.data, fallback), from: given.from, to: given.to };
+}
+
+/** The calendar's ranges as from and to dates, given the user's today: today, yesterday, this week (from Monday), this month. */
+export function calendarPresets(today: string): { label: string; from: string; to: string }[] {
+  const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday 0
+  return [
+    { label: 'Today', from: today, to: today },
+    { label: 'Yesterday', from: addDays(today, -1), to: addDays(today, -1) },
+    { label: 'This week', from: addDays(today, -weekday), to: today },
+    { label: 'This month', from: `${today.slice(0, 8)}01`, to: today },
+  ];
 }

@@ -32,7 +32,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
       </p>
       {search.notice && <p className="notice">{search.notice}</p>}
       {hidden && <p className="muted">Hidden: its time counts in every total, but only your project list names it.</p>}
-      <RangePicker path={path} range={asked} dates={shownDates(range)} />
+      <RangePicker user={user} path={path} range={asked} dates={shownDates(range)} />
       <Card id="p-days" title="Hours per day">
         <p>
           {formatDuration(total)} in the range{figures ? `, last active ${figures.last_active}` : ''}. <a href={csv}>Download CSV</a> (date, project, seconds, hours).
