@@ -50,7 +50,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         </header>
         <main id="content">{children}</main>
         <footer className="site">
-          Codetally counts time, never content. <a href="/docs">API and plugin guide</a> · <a href="/main/api/v1/openapi.json">openapi.json</a>
+          Codetally counts time, never content. <a href="/docs">Documentation</a> · <a href="/docs/api">API reference</a> · <a href="/main/api/v1/openapi.json">openapi.json</a>
           <ThemeSwitch />
         </footer>
       </body>

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Card } from './components/card';
-import { Breakdown, DailyBars, WeeklyTable } from './components/chart-figures';
+import { Breakdown, WeeklyTable } from './components/chart-figures';
 import { ChartImage } from './components/chart-images';
 import { WithOrigin } from './components/site-origin';
 import { formatChange, formatDuration } from '@/lib/badges/format';
@@ -60,8 +60,6 @@ export default async function Home() {
             </p>
             <ChartImage src={`${images}/weekly.svg`} drawn={weeklyImage} />
             <WeeklyTable weeks={weekly.weeks} today={weekly.range.to} caption="Community coding time per week" />
-            <h3>Per day</h3>
-            <DailyBars days={time.days} caption="Community coding time per day" />
           </Card>
         </div>
       )}
@@ -85,7 +83,7 @@ export default async function Home() {
         </li>
       </ol>
       <p>
-        Codetally&apos;s own client and desktop agent take the same key. <a href="/docs/wakatime">Plugin guide</a> · <a href="/docs">API</a>.
+        Codetally&apos;s own client and desktop agent take the same key. <a href="/docs/wakatime">Plugin guide</a> · <a href="/docs/api">API</a>.
       </p>
     </>
   );

@@ -47,9 +47,13 @@ function Bars({ bars, note }: { bars: Bar[]; note?: string }) {
         </svg>
       </div>
       <div className="bars-labels" aria-hidden="true">
-        {bars.map((b) => (
-          <span key={b.key}>{b.label}</span>
-        ))}
+        {bars.map((b, i) =>
+          b.label ? (
+            <span key={b.key} style={{ left: `${(i / bars.length) * 100}%` }}>
+              {b.label}
+            </span>
+          ) : null,
+        )}
       </div>
       {note && <figcaption className="muted">{note}</figcaption>}
     </figure>

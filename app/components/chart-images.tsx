@@ -1,28 +1,28 @@
 import type { DrawnChart } from '@/lib/charts/svg';
 
 // A chart as the embeddable image (GET /main/api/v1/public/charts/...), in the page's theme: an
-// image carries its own colours and sees none of the page's, so there is one per theme and the
-// stylesheet shows the one of the page (globals.css, .chart-image). Both load lazily: a hidden
-// lazy image is never fetched, and the shown one is fetched as soon as it is laid out. The size
-// is given, so nothing moves when it arrives; its description is the alt text.
+// image carries its own colours and sees none of the page's, so there is one per theme. One
+// <picture> holds both: the browser fetches only the one of the system's scheme, and the shell
+// script (app/components/shell-script.ts) points the dark source at the footer's choice where the
+// visitor made one. The page's largest chart (`first`) is fetched at once, at high priority; the
+// others when they come near the screen. The size is given, so nothing moves when it arrives; its
+// description is the alt text.
 
-export function ChartImage({ src, drawn }: { src: string; drawn: Pick<DrawnChart, 'desc' | 'width' | 'height'> }) {
+export function ChartImage({ src, drawn, first = false }: { src: string; drawn: Pick<DrawnChart, 'desc' | 'width' | 'height'>; first?: boolean }) {
   const join = src.includes('?') ? '&' : '?';
   return (
-    <>
-      {(['light', 'dark'] as const).map((theme) => (
-        // eslint-disable-next-line @next/next/no-img-element -- an SVG of the site's own, cached as is
-        <img
-          key={theme}
-          className={`chart-image ${theme}`}
-          src={`${src}${join}theme=${theme}`}
-          alt={drawn.desc}
-          width={drawn.width}
-          height={drawn.height}
-          loading="lazy"
-          decoding="async"
-        />
-      ))}
-    </>
+    <picture className="chart-image">
+      <source srcSet={`${src}${join}theme=dark`} media="(prefers-color-scheme: dark)" data-dark-chart="" suppressHydrationWarning />
+      {/* eslint-disable-next-line @next/next/no-img-element -- an SVG of the site's own, cached as is */}
+      <img
+        src={`${src}${join}theme=light`}
+        alt={drawn.desc}
+        width={drawn.width}
+        height={drawn.height}
+        loading={first ? 'eager' : 'lazy'}
+        fetchPriority={first ? 'high' : undefined}
+        decoding="async"
+      />
+    </picture>
   );
 }

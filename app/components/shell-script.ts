@@ -3,7 +3,8 @@
 // every page, before React hydrates and whether or not it does:
 // - the colour scheme the visitor picked (localStorage), applied before the first paint;
 // - `data-js` on <html>: the theme switch shows (globals.css), it works with a script only;
-// - the theme switch's clicks (one listener on the document: nothing of React's is touched);
+// - the theme switch's clicks (one listener on the document: nothing of React's is touched), and
+//   the chart images' dark source following the choice;
 // - `data-signed-in` on <html> when Auth.js's /auth/session names a user: the header shows
 //   "Dashboard" instead of "Sign in" (pages are the same for everyone, so they can be cached);
 // - texts that name the site's address ([data-origin-text], app/components/site-origin.tsx) with
@@ -20,10 +21,18 @@ function shell() {
     // storage may be refused (private windows): the system's scheme
   }
   root.dataset.js = '';
+  // A chart image's dark source (app/components/chart-images.tsx) follows the choice made here.
+  const chartsFollow = () => {
+    const media = root.dataset.theme === 'dark' ? 'all' : root.dataset.theme === 'light' ? 'not all' : '(prefers-color-scheme: dark)';
+    document.querySelectorAll<HTMLSourceElement>('source[data-dark-chart]').forEach((source) => {
+      if (source.media !== media) source.media = media;
+    });
+  };
   document.addEventListener('click', (event) => {
     if (!(event.target instanceof Element) || !event.target.closest('.theme-switch')) return;
     const dark = (root.dataset.theme ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')) === 'dark';
     root.dataset.theme = dark ? 'light' : 'dark';
+    chartsFollow();
     try {
       localStorage.setItem('theme', root.dataset.theme);
     } catch {
@@ -37,6 +46,7 @@ function shell() {
     })
     .catch(() => {});
   document.addEventListener('DOMContentLoaded', () => {
+    chartsFollow();
     document.querySelectorAll<HTMLElement>('[data-origin-text]').forEach((element) => {
       element.textContent = element.dataset.originText!.replaceAll('{origin}', location.origin).replaceAll('{host}', location.host);
     });

@@ -1,39 +1,42 @@
 import type { Metadata } from 'next';
 import { WithOrigin } from '@/app/components/site-origin';
 import { configuredOrigin } from '@/lib/http/origin';
-import { BodyLine, Fields } from './parts';
-import { reference, routePath } from './reference';
 import styles from './docs.module.css';
 
 export const metadata: Metadata = {
-  title: 'API and plugin guide',
-  description: 'How editor plugins and the desktop agent send activity, every route of the Codetally API, and how to embed badges.',
+  title: 'Documentation',
+  description: 'Connect the WakaTime plugins you already run, put your coding time in a README, embed badges, write a client, and every route of the Codetally API.',
 };
 
 export default function Docs() {
-  const { routes, shapes } = reference();
   const base = '{origin}/main/api/v1';
   const configured = configuredOrigin();
   const site = (text: string) => <WithOrigin text={text} configured={configured} />;
   return (
     <div className={styles.docs}>
-      <h1>API and plugin guide</h1>
+      <h1>Documentation</h1>
       <p className="lead">
-        For authors of editor plugins, the desktop agent and anything that reads public figures. The machine-readable description is{' '}
-        <a href="/main/api/v1/openapi.json">openapi.json</a> (OpenAPI 3.1); this page is made from it.
+        Codetally counts time from the WakaTime plugins already in your editors: connecting one is the place to start. The rest is for README
+        authors, and for anyone writing a client or reading the API.
       </p>
-      <nav aria-label="On this page">
+      <nav aria-label="Guides">
         <ul>
-          <li><a href="/docs/wakatime">Use your WakaTime plugins</a></li>
+          <li><a href="/docs/wakatime">Use your WakaTime plugins</a>: connect an editor, what is kept, importing your history</li>
           <li><a href="/docs/readme-cards">Your coding time in a README</a></li>
-          <li><a href="#clients">Writing a client</a></li>
-          <li><a href="#example">A first upload</a></li>
           <li><a href="#badges">Embedding badges</a></li>
-          <li><a href="#routes">Every route</a></li>
-          <li><a href="#error-bodies">Error answers</a></li>
+          <li><a href="#clients">Writing a client</a> and <a href="#example">a first upload</a></li>
+          <li><a href="/docs/api">Every route of the API</a> and its <a href="/docs/api#error-bodies">error answers</a></li>
           <li><a href="/docs/errors">Error codes</a></li>
         </ul>
       </nav>
+
+      <h2 id="connect">Connect your editor</h2>
+      <p>
+        Make a key on your <a href="/dashboard">dashboard</a> (<strong>Make a key for my editor</strong>) and put these lines in{' '}
+        <code>~/.wakatime.cfg</code> under <code>[settings]</code>; every WakaTime plugin reads them. The{' '}
+        <a href="/docs/wakatime">plugin guide</a> says more, coming from WakaTime, Wakapi or Hackatime too.
+      </p>
+      <pre>{site('[settings]\napi_url = {origin}/api/wakatime/v1\napi_key = <your key>')}</pre>
 
       <h2 id="clients">Writing a client</h2>
       <ol className="steps">
@@ -71,43 +74,6 @@ export default function Docs() {
       </p>
       <pre>{site(`![coded 7d](${base}/public/github/svg/<your-user-id>?badge=<badge-id>)`)}</pre>
 
-      <h2 id="routes">Every route</h2>
-      <p>
-        Each route&apos;s page gives its parameters, the fields of what it takes and answers, and examples made from the same schemas that
-        check requests. Errors are described once, under <a href="#error-bodies">error answers</a>.
-      </p>
-      <ul className={styles.toc}>
-        {routes.map((r) => (
-          <li key={r.anchor} id={r.anchor}>
-            <a href={routePath(r.anchor)}>
-              <code>
-                {r.method} {r.shown}
-              </code>
-            </a>{' '}
-            — {r.summary} <span className="muted">({r.auth})</span>
-          </li>
-        ))}
-      </ul>
-      <h2 id="error-bodies">Error answers</h2>
-      <p>
-        The error answers of many routes share a body, described here once; each route&apos;s answers link to it. Each{' '}
-        <code>code</code> is explained under <a href="/docs/errors">error codes</a>.
-      </p>
-      {shapes.map((shape) => (
-        <section key={shape.anchor} id={shape.anchor} aria-labelledby={`${shape.anchor}-h`} className={styles.route}>
-          <h3 id={`${shape.anchor}-h`}>
-            <code>{shape.name}</code>
-          </h3>
-          <BodyLine body={shape.body} />
-          <p className="muted">With status {shape.statuses.join(', ')}.</p>
-          <Fields rows={shape.body.fields} caption={`Fields of ${shape.name}`} />
-          {shape.body.example && (
-            <pre>
-              <code>{shape.body.example}</code>
-            </pre>
-          )}
-        </section>
-      ))}
     </div>
   );
 }

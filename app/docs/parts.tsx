@@ -165,7 +165,7 @@ function Example({ text, label }: { text: string; label: string }) {
 function BodyCell({ response }: { response: DocResponse }) {
   if (response.shape) {
     return (
-      <a href={`/docs#${shapeAnchor(response.shape.name)}`}>
+      <a href={`/docs/api#${shapeAnchor(response.shape.name)}`}>
         <Breakable text={response.shape.name} />
       </a>
     );

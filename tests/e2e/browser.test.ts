@@ -94,6 +94,8 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     for (const p of plans.plans) await expect(page.getByRole('heading', { name: new RegExp(`^${p.name}`) }).count()).resolves.toBe(1);
     await visit(page, '/leaderboard', 'leaderboard-empty');
     await visit(page, '/docs', 'docs');
+    await expect(page.locator('pre').first().textContent()).resolves.toContain(`api_url = ${base}/api/wakatime/v1`);
+    await visit(page, '/docs/api', 'docs-api');
     await expect(page.locator('#post-sync-activities').count()).resolves.toBe(1);
     await visit(page, '/docs/wakatime', 'docs-wakatime');
     await expect(page.locator('pre').first().textContent()).resolves.toContain(`api_url = ${base}/api/wakatime/v1`);

@@ -59,7 +59,7 @@ describe('robots.txt and the sitemap', () => {
       return [...res.html.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
     };
     const listed = await locations();
-    expect(listed.slice(0, 7)).toEqual(['/', '/leaderboard', '/pricing', '/docs', '/docs/wakatime', '/docs/readme-cards', '/docs/errors']);
+    expect(listed.slice(0, 8)).toEqual(['/', '/leaderboard', '/pricing', '/docs', '/docs/wakatime', '/docs/readme-cards', '/docs/api', '/docs/errors']);
     expect(listed).toContain(`/u/${shown.user.handle}`);
     expect(listed).not.toContain(`/u/${hidden.user.handle}`);
     // Served from the cache until which profiles are public changes.
@@ -116,7 +116,7 @@ describe('the public pages, light on any host', () => {
   it('hold no client component of the site\'s own; the pages with forms do', () => {
     const manifest = (page: string) => fs.readFileSync(path.resolve('.next/server/app', page, 'page_client-reference-manifest.js'), 'utf8');
     const ours = (page: string) => [...new Set([...manifest(page).matchAll(/\[project\]\/((?:app|lib)\/[^"\s]+\.tsx?)/g)].map((m) => m[1]))];
-    for (const page of ['.', 'leaderboard', 'leaderboard/view', 'pricing', 'docs', 'docs/wakatime', 'docs/readme-cards', 'docs/errors', 'docs/api/[route]', 'u/[handle]']) {
+    for (const page of ['.', 'leaderboard', 'leaderboard/view', 'pricing', 'docs', 'docs/wakatime', 'docs/readme-cards', 'docs/errors', 'docs/api', 'docs/api/[route]', 'u/[handle]']) {
       expect([page, ours(page)]).toEqual([page, []]);
     }
     for (const page of ['signin', 'dashboard']) expect([page, ours(page).length > 0]).toEqual([page, true]);
@@ -165,7 +165,7 @@ describe("a profile's AI-assisted coding", () => {
 describe('the chart images of the public pages', () => {
   // The home page's and a profile's charts are the embeddable images (lib/charts), which proxy.ts
   // sends to the cached route; a conditional GET stays on the route that answers per request.
-  const imagesOf = (html: string) => [...new Set([...html.matchAll(/<img[^>]+src="(\/main\/api\/v1\/public\/charts\/[^"]+)"/g)].map((m) => m[1].replaceAll('&amp;', '&')))];
+  const imagesOf = (html: string) => [...new Set([...html.matchAll(/<(?:img|source)[^>]+(?:src|srcSet)="(\/main\/api\/v1\/public\/charts\/[^"]+)"/gi)].map((m) => m[1].replaceAll('&amp;', '&')))];
 
   it('load on the home page and a profile, the same image again from the cache, 304 to a conditional GET; a profile turned private loses them', async () => {
     const shown = await newUser({ profile_public: true, share_languages: true });
@@ -272,6 +272,32 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     // Signed in at once, on the dashboard's welcome, which names the plan.
     await page.waitForURL(/\/dashboard\?welcome=1&plan=pro$/);
     await expect(plan.textContent()).resolves.toMatch(/You chose Pro \(\$9 \/ month\)\. Paid plans have no checkout yet/);
+    await context.close();
+  });
+
+  it('a profile\'s chart images are of the theme shown: the system\'s, then the switch\'s, on this page and the next; only the shown one is fetched', async () => {
+    const shown = await newUser({ profile_public: true, share_languages: true });
+    const sent = await fetch(`${api}/sync/activities`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shown.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ activities: [{ language: 'Go', time: 1200, hour: 8, ide_name: 'vscode' }] }),
+    });
+    expect(sent.status).toBe(200);
+    const context = await browser.newContext({ colorScheme: 'dark' });
+    const tab = await context.newPage();
+    const fetched: string[] = [];
+    tab.on('request', (r) => r.url().includes('/public/charts/') && fetched.push(new URL(r.url()).searchParams.get('theme')!));
+    const themes = () => tab.locator('.chart-image img').evaluateAll((imgs) => imgs.map((i) => new URL((i as HTMLImageElement).currentSrc).searchParams.get('theme')));
+    await tab.goto(`${base}/u/${shown.user.handle}`, { waitUntil: 'networkidle' });
+    // The largest chart is fetched at once; the others as they come near the screen.
+    await tab.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect.poll(themes).toEqual(['dark', 'dark', 'dark']);
+    expect(fetched.every((t) => t === 'dark')).toBe(true);
+    await tab.getByRole('button', { name: 'Light mode' }).click();
+    await expect.poll(themes).toEqual(['light', 'light', 'light']);
+    await tab.reload({ waitUntil: 'networkidle' });
+    await tab.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect.poll(themes).toEqual(['light', 'light', 'light']);
     await context.close();
   });
 

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from './server';
 
 const ADMIN_TOKEN = 'audit-admin-token-0123456789';
 export const auditedHandle = 'ada';
-export const auditedPages = { home: '/', leaderboard: '/leaderboard', pricing: '/pricing', docs: '/docs', profile: `/u/${auditedHandle}` };
+export const auditedPages = { home: '/', leaderboard: '/leaderboard', pricing: '/pricing', docs: '/docs', docsApi: '/docs/api', profile: `/u/${auditedHandle}` };
 
 const languages = ['TypeScript', 'Go', 'Python', 'Rust', 'SQL', 'Lua'];
 const projects = ['codetally', 'website', 'cli', 'infra'];

@@ -48,7 +48,7 @@ export default async function Profile({ params }: Props) {
           <DailyBars days={time.days} caption="Daily time" />
         </Card>
         <Card id="languages" title="Languages">
-          <ChartImage src={`${images}/languages.svg?range=30d`} drawn={languagesImage} />
+          <ChartImage src={`${images}/languages.svg?range=30d`} drawn={languagesImage} first />
           {language.languages.length > 0 && <Breakdown items={language.languages} empty="" caption="Languages, last 30 days" />}
         </Card>
       </div>

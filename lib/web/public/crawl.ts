@@ -6,7 +6,7 @@ import { publicProfileHandles } from '../../sharing/gate';
 // absolute URLs at the site's configured origin (lib/http/origin.ts configuredOrigin).
 
 /** The pages that are the same for every visitor, the home page first. */
-export const publicPagePaths = ['/', '/leaderboard', '/pricing', '/docs', '/docs/wakatime', '/docs/readme-cards', '/docs/errors'];
+export const publicPagePaths = ['/', '/leaderboard', '/pricing', '/docs', '/docs/wakatime', '/docs/readme-cards', '/docs/api', '/docs/errors'];
 
 /** The most URLs one sitemap may hold (sitemaps.org). */
 export const SITEMAP_MAX_URLS = 50_000;

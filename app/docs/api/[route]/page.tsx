@@ -28,7 +28,7 @@ export default async function RoutePage({ params }: Props) {
   return (
     <div className={styles.docs}>
       <p>
-        <a href={`/docs#${route.anchor}`}>← Every route</a>
+        <a href={`/docs/api#${route.anchor}`}>← Every route</a>
       </p>
       <h1>
         <code>
