@@ -314,7 +314,7 @@ export function WeekdayHours({ grid }: { grid: number[][] }) {
             <tr key={weekdays[d]}>
               <th scope="row">{weekdays[d]}</th>
               {row.map((v, h) => (
-                <td key={h} title={`${weekdays[d]} ${h}:00, ${formatDuration(v)}`} style={{ background: levelColor[level(v)] }}>
+                <td key={h} title={`${weekdays[d]} ${h}:00, ${formatDuration(v)}`} className={`l${level(v)}`}>
                   <span className="sr-only">{formatDuration(v)}</span>
                 </td>
               ))}

@@ -11,7 +11,8 @@ import { userRange } from '../plans/history';
 // sharing gate's answer: a per-user chart shows only what its owner shares; a site-wide chart
 // shows only entries that rest on enough users.
 
-export type ChartTarget = { scope: 'user'; owner: PublicOwner } | { scope: 'global' };
+/** A user's charts as the public sees them, or (`own`) as their owner does on the dashboard. */
+export type ChartTarget = { scope: 'user'; owner: PublicOwner; own?: boolean } | { scope: 'global' };
 
 interface Common {
   scope: 'user' | 'global';
@@ -50,14 +51,18 @@ const visible = <T extends { users: number }>(target: ChartTarget, entries: T[])
   target.scope === 'global' ? enoughUsers(entries) : entries;
 
 function ranked(figures: NamedFigure[], rename: (name: string) => string = (n) => n): NamedSeconds[] {
-  const list = figures.map((f) => ({ name: rename(f.name), seconds: seconds(f.millis) })).filter((f) => f.seconds > 0);
+  const merged = new Map<string, number>();
+  for (const f of figures) merged.set(rename(f.name), (merged.get(rename(f.name)) ?? 0) + f.millis);
+  const list = [...merged].map(([name, millis]) => ({ name, seconds: seconds(millis) })).filter((f) => f.seconds > 0);
   const total = list.reduce((sum, f) => sum + f.seconds, 0);
   return list
     .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name))
     .map((f) => ({ ...f, percent: total ? Math.round((f.seconds / total) * 1000) / 10 : 0 }));
 }
 
-const editorName = (name: string) => name || 'Unknown';
+// Time from an editor no plugin named (a dump without its User-Agents, an old client): "Unknown"
+// to its owner; on a public chart it is counted in "Other", never a figure of its own.
+const editorName = (target: ChartTarget) => (name: string) => name || (target.scope === 'user' && target.own ? 'Unknown' : 'Other');
 
 async function dailySeconds(db: Db, target: ChartTarget, range: ResolvedRange): Promise<{ date: string; seconds: number }[]> {
   const byDate = new Map(visible(target, await dayTotals(db, scopeOf(target), range.from, range.to)).map((d) => [d.date, d.millis]));
@@ -70,7 +75,7 @@ export async function timeChart(db: Db, target: ChartTarget, query: RangeQuery, 
   const total = days.reduce((sum, d) => sum + d.seconds, 0);
   const showEditors = !c.suppressed && (target.scope === 'global' || target.owner.shares.editors);
   const editors = showEditors
-    ? ranked(visible(target, await dimensionTotals(db, scopeOf(target), 'editor', c.range.from, c.range.to)), editorName)
+    ? ranked(visible(target, await dimensionTotals(db, scopeOf(target), 'editor', c.range.from, c.range.to)), editorName(target))
     : [];
   return { ...c, total_seconds: total, daily_average_seconds: days.length ? Math.round(total / days.length) : 0, days, editors }; // no days: a range wholly before the plan's window
 }

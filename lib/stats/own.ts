@@ -17,7 +17,7 @@ export function ownerTarget(user: { id: string; handle: string; displayName: str
     shares: { languages: true, editors: true, apps: true, ai: true, machines: true },
     statsVersion: user.statsVersion,
   };
-  return { scope: 'user', owner };
+  return { scope: 'user', owner, own: true };
 }
 
 function named(found: { name: string; millis: number }[]): NamedSeconds[] {

@@ -41,7 +41,7 @@ export const timeChartSchema = z
     total_seconds: z.number().int(),
     daily_average_seconds: z.number().int(),
     days: z.array(z.object({ date: z.string(), seconds: z.number().int() })),
-    editors: z.array(named).meta({ description: 'Empty unless the owner shares editors.' }),
+    editors: z.array(named).meta({ description: 'Empty unless the owner shares editors. Time from an editor no plugin named is counted in "Other".' }),
   })
   .meta({ id: 'TimeChart' });
 

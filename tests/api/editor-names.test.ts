@@ -147,7 +147,11 @@ describe('editor names', () => {
     const id = legacy.user.id;
     await db.transaction(async (tx) => {
       // That code kept no system (nor machine, agent, other category) with buckets and credits.
-      await tx.execute(sql`UPDATE ide_activity SET os = '', machine = '' WHERE user_id = ${id}`);
+      // Rows that differed only by system then were one (the heartbeats' hour may be one of the sync buckets').
+      await tx.execute(sql`WITH gone AS (DELETE FROM ide_activity WHERE user_id = ${id} RETURNING *)
+        INSERT INTO ide_activity (user_id, date, hour, language, project, editor, category, ai_agent, millis, lines, ai_additions, ai_deletions, human_additions, human_deletions)
+        SELECT user_id, date, hour, language, project, editor, category, ai_agent, sum(millis), sum(lines), sum(ai_additions), sum(ai_deletions), sum(human_additions), sum(human_deletions)
+        FROM gone GROUP BY user_id, date, hour, language, project, editor, category, ai_agent`);
       await tx.execute(sql`UPDATE imported_days SET credits = jsonb_set(credits, '{ide}', (
           SELECT coalesce(jsonb_agg(jsonb_build_array(e->0, e->1, e->2, e->3, e->4, e->5) ORDER BY i), '[]'::jsonb)
           FROM jsonb_array_elements(credits->'ide') WITH ORDINALITY AS c(e, i))) WHERE user_id = ${id}`);
@@ -234,5 +238,20 @@ describe('editor names', () => {
       expect([what, [...new Set(stored.map((r) => r.editor))].sort()]).toEqual([what, editors]);
       expect([what, stored.reduce((sum, r) => sum + r.millis, 0)]).toEqual([what, 240_000]);
     }
+  });
+
+  it('an editor no plugin named is "Unknown" to its owner and counted in "Other" on the public chart, with an editor named Other', async () => {
+    const u = await wakaUser();
+    const today = new Date().toISOString().slice(0, 10);
+    const bucket = (ide_name: string | undefined, time: number, hour: number) => ({ language: 'Go', time, hour, date: today, project_name: 'api', ...(ide_name ? { ide_name } : {}) });
+    const sync = await call(postBatch, '/sync/activities', { token: u.token, body: { activities: [bucket(undefined, 1200, 1), bucket('Other', 300, 2), bucket('nvim', 600, 3)] } });
+    expect(sync.status).toBe(200);
+    const db = await getDb();
+    const [user] = await rows<{ display_name: string; stats_version: number }>(db, sql`SELECT display_name, stats_version::int AS stats_version FROM users WHERE id = ${u.user.id}`);
+    const own = await timeChart(db, ownerTarget({ id: u.user.id, handle: u.user.handle, displayName: user.display_name, timezone: 'UTC', statsVersion: user.stats_version }), { name: 'today' });
+    expect(own.editors.map((e) => [e.name, e.seconds])).toEqual([['Unknown', 1200], ['Neovim', 600], ['Other', 300]]);
+    const shown = await (await getChart('time', `user=${u.user.handle}&range=today`)).json();
+    expect(shown.editors.map((e: { name: string; seconds: number }) => [e.name, e.seconds])).toEqual([['Other', 1500], ['Neovim', 600]]);
+    expect(JSON.stringify(shown)).not.toContain('Unknown');
   });
 });

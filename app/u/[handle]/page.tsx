@@ -4,7 +4,7 @@ import { Breakdown, DailyBars, MonthsTable, WeekdayHours, WeeklyTable } from '@/
 import { ChartImage } from '@/app/components/chart-images';
 import { Figures } from '@/app/components/figures';
 import { formatChange, formatDuration } from '@/lib/badges/format';
-import { activitySvg, languagesSvg, weeklySvg } from '@/lib/charts/svg';
+import { activitySvg, weeklySvg } from '@/lib/charts/svg';
 import { profileData } from '@/lib/web/public/pages';
 
 // Rendered on a profile's first visit and served from the cache until its data, its settings or
@@ -23,11 +23,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function Profile({ params }: Props) {
   const { user, sharesLanguages, time, language, hitmap, weekly, ai } = await profileData((await params).handle);
   const active = hitmap.days.filter((d) => d.seconds > 0).length;
-  // The year, the languages and the weeks as the embeddable images show them (lib/charts), drawn
+  // The year and the weeks as the embeddable images show them (lib/charts), drawn
   // here from the same figures only for their size and description.
   const images = `/main/api/v1/public/charts/${user.id}`;
   const name = user.display_name;
-  const languagesImage = languagesSvg({ name, range: '30d', languages: sharesLanguages ? language.languages : null }, 'light');
   const yearImage = activitySvg({ name, days: hitmap.days }, 'light');
   const weeklyImage = weeklySvg({ name, weeks: weekly.weeks, today: weekly.range.to }, 'light');
   return (
@@ -48,8 +47,11 @@ export default async function Profile({ params }: Props) {
           <DailyBars days={time.days} caption="Daily time" />
         </Card>
         <Card id="languages" title="Languages">
-          <ChartImage src={`${images}/languages.svg?range=30d`} drawn={languagesImage} first />
-          {language.languages.length > 0 && <Breakdown items={language.languages} empty="" caption="Languages, last 30 days" />}
+          {sharesLanguages ? (
+            <Breakdown items={language.languages} donut empty="No coding time in the last 30 days." caption="Languages, last 30 days" />
+          ) : (
+            <p className="muted">{name} keeps their languages private.</p>
+          )}
         </Card>
       </div>
       <section aria-labelledby="year">
@@ -57,7 +59,7 @@ export default async function Profile({ params }: Props) {
         <div className="hitmap">
           {/* On a phone the year scrolls sideways (the latest weeks in view): reachable with the keyboard too. */}
           <div className="hitmap-scroll" tabIndex={0} role="region" aria-label="The year, day by day">
-            <ChartImage src={`${images}/activity.svg`} drawn={yearImage} />
+            <ChartImage src={`${images}/activity.svg`} drawn={yearImage} first />
           </div>
           <MonthsTable days={hitmap.days} />
         </div>
