@@ -1,10 +1,11 @@
 import { chartEmbeds } from '@/lib/charts/urls';
 import { CopyButton } from './widgets';
+import { VisitorText, type SiteAddress } from './visitor-origin';
 
 // The dashboard's "Charts for a README" section: the embeddable chart images of this user
 // (GET /main/api/v1/public/charts/{userUUID}/{chart}.svg), as Markdown to paste. They are public
 // images behind the sharing gate: a private profile's answer 404 until it is made public.
-export function ChartEmbeds({ origin, userId, profilePublic }: { origin: string; userId: string; profilePublic: boolean }) {
+export function ChartEmbeds({ site, userId, profilePublic }: { site: SiteAddress; userId: string; profilePublic: boolean }) {
   return (
     <>
       <h3 id="chart-embeds">Charts for a README</h3>
@@ -18,11 +19,13 @@ export function ChartEmbeds({ origin, userId, profilePublic }: { origin: string;
         </p>
       )}
       <div className="grid">
-        {chartEmbeds(origin, userId).map((embed) => (
+        {chartEmbeds(site.origin, userId).map((embed) => (
           <div key={embed.chart} className="card" data-testid={`chart-embed-${embed.chart}`}>
             <h4>{embed.title}</h4>
-            <pre>{embed.markdown}</pre>
-            <CopyButton text={embed.markdown} label={`Copy the Markdown of ${embed.title.toLowerCase()}`} />
+            <pre>
+              <VisitorText text={embed.markdown} site={site} />
+            </pre>
+            <CopyButton text={embed.markdown} label={`Copy the Markdown of ${embed.title.toLowerCase()}`} site={site} />
           </div>
         ))}
       </div>

@@ -14,12 +14,14 @@ import { ReadmeCards } from './readme-cards';
 import { BadgeMaker, CopyButton, DeleteAccount, EditorConnector, FirstActivity, PasswordForm, SettingsForm, TokenCreator } from './widgets';
 import { formatDuration } from '@/lib/badges/format';
 import { getDb } from '@/lib/db/client';
+import { mailConfigured } from '@/lib/mail/transport';
 import { dashboardData } from '@/lib/web/account/dashboard';
 import { PlanUsage } from './plan-usage';
 import { dashboardRange } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
 import { rangeSearch } from '@/lib/web/account/projects';
 import { chosenPlan } from '@/lib/web/public/pricing';
+import { VisitorInput } from './visitor-origin';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Dashboard', description: 'Your coding time, tokens, sharing settings and badges.', robots: { index: false } };
@@ -56,7 +58,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
   const user = await requireUser();
   const search = await searchParams;
   const range = dashboardRange(search);
-  const { account, time, language, hitmap, weekly, tokens, projects, apps, origin, badges, isNew } = await dashboardData(user, range.query);
+  const { account, time, language, hitmap, weekly, tokens, projects, apps, site, badges, isNew } = await dashboardData(user, range.query);
   // The plan chosen on the pricing page before signing up (/dashboard?welcome=1&plan=<id>).
   const plan = search.welcome ? await chosenPlan(await getDb(), search.plan) : null;
   const profile = `/u/${encodeURIComponent(account.handle)}`;
@@ -142,7 +144,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
         <ol className="steps">
           <li>
             <strong>Make a key</strong> for your editors. Every WakaTime plugin and Codetally&apos;s own client accept it.
-            <EditorConnector site={origin} />
+            <EditorConnector site={site} />
           </li>
           <li>
             <strong>Paste the settings</strong> shown with the key, then restart your editor (or run the command once).
@@ -170,7 +172,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
 
       <h2 id="tokens">Tokens</h2>
       <p>A token lets an editor plugin or the desktop agent send your activity. Give each device its own, so you can revoke one alone.</p>
-      <TokenCreator site={origin} />
+      <TokenCreator site={site} />
       {tokens.length === 0 ? (
         <p className="muted">No tokens yet.</p>
       ) : (
@@ -214,7 +216,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
         Everything is private until you turn it on. Your public profile: <a href={profile}>{profile}</a>
         {account.settings.profile_public ? '' : ' (answers “not found” while private)'}.
       </p>
-      <SettingsForm account={account} />
+      <SettingsForm account={account} mail={mailConfigured()} />
       <datalist id="timezones">
         {Intl.supportedValuesOf('timeZone').map((z) => (
           <option key={z} value={z} />
@@ -234,7 +236,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
             <img src={b.url} alt={b.label} data-testid="badge-image" /> <span className="muted">{b.metric.replace('_', ' ')}, {b.range}, {b.style}</span>
           </p>
           <label htmlFor={`md-${b.id}`}>Markdown</label>
-          <input id={`md-${b.id}`} type="text" readOnly value={b.markdown} /> <CopyButton text={b.markdown} label="Copy Markdown" />
+          <VisitorInput id={`md-${b.id}`} text={b.markdown} site={site} /> <CopyButton text={b.markdown} label="Copy Markdown" site={site} />
           <label htmlFor={`html-${b.id}`}>HTML</label>
           <input id={`html-${b.id}`} type="text" readOnly value={b.html} /> <CopyButton text={b.html} label="Copy HTML" />
           <div className="pager">
@@ -243,8 +245,8 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
           </div>
         </section>
       ))}
-      <ReadmeCards origin={origin} handle={account.handle} profilePublic={account.settings.profile_public} sharesLanguages={account.settings.share_languages} />
-      <ChartEmbeds origin={origin} userId={account.id} profilePublic={account.settings.profile_public} />
+      <ReadmeCards site={site} handle={account.handle} profilePublic={account.settings.profile_public} sharesLanguages={account.settings.share_languages} />
+      <ChartEmbeds site={site} userId={account.id} profilePublic={account.settings.profile_public} />
 
       {account.email && (
         <>

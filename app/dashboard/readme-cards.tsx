@@ -1,9 +1,10 @@
 import { readmeCards } from '@/lib/web/public/readme-cards';
 import { CopyButton } from './widgets';
+import { VisitorText, type SiteAddress } from './visitor-origin';
 
 // The dashboard's "README card" section: each README tool that reads WakaTime-shaped stats, set
 // up for this user and this site (lib/web/public/readme-cards.ts; how each works: /docs/readme-cards).
-export function ReadmeCards({ origin, handle, profilePublic, sharesLanguages }: { origin: string; handle: string; profilePublic: boolean; sharesLanguages: boolean }) {
+export function ReadmeCards({ site, handle, profilePublic, sharesLanguages }: { site: SiteAddress; handle: string; profilePublic: boolean; sharesLanguages: boolean }) {
   return (
     <>
       <h3 id="readme-cards">README card</h3>
@@ -18,13 +19,15 @@ export function ReadmeCards({ origin, handle, profilePublic, sharesLanguages }: 
         </p>
       )}
       <div className="grid">
-        {readmeCards({ origin, host: new URL(origin).host, handle }).map((card) => (
+        {readmeCards({ origin: site.origin, host: new URL(site.origin).host, handle }).map((card) => (
           <div key={card.id} className="card" data-testid={`readme-card-${card.id}`}>
             <h4>{card.tool}</h4>
             <p>{card.what}</p>
             <p className="muted">{card.where}</p>
-            <pre data-testid={`readme-card-${card.id}-text`}>{card.snippet}</pre>
-            <CopyButton text={card.snippet} label={`Copy for ${card.tool.split(' (')[0]}`} />
+            <pre data-testid={`readme-card-${card.id}-text`}>
+              <VisitorText text={card.snippet} site={site} />
+            </pre>
+            <CopyButton text={card.snippet} label={`Copy for ${card.tool.split(' (')[0]}`} site={site} />
           </div>
         ))}
       </div>

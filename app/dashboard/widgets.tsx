@@ -4,8 +4,11 @@ import { startTransition, useActionState, useEffect, useMemo, useState } from 'r
 import { Field, FormMessage } from '../components/form-bits';
 import { changePasswordAction, connectEditor, createBadgeAction, createToken, deleteAccountAction, latestActivityAction, saveSettings } from './actions';
 import { submitted, type FormState } from '@/lib/web/account/forms';
+import { useVisitorOrigin, useVisitorText, type SiteAddress } from './visitor-origin';
 
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+/** Copies `text`; naming the site (`site`), at the address the visitor uses (./visitor-origin.tsx). */
+export function CopyButton({ text: made, label = 'Copy', site }: { text: string; label?: string; site?: SiteAddress }) {
+  const text = useVisitorText(made, site);
   const [copied, setCopied] = useState(false);
   return (
     <button
@@ -36,7 +39,8 @@ const wakatimeCfg = (site: string, key: string) => `[settings]\napi_url = ${site
  * the lines of ~/.wakatime.cfg; Codetally's client, its desktop agent or a script a ct_ token
  * with the client's command. Each is shown with the settings of what it was made for only.
  */
-export function TokenCreator({ site }: { site: string }) {
+export function TokenCreator({ site: address }: { site: SiteAddress }) {
+  const site = useVisitorOrigin(address);
   const [state, action, pending] = useActionState<FormState, FormData>(createToken, {});
   const token = state.result?.token as string | undefined;
   const forClient = state.result?.use === 'client';
@@ -111,7 +115,8 @@ export function TokenCreator({ site }: { site: string }) {
  * for WakaTime plugins, and the set-up of Codetally's own client (the `codetally` CLI, the
  * desktop agent and the Neovim plugin in the repository's client/ folder).
  */
-export function EditorConnector({ site }: { site: string }) {
+export function EditorConnector({ site: address }: { site: SiteAddress }) {
+  const site = useVisitorOrigin(address);
   const [state, action, pending] = useActionState<FormState, FormData>(connectEditor, {});
   const key = state.result?.token as string | undefined;
   const cfg = key ? wakatimeCfg(site, key) : '';
@@ -222,18 +227,27 @@ const sentences: { flag: string; title: string; sentence: string }[] = [
   },
 ];
 
-export function SettingsForm({ account }: { account: AccountView }) {
+/** The sharing settings; `mail`: whether this server sends mail (without it, no weekly report can be asked for). */
+export function SettingsForm({ account, mail }: { account: AccountView; mail: boolean }) {
   const [state, action, pending] = useActionState<FormState, FormData>(saveSettings, {});
   return (
     <form action={action} aria-label="Sharing settings">
-      {sentences.map((s) => (
-        <label className="check" key={s.flag}>
-          <input type="checkbox" name={s.flag} defaultChecked={(state.values?.[s.flag] as boolean | undefined) ?? account.settings[s.flag]} />
-          <span>
-            <strong>{s.title}.</strong> {s.sentence}
-          </span>
-        </label>
-      ))}
+      {sentences.map((s) => {
+        const unsent = s.flag === 'weekly_report' && !mail;
+        return (
+          <label className="check" key={s.flag}>
+            <input
+              type="checkbox"
+              name={s.flag}
+              disabled={unsent}
+              defaultChecked={!unsent && ((state.values?.[s.flag] as boolean | undefined) ?? account.settings[s.flag])}
+            />
+            <span>
+              <strong>{s.title}.</strong> {unsent ? 'This server sends no mail: its operator has not set it up (SMTP_URL and MAIL_FROM).' : s.sentence}
+            </span>
+          </label>
+        );
+      })}
       <Field name="display_name" label="Display name" state={state}>
         {(p) => <input {...p} type="text" defaultValue={submitted(state, 'display_name') ?? account.display_name} maxLength={100} />}
       </Field>

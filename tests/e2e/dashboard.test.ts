@@ -355,6 +355,27 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     expect(await page.locator('main').textContent()).not.toContain('Friday club');
   });
 
+  it('the dashboard after signing up and a team made with the form name the address the visitor used, and the weekly report cannot be asked of a server without mail', async () => {
+    const { page: tab } = await signUp(await browser.newContext());
+    // The dashboard a sign-up's redirect rendered: its snippets name the address in the address bar.
+    await tab.waitForLoadState('networkidle');
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    const snippets = await tab.locator('pre').allTextContents();
+    expect(snippets.filter((t) => t.includes(base)).length).toBeGreaterThan(0);
+    expect(snippets.filter((t) => t.includes('localhost'))).toEqual([]);
+    await tab.goto(`${base}/dashboard/teams`, { waitUntil: 'networkidle' });
+    await tab.getByLabel('Name').fill('Early birds');
+    await tab.getByRole('button', { name: 'Make the team' }).click();
+    await arrivesAt(tab, /\/dashboard\/teams\/[0-9a-f-]+$/);
+    const link = await tab.locator('code').filter({ hasText: '/dashboard/teams?code=' }).textContent();
+    expect(link!.startsWith(`${base}/dashboard/teams?code=`)).toBe(true);
+    await tab.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });
+    const weekly = tab.getByRole('checkbox', { name: /Weekly report by mail/ });
+    expect([await weekly.isDisabled(), await weekly.isChecked()]).toEqual([true, false]);
+    await expect(tab.getByText('This server sends no mail').count()).resolves.toBe(1);
+    await tab.context().close();
+  });
+
   it('a team\'s invite link fills in the code; the team page shows what each member shares, my consent changes at once, and leaving ends my view', async () => {
     const owner = `tm${Math.random().toString(36).slice(2, 9)}`;
     const made = await fetch(`${api}/admin/users`, {

@@ -4,6 +4,7 @@ import { useActionState, useState } from 'react';
 import { Field, FormMessage } from '../../components/form-bits';
 import { createBoardAction, joinBoardAction } from './actions';
 import { submitted, type FormState } from '@/lib/web/account/forms';
+import { useVisitorText, type SiteAddress } from '../visitor-origin';
 
 /** Makes a private leaderboard; works as a plain form post without JavaScript. */
 export function CreateBoardForm() {
@@ -42,7 +43,8 @@ export function JoinBoardForm({ code, label = 'Join' }: { code?: string; label?:
 }
 
 /** The invite link, with a button that copies it (the link stays selectable without JavaScript). */
-export function InviteLink({ link }: { link: string }) {
+export function InviteLink({ link: made, site }: { link: string; site: SiteAddress }) {
+  const link = useVisitorText(made, site);
   const [copied, setCopied] = useState(false);
   return (
     <p>

@@ -6,7 +6,7 @@ import { getDb } from '../../db/client';
 import { hitmapChart, languageChart, timeChart, weeklyChart } from '../../stats/chart-bodies';
 import { hasActivity, ownApps, ownerTarget, ownProjects } from '../../stats/own';
 import type { RangeQuery } from '../../stats/range';
-import { requestOrigin } from './session';
+import { siteAddress } from './session';
 
 // Everything the dashboard shows its owner: the account, every chart over all their data
 // (projects and desktop applications included), tokens and badges.
@@ -25,6 +25,6 @@ export async function dashboardData(user: SessionUser, range: RangeQuery) {
     hasActivity(db, user.id),
   ]);
   const [projects, apps] = await Promise.all([ownProjects(db, user.id, time.range.from, time.range.to), ownApps(db, user.id, time.range.from, time.range.to)]);
-  const origin = await requestOrigin();
-  return { account, time, language, hitmap, weekly, tokens, projects, apps, origin, badges: badgeRows.map((b) => badgeDto(b, origin)), isNew: !active };
+  const site = await siteAddress();
+  return { account, time, language, hitmap, weekly, tokens, projects, apps, site, badges: badgeRows.map((b) => badgeDto(b, site.origin)), isNew: !active };
 }

@@ -2,6 +2,7 @@ import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { sessionUser, type SessionUser } from '../../auth/session';
 import { clientAddress, siteOrigin } from '../../http/origin';
+import { config } from '../../config';
 
 // The signed-in user of the page being rendered (server components and server actions).
 
@@ -29,4 +30,13 @@ export async function visitorAgent(): Promise<string | null> {
 /** The origin visitors reach the site at (lib/http/origin.ts). */
 export async function requestOrigin(): Promise<string> {
   return siteOrigin(await headers());
+}
+
+/**
+ * The site's address for the links and snippets a signed-in page shows: the request's origin,
+ * which the browser's own replaces once the page runs (app/dashboard/visitor-origin.tsx), unless
+ * SITE_URL names it.
+ */
+export async function siteAddress(): Promise<{ origin: string; follow: boolean }> {
+  return { origin: await requestOrigin(), follow: !config().SITE_URL };
 }

@@ -7,7 +7,7 @@ import { ApiError } from '@/lib/http/problem';
 import { memberBoard } from '@/lib/leaderboards/boards';
 import { boardEntries, rangeDates, sharedLanguages } from '@/lib/leaderboards/entries';
 import { boardQuerySchema } from '@/lib/leaderboards/schemas';
-import { requestOrigin, requireUser } from '@/lib/web/account/session';
+import { requestOrigin, requireUser, siteAddress } from '@/lib/web/account/session';
 import { deleteBoardAction, leaveBoardAction, rotateCodeAction } from '../actions';
 import { InviteLink } from '../forms';
 
@@ -83,7 +83,7 @@ export default async function BoardPage({ params, searchParams }: { params: Prom
       {invite && (
         <section aria-labelledby="invite">
           <h2 id="invite">Invite</h2>
-          <InviteLink link={invite} />
+          <InviteLink link={invite} site={await siteAddress()} />
           <p className="muted">Anyone with the link or the code {board.invite_code} can join. A new code stops the old one from working; members stay.</p>
           <form action={rotateCodeAction}>
             <input type="hidden" name="id" value={board.id} />

@@ -9,7 +9,8 @@ import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/problem';
 import { teamPage } from '@/lib/teams/answers';
 import { MAX_INVITE_DAYS, teamRanges, teamRoles, type TeamRange } from '@/lib/teams/schemas';
-import { requestOrigin, requireUser } from '@/lib/web/account/session';
+import { requestOrigin, requireUser, siteAddress } from '@/lib/web/account/session';
+import { VisitorText } from '../../visitor-origin';
 
 // A team's page (GET /teams/{id}, as a page): the members' totals over a range, languages of those
 // who share them, what I share, and, by role, the invite code, roles and removals. Not a member:
@@ -147,7 +148,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
         <>
           <h2>Invite</h2>
           <p>
-            Code <code>{team.invite_code}</code>, or the link <code>{link}</code>
+            Code <code>{team.invite_code}</code>, or the link <code><VisitorText text={link} site={await siteAddress()} /></code>
             {team.invite_expires_at ? `, until ${team.invite_expires_at.slice(0, 16).replace('T', ' ')} UTC` : ', without an end'}.
           </p>
           <form action={rotateCodeAction} className="inline">
