@@ -28,6 +28,7 @@ describe('the sitemap', () => {
       `${origin}/docs`,
       `${origin}/docs/wakatime`,
       `${origin}/docs/readme-cards`,
+      `${origin}/docs/api`,
       `${origin}/docs/errors`,
     ]);
     expect(listed).toContain(profile(shown.user.handle));

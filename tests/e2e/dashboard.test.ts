@@ -376,6 +376,22 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     await tab.context().close();
   });
 
+  it('a goal is set in hours and minutes, too little time is refused under Minutes, and the form\'s number fields are styled as the others', async () => {
+    const { page: tab } = await signUp(await browser.newContext());
+    await tab.goto(`${base}/dashboard/goals`, { waitUntil: 'networkidle' });
+    const look = (label: string) => tab.getByLabel(label, { exact: true }).evaluate((e) => [getComputedStyle(e).borderRadius, getComputedStyle(e).minHeight]);
+    expect(await look('Hours')).toEqual(await look('Title (optional)'));
+    await tab.getByLabel('Hours', { exact: true }).fill('');
+    await tab.getByLabel('Minutes', { exact: true }).fill('0');
+    await tab.getByRole('button', { name: 'Set goal' }).click();
+    await expect(tab.locator('#f-minutes-error').textContent()).resolves.toMatch(/at least 1 minute/);
+    await tab.getByLabel('Hours', { exact: true }).fill('1');
+    await tab.getByLabel('Minutes', { exact: true }).fill('30');
+    await tab.getByRole('button', { name: 'Set goal' }).click();
+    await expect(tab.getByRole('cell', { name: /1 hr 30 mins/ }).first().textContent()).resolves.toMatch(/1 hr 30 mins/);
+    await tab.context().close();
+  });
+
   it('a team\'s invite link fills in the code; the team page shows what each member shares, my consent changes at once, and leaving ends my view', async () => {
     const owner = `tm${Math.random().toString(36).slice(2, 9)}`;
     const made = await fetch(`${api}/admin/users`, {

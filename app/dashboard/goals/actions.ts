@@ -16,11 +16,12 @@ const text = (form: FormData, name: string) => {
 
 export async function createGoalAction(_: FormState, form: FormData): Promise<FormState> {
   const user = await requireUser('/dashboard/goals');
-  const minutes = Number(text(form, 'minutes') ?? NaN);
-  const values = { period: text(form, 'period'), minutes: text(form, 'minutes'), language: text(form, 'language'), project: text(form, 'project'), title: text(form, 'title') };
-  const parsed = parseForm(createGoalSchema, { period: values.period, seconds: Math.round(minutes * 60), language: values.language, project: values.project, title: values.title });
+  const values = { period: text(form, 'period'), hours: text(form, 'hours'), minutes: text(form, 'minutes'), language: text(form, 'language'), project: text(form, 'project'), title: text(form, 'title') };
+  // Hours and minutes, either left empty as none; both empty is no time, which the schema refuses.
+  const time = values.hours === undefined && values.minutes === undefined ? NaN : Number(values.hours ?? 0) * 3600 + Number(values.minutes ?? 0) * 60;
+  const parsed = parseForm(createGoalSchema, { period: values.period, seconds: Math.round(time), language: values.language, project: values.project, title: values.title });
   if ('state' in parsed) {
-    // The form asks for minutes; the schema names seconds.
+    // The form asks for hours and minutes; the schema names seconds (its error shows under Minutes).
     const { seconds, ...rest } = parsed.state.fieldErrors ?? {};
     return { ...parsed.state, fieldErrors: seconds ? { ...rest, minutes: seconds.replace(/(\d+) seconds/, (_m, s) => `${Number(s) / 60} minute${Number(s) === 60 ? '' : 's'}`) } : rest, values };
   }

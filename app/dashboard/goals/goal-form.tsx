@@ -20,9 +20,15 @@ export function GoalForm({ languages, projects }: { languages: string[]; project
               </select>
             )}
           </Field>
-          <Field name="minutes" label="Minutes" state={state}>
-            {(p) => <input {...p} type="number" min={1} step={1} required defaultValue={submitted(state, 'minutes') ?? '60'} />}
-          </Field>
+          <fieldset className="duration">
+            <legend>Time</legend>
+            <Field name="hours" label="Hours" state={state}>
+              {(p) => <input {...p} type="number" min={0} step={1} inputMode="numeric" defaultValue={submitted(state, 'hours') ?? '1'} />}
+            </Field>
+            <Field name="minutes" label="Minutes" state={state}>
+              {(p) => <input {...p} type="number" min={0} max={59} step={1} inputMode="numeric" defaultValue={submitted(state, 'minutes') ?? '0'} />}
+            </Field>
+          </fieldset>
         </div>
         <div>
           <Field name="language" label="Only in this language (optional)" state={state}>
