@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { Card } from './components/card';
 import { Breakdown, WeeklyTable } from './components/chart-figures';
 import { ChartImage } from './components/chart-images';
-import { WithOrigin } from './components/site-origin';
+import { wakatimeCfgLines, WithOrigin } from './components/site-origin';
 import { formatChange, formatDuration } from '@/lib/badges/format';
 import { drawCommunityChart } from '@/lib/charts/public';
 import { COMMUNITY_SEGMENT } from '@/lib/charts/schemas';
@@ -74,7 +74,7 @@ export default async function Home() {
           Put these two lines in <code>~/.wakatime.cfg</code> under <code>[settings]</code> (the dashboard shows them with your key filled in),
           and keep your other settings:
           <pre data-testid="home-wakatime-cfg">
-            <WithOrigin text={'[settings]\napi_url = {origin}/api/wakatime/v1\napi_key = <your key>'} configured={configuredOrigin()} />
+            <WithOrigin text={wakatimeCfgLines} configured={configuredOrigin()} />
           </pre>
         </li>
         <li>

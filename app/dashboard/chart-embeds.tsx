@@ -1,6 +1,7 @@
 import { chartEmbeds } from '@/lib/charts/urls';
 import { CopyButton } from './widgets';
-import { VisitorText, type SiteAddress } from './visitor-origin';
+import type { SiteAddress } from '@/lib/web/account/session';
+import { VisitorText } from './visitor-origin';
 
 // The dashboard's "Charts for a README" section: the embeddable chart images of this user
 // (GET /main/api/v1/public/charts/{userUUID}/{chart}.svg), as Markdown to paste. They are public

@@ -238,7 +238,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
           <label htmlFor={`md-${b.id}`}>Markdown</label>
           <VisitorInput id={`md-${b.id}`} text={b.markdown} site={site} /> <CopyButton text={b.markdown} label="Copy Markdown" site={site} />
           <label htmlFor={`html-${b.id}`}>HTML</label>
-          <input id={`html-${b.id}`} type="text" readOnly value={b.html} /> <CopyButton text={b.html} label="Copy HTML" />
+          <VisitorInput id={`html-${b.id}`} text={b.html} site={site} /> <CopyButton text={b.html} label="Copy HTML" site={site} />
           <div className="pager">
             <RowAction action={refreshBadgeAction} id={b.id} label="Refresh" ariaLabel={`Refresh badge ${b.label}`} />
             <RowAction action={deleteBadgeAction} id={b.id} label="Delete" ariaLabel={`Delete badge ${b.label}`} />

@@ -1,6 +1,7 @@
 import { readmeCards } from '@/lib/web/public/readme-cards';
 import { CopyButton } from './widgets';
-import { VisitorText, type SiteAddress } from './visitor-origin';
+import type { SiteAddress } from '@/lib/web/account/session';
+import { VisitorText } from './visitor-origin';
 
 // The dashboard's "README card" section: each README tool that reads WakaTime-shaped stats, set
 // up for this user and this site (lib/web/public/readme-cards.ts; how each works: /docs/readme-cards).

@@ -1,18 +1,13 @@
 'use client';
 
 import { useSyncExternalStore } from 'react';
+import type { SiteAddress } from '@/lib/web/account/session';
 
 // Links and snippets naming this site, as its visitor reaches it. Without SITE_URL the server
 // knows the address only from the request's Host, and a page rendered after a form's redirect
 // (signing up, making a team) is fetched by Next from its own address (localhost): the browser's
 // address bar is the one to follow. With SITE_URL set (`follow` false) they name it, whatever
 // address the visitor used.
-
-/** The site's address as the server rendered it, and whether the visitor's replaces it. */
-export interface SiteAddress {
-  origin: string;
-  follow: boolean;
-}
 
 const subscribe = () => () => {};
 

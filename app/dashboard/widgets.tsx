@@ -4,7 +4,8 @@ import { startTransition, useActionState, useEffect, useMemo, useState } from 'r
 import { Field, FormMessage } from '../components/form-bits';
 import { changePasswordAction, connectEditor, createBadgeAction, createToken, deleteAccountAction, latestActivityAction, saveSettings } from './actions';
 import { submitted, type FormState } from '@/lib/web/account/forms';
-import { useVisitorOrigin, useVisitorText, type SiteAddress } from './visitor-origin';
+import type { SiteAddress } from '@/lib/web/account/session';
+import { useVisitorOrigin, useVisitorText } from './visitor-origin';
 
 /** Copies `text`; naming the site (`site`), at the address the visitor uses (./visitor-origin.tsx). */
 export function CopyButton({ text: made, label = 'Copy', site }: { text: string; label?: string; site?: SiteAddress }) {

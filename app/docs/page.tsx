@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { WithOrigin } from '@/app/components/site-origin';
+import { wakatimeCfgLines, WithOrigin } from '@/app/components/site-origin';
 import { configuredOrigin } from '@/lib/http/origin';
 import styles from './docs.module.css';
 
@@ -36,7 +36,7 @@ export default function Docs() {
         <code>~/.wakatime.cfg</code> under <code>[settings]</code>; every WakaTime plugin reads them. The{' '}
         <a href="/docs/wakatime">plugin guide</a> says more, coming from WakaTime, Wakapi or Hackatime too.
       </p>
-      <pre>{site('[settings]\napi_url = {origin}/api/wakatime/v1\napi_key = <your key>')}</pre>
+      <pre>{site(wakatimeCfgLines)}</pre>
 
       <h2 id="clients">Writing a client</h2>
       <ol className="steps">

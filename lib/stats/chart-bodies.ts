@@ -52,7 +52,10 @@ const visible = <T extends { users: number }>(target: ChartTarget, entries: T[])
 
 function ranked(figures: NamedFigure[], rename: (name: string) => string = (n) => n): NamedSeconds[] {
   const merged = new Map<string, number>();
-  for (const f of figures) merged.set(rename(f.name), (merged.get(rename(f.name)) ?? 0) + f.millis);
+  for (const f of figures) {
+    const name = rename(f.name);
+    merged.set(name, (merged.get(name) ?? 0) + f.millis);
+  }
   const list = [...merged].map(([name, millis]) => ({ name, seconds: seconds(millis) })).filter((f) => f.seconds > 0);
   const total = list.reduce((sum, f) => sum + f.seconds, 0);
   return list

@@ -4,7 +4,8 @@ import { useActionState, useState } from 'react';
 import { Field, FormMessage } from '../../components/form-bits';
 import { createBoardAction, joinBoardAction } from './actions';
 import { submitted, type FormState } from '@/lib/web/account/forms';
-import { useVisitorText, type SiteAddress } from '../visitor-origin';
+import type { SiteAddress } from '@/lib/web/account/session';
+import { useVisitorText } from '../visitor-origin';
 
 /** Makes a private leaderboard; works as a plain form post without JavaScript. */
 export function CreateBoardForm() {

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { WithOrigin } from '@/app/components/site-origin';
+import { wakatimeCfgLines, WithOrigin } from '@/app/components/site-origin';
 import { configuredOrigin } from '@/lib/http/origin';
 import styles from '../docs.module.css';
 import { DocTable } from '../parts';
@@ -42,7 +42,7 @@ export default function WakatimeDocs() {
         </li>
         <li>
           Put these lines in <code>~/.wakatime.cfg</code> (keep your other settings) and restart the editor:
-          <pre>{site(`[settings]\napi_url = ${base}\napi_key = <your key>`)}</pre>
+          <pre>{site(wakatimeCfgLines)}</pre>
         </li>
       </ol>
       <p>

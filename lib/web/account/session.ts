@@ -32,11 +32,17 @@ export async function requestOrigin(): Promise<string> {
   return siteOrigin(await headers());
 }
 
+/** The site's address as the server rendered it, and whether the visitor's replaces it. */
+export interface SiteAddress {
+  origin: string;
+  follow: boolean;
+}
+
 /**
  * The site's address for the links and snippets a signed-in page shows: the request's origin,
  * which the browser's own replaces once the page runs (app/dashboard/visitor-origin.tsx), unless
  * SITE_URL names it.
  */
-export async function siteAddress(): Promise<{ origin: string; follow: boolean }> {
+export async function siteAddress(): Promise<SiteAddress> {
   return { origin: await requestOrigin(), follow: !config().SITE_URL };
 }
