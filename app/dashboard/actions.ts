@@ -57,7 +57,7 @@ export async function createToken(_: FormState, form: FormData): Promise<FormSta
     return formError(err, { name: parsed.data.name });
   }
   const { token, info } = issued;
-  revalidatePath('/dashboard');
+  revalidatePath('/dashboard', 'layout');
   // A name a live token already has was given a number (issueToken): say so.
   const renamed = info.name === parsed.data.name ? '' : ` (you already have a token named "${parsed.data.name}")`;
   return { ok: true, message: `Token "${info.name}" created${renamed}. Copy it now: it is not shown again.`, result: { token, use } };
@@ -68,7 +68,7 @@ export async function connectEditor(_: FormState): Promise<FormState> {
   const user = await requireUser();
   try {
     const { token, info } = await issueToken(await getDb(), user.id, { name: 'WakaTime plugins', format: 'uuid' }, { via: 'dashboard', userAgent: await visitorAgent() });
-    revalidatePath('/dashboard');
+    revalidatePath('/dashboard', 'layout');
     return { ok: true, message: `Key "${info.name}" created. Copy the settings now: the key is not shown again.`, result: { token } };
   } catch (err) {
     return formError(err, {});
@@ -85,7 +85,7 @@ export async function latestActivityAction() {
 async function onOwn(form: FormData, change: (db: Awaited<ReturnType<typeof getDb>>, userId: string, id: string) => Promise<unknown>) {
   const user = await requireUser();
   await change(await getDb(), user.id, String(form.get('id'))).catch(formError);
-  revalidatePath('/dashboard');
+  revalidatePath('/dashboard', 'layout');
 }
 
 export async function revokeTokenAction(form: FormData): Promise<void> {
@@ -110,7 +110,7 @@ export async function createBadgeAction(_: FormState, form: FormData): Promise<F
   } catch (err) {
     return formError(err);
   }
-  revalidatePath('/dashboard');
+  revalidatePath('/dashboard', 'layout');
   return { ok: true, message: 'Badge created: copy its Markdown or HTML below.' };
 }
 
@@ -135,7 +135,7 @@ export async function changePasswordAction(_: FormState, form: FormData): Promis
   // Every session of the user ended, this one too: sign this browser in again with the new password.
   const { email } = await getAccount(db, user.id);
   await authAction('callback/credentials', { email: email!, password: parsed.data.password, callbackUrl: '/dashboard' });
-  revalidatePath('/dashboard');
+  revalidatePath('/dashboard', 'layout');
   return { ok: true, message: 'Password changed. Every other session is signed out.' };
 }
 

@@ -32,7 +32,7 @@ export default function Docs() {
 
       <h2 id="connect">Connect your editor</h2>
       <p>
-        Make a key on your <a href="/dashboard">dashboard</a> (<strong>Make a key for my editor</strong>) and put these lines in{' '}
+        Make a key in your <a href="/dashboard/settings#editor">settings</a> (<strong>Make a key for my editor</strong>) and put these lines in{' '}
         <code>~/.wakatime.cfg</code> under <code>[settings]</code>; every WakaTime plugin reads them. The{' '}
         <a href="/docs/wakatime">plugin guide</a> says more, coming from WakaTime, Wakapi or Hackatime too.
       </p>
@@ -51,7 +51,7 @@ export default function Docs() {
         <li>Cache public chart answers (they carry <code>Cache-Control</code> and an <code>ETag</code>); use these JSON routes, not the HTML pages.</li>
       </ol>
       <p>
-        The API address is <code>{site(base)}</code>. A token (<code>ct_…</code>) comes from the <a href="/dashboard">dashboard</a> and goes in{' '}
+        The API address is <code>{site(base)}</code>. A token (<code>ct_…</code>) comes from your <a href="/dashboard/settings#tokens">settings, under Keys</a>, and goes in{' '}
         <code>Authorization: Bearer</code>.
       </p>
 

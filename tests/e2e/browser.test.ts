@@ -144,6 +144,9 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     // A new email is signed in at once.
     await arrivesAt(page, /\/dashboard\?welcome=1$/);
+    // Keys are in Settings, one plain link away.
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Settings' }).click();
+    await arrivesAt(page, /\/dashboard\/settings$/);
     await page.getByLabel('Token name').fill('no-js');
     await page.getByLabel("Codetally's client, its desktop agent, or a script").check();
     await page.getByRole('button', { name: 'Create token' }).click();
@@ -225,8 +228,9 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     // A range the dashboard does not know (even one named like an Object property) is said, and the default range shown.
     expect((await page.goto(`${base}/dashboard?range=constructor`))?.status()).toBe(200);
 
-    // Create a token (for a WakaTime plugin, the form's default): shown once, with the lines of
-    // ~/.wakatime.cfg that work, and wakatime-cli's key format.
+    // Create a token in Settings, Keys (for a WakaTime plugin, the form's default): shown once, with
+    // the lines of ~/.wakatime.cfg that work, and wakatime-cli's key format.
+    await visit(page, '/dashboard/settings', 'settings-keys');
     await page.getByLabel('Token name').fill('laptop');
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.getByTestId('token-value').textContent())!;
@@ -235,6 +239,8 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     const statusBar = await fetch(`${base}/api/wakatime/v1/users/current/statusbar/today`, { headers: { authorization: `Basic ${Buffer.from(token).toString('base64')}` } });
     expect(statusBar.status).toBe(200);
     await shot(page, 'token-created');
+    await page.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });
+    await expect(page.getByTestId('first-activity').textContent()).resolves.toMatch(/Waiting for your first minute/);
 
     // The editor plugin and the desktop agent post activity with it.
     const ide = [
@@ -272,7 +278,8 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     // Private by default: the profile is a 404 for a visitor.
     await visit(visitor.page, `/u/${handle}`, 'profile-private', 404);
 
-    // Turn the profile public, with languages and the leaderboard.
+    // Turn the profile public, with languages and the leaderboard (Settings, Sharing).
+    await visit(page, '/dashboard/settings/sharing', 'settings-sharing');
     for (const name of [/Public profile/, /Share languages/, /Appear on the leaderboard/]) await page.getByRole('checkbox', { name }).check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByText('Saved.').textContent()).resolves.toBe('Saved.');
@@ -299,7 +306,8 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await expect.poll(async () => (await visitor.context.request.get(`${base}/u/${handle}`)).status(), { timeout: 20_000 }).toBe(404);
     await visit(visitor.page, `/u/${handle}`, 'profile-private-again', 404);
 
-    // Make a badge, preview it, and load its image as an embed would.
+    // Make a badge, preview it, and load its image as an embed would (Settings, Badges and cards).
+    await visit(page, '/dashboard/settings/badges', 'settings-badges');
     await page.getByLabel('Style').selectOption('for-the-badge');
     await page.getByLabel('Label (optional)').fill('coded <b>this week</b>');
     await page.waitForFunction(() => {
@@ -329,6 +337,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     // Refresh the badge: its image still loads. A spare token, revoked, stops working.
     await page.getByRole('button', { name: /^Refresh badge/ }).click();
     await expect.poll(async () => (await visitor.context.request.get(badgeUrl)).status()).toBe(200);
+    await page.goto(`${base}/dashboard/settings`, { waitUntil: 'networkidle' });
     await page.getByLabel('Token name').fill('spare');
     await page.getByRole('button', { name: 'Create token' }).click();
     const spare = (await page.getByTestId('token-value').textContent())!;
@@ -346,6 +355,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     const copied = await browser.newContext();
     await copied.addCookies([oldSession]);
     expect((await copied.request.get(`${base}/main/api/v1/me`)).status()).toBe(200);
+    await visit(page, '/dashboard/settings/account', 'settings-account');
     await page.getByLabel('Current password').fill(password);
     await page.getByLabel('New password').fill(newPassword);
     await page.getByRole('button', { name: 'Change password' }).click();
@@ -364,7 +374,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     // 31 heartbeats two minutes apart, 40 days ago: an hour.
     const heartbeats = Array.from({ length: 31 }, (_, i) => ({ entity: `/home/me/history/file${i % 4}.rs`, type: 'file', time: start + i * 120, language: 'Rust', project: 'history-project', branch: 'main' }));
     fs.writeFileSync(dumpFile, JSON.stringify({ user: { username: handle }, days: [{ date: new Date(start * 1000).toISOString().slice(0, 10), heartbeats }] }));
-    await visit(page, '/dashboard?range=30d', 'dashboard-import');
+    await visit(page, '/dashboard/settings/import', 'settings-import');
     await page.getByLabel('WakaTime data dump (.json)').setInputFiles(dumpFile);
     await page.getByRole('button', { name: 'Import' }).click();
     await expect.poll(async () => page.getByTestId('import-progress').textContent(), { timeout: 30_000 }).toMatch(/Imported: 31 heartbeats read/);
@@ -373,7 +383,8 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     await visit(page, '/dashboard?range=365d', 'dashboard-with-history');
     await expect(page.locator('main').textContent()).resolves.toContain('history-project');
 
-    // Delete the account: every trace gone.
+    // Delete the account (Settings, Account): every trace gone.
+    await page.goto(`${base}/dashboard/settings/account`, { waitUntil: 'networkidle' });
     await page.getByLabel(/Type your handle/).fill(handle);
     await page.getByRole('button', { name: 'Delete my account' }).click();
     await arrivesAt(page, /\/\?deleted=1$/);

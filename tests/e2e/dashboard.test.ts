@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { axe, describeViolation, pageWidth } from '../helpers/audit';
 
 // The dashboard a returning user sees, and the way in, in Chromium against `next start`: signing
 // up signs in; the home page shows the lines of ~/.wakatime.cfg; "Make a key" still shows its key
@@ -48,8 +49,9 @@ async function signUp(context: BrowserContext): Promise<{ page: Page; handle: st
   return { page, handle };
 }
 
-/** A plugin token made with the dashboard's token form. */
+/** A plugin token made with the token form of Settings, Keys. */
 async function tokenFrom(page: Page, name: string): Promise<string> {
+  await page.goto(`${base}/dashboard/settings`, { waitUntil: 'networkidle' });
   await page.getByLabel('Token name').fill(name);
   await page.getByRole('button', { name: 'Create token' }).click();
   await page.getByTestId('token-value').waitFor();
@@ -142,6 +144,8 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     // Once more, on the figures: still shown.
     await page.getByRole('button', { name: 'Make a key for my editor' }).click();
     await expect.poll(async () => keyOf(), { timeout: 20_000 }).not.toBe(second);
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Settings' }).click();
+    await arrivesAt(page, /\/dashboard\/settings$/);
     const tokens = (await page.getByRole('table', { name: 'Your tokens' }).textContent())!;
     for (const name of ['WakaTime plugins', 'WakaTime plugins (2)', 'WakaTime plugins (3)']) expect(tokens).toContain(name);
   });
@@ -149,7 +153,7 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
   it('revoking a token asks first, and only the second step revokes it', async () => {
     const token = await tokenFrom(page, 'spare');
     expect(await sync(token, [{ language: 'Go', time: 60, date: today, hour: 1 }])).toBe(200);
-    await page.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });
+    await page.goto(`${base}/dashboard/settings`, { waitUntil: 'networkidle' });
     const confirm = page.getByRole('button', { name: 'Yes, revoke token spare' });
     expect(await confirm.isVisible()).toBe(false);
     await page.locator('summary[aria-label="Revoke token spare…"]').click();
@@ -269,13 +273,15 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     const pickers = async () => [await page.getByLabel('From', { exact: true }).inputValue(), await page.getByLabel('To', { exact: true }).inputValue()];
     await page.goto(`${base}/dashboard?range=30d`);
     expect(await pickers()).toEqual([from30, today]);
-    // The range goes along to Insights and Breakdowns, and back.
-    for (const view of ['Insights', 'Breakdowns: categories, AI, machines']) {
+    // The range goes along by the tabs to Insights, Breakdowns and Projects, and back; the current tab is marked.
+    const tabs = page.getByRole('navigation', { name: 'Dashboard' });
+    for (const view of ['Insights', 'Breakdowns', 'Projects']) {
       await page.goto(`${base}/dashboard?range=30d`);
-      await page.getByRole('navigation', { name: 'Your figures' }).getByRole('link', { name: view }).click();
-      await arrivesAt(page, /\/dashboard\/(insights|breakdowns)\?range=30d$/);
-      expect(await pickers()).toEqual([from30, today]);
-      await page.getByRole('link', { name: '← Dashboard' }).click();
+      await tabs.getByRole('link', { name: view }).click();
+      await arrivesAt(page, /\/dashboard\/(insights|breakdowns|projects)\?range=30d$/);
+      await expect(tabs.locator('[aria-current="page"]').textContent()).resolves.toBe(view);
+      if (view !== 'Projects') expect(await pickers()).toEqual([from30, today]);
+      await tabs.getByRole('link', { name: 'Overview' }).click();
       await arrivesAt(page, /\/dashboard\?range=30d$/);
     }
     const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
@@ -360,6 +366,8 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     // The dashboard a sign-up's redirect rendered: its snippets name the address in the address bar.
     await tab.waitForLoadState('networkidle');
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    await tab.getByRole('button', { name: 'Make a key for my editor' }).click();
+    await tab.getByTestId('wakatime-cfg-text').waitFor();
     const snippets = await tab.locator('pre').allTextContents();
     expect(snippets.filter((t) => t.includes(base)).length).toBeGreaterThan(0);
     expect(snippets.filter((t) => t.includes('localhost'))).toEqual([]);
@@ -369,7 +377,7 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     await arrivesAt(tab, /\/dashboard\/teams\/[0-9a-f-]+$/);
     const link = await tab.locator('code').filter({ hasText: '/dashboard/teams?code=' }).textContent();
     expect(link!.startsWith(`${base}/dashboard/teams?code=`)).toBe(true);
-    await tab.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });
+    await tab.goto(`${base}/dashboard/settings/sharing`, { waitUntil: 'networkidle' });
     const weekly = tab.getByRole('checkbox', { name: /Weekly report by mail/ });
     expect([await weekly.isDisabled(), await weekly.isChecked()]).toEqual([true, false]);
     await expect(tab.getByText('This server sends no mail').count()).resolves.toBe(1);
@@ -430,6 +438,45 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     const gone = await page.goto(`${base}/dashboard/teams/${team.id}`);
     expect(gone?.status()).toBe(404);
   });
+
+  it('every dashboard and settings page has the tabs, marks where one is, fits a 390 px phone and passes axe in both themes', async () => {
+    const views = {
+      '/dashboard': 'Overview',
+      '/dashboard/timeline': 'Timeline',
+      '/dashboard/insights': 'Insights',
+      '/dashboard/breakdowns': 'Breakdowns',
+      '/dashboard/projects': 'Projects',
+      '/dashboard/goals': 'Goals',
+      '/dashboard/teams': 'Teams',
+      '/dashboard/leaderboards': 'Leaderboards',
+      '/dashboard/settings': 'Keys',
+      '/dashboard/settings/sharing': 'Sharing',
+      '/dashboard/settings/badges': 'Badges and cards',
+      '/dashboard/settings/import': 'Import',
+      '/dashboard/settings/account': 'Account',
+    };
+    for (const [width, height] of [[1366, 900], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      for (const [url, tab] of Object.entries(views)) {
+        await page.goto(`${base}${url}`, { waitUntil: 'networkidle' });
+        const settings = url.startsWith('/dashboard/settings');
+        const marked = async (name: string) => page.getByRole('navigation', { name }).locator('[aria-current="page"]').allTextContents();
+        expect([url, await marked('Dashboard'), settings ? await marked('Settings') : []]).toEqual([url, [settings ? 'Settings' : tab], settings ? [tab] : []]);
+        expect([url, width, await pageWidth(page)]).toEqual([url, width, width]);
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          const { violations } = await axe(page);
+          expect([url, width, colorScheme, violations.map(describeViolation)]).toEqual([url, width, colorScheme, []]);
+        }
+        await page.emulateMedia({ colorScheme: 'light' });
+      }
+    }
+    // On a phone the tabs keep one row and scroll sideways inside their own box.
+    const tabs = page.getByRole('navigation', { name: 'Dashboard' });
+    const [scroll, client] = await tabs.evaluate((e) => [e.scrollWidth, e.clientWidth]);
+    expect(scroll).toBeGreaterThan(client);
+    await page.setViewportSize({ width: 1366, height: 900 });
+  }, 300_000);
 
   it('the header\'s "Sign out" asks on a page of its own, which signs out, without JavaScript too (last: it ends the file\'s session)', async () => {
     const noScript = await browser.newContext({ javaScriptEnabled: false });

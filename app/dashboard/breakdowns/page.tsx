@@ -8,7 +8,6 @@ import { getDb } from '@/lib/db/client';
 import { ownBreakdowns, ownMachinesAndSystems, stackedBy, type StackedBy } from '@/lib/stats/breakdowns';
 import { dashboardRange } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
-import { rangeSearch } from '@/lib/web/account/projects';
 import { textProblem } from '@/lib/text';
 
 // Breakdowns of the owner's time by every dimension kept over all history (lib/stats/breakdowns.ts):
@@ -69,9 +68,6 @@ export default async function BreakdownsPage({ searchParams }: { searchParams: P
   const { ai } = found;
   return (
     <>
-      <p>
-        <a href={`/dashboard?${rangeSearch(found.range)}`}>← Dashboard</a>
-      </p>
       <h1>Breakdowns</h1>
       <RangePicker user={user} path={path} range={range} dates={found.range} />
       <form method="get" action={path} className="inline" aria-label="Only the time of one machine or system">

@@ -30,9 +30,6 @@ export default async function GoalsPage() {
   const names = (list: { name: string; millis: number }[]) => list.sort((a, b) => b.millis - a.millis).map((f) => f.name).filter((n) => n !== '' && n !== '(no project)');
   return (
     <>
-      <p>
-        <a href="/dashboard">← Dashboard</a>
-      </p>
       <h1>Goals</h1>
       <p className="muted">
         Days and weeks (Monday to Sunday) are yours, in {user.timezone}. A streak counts the days or weeks in a row that met the goal. Up to {MAX_GOALS_PER_USER} goals.

@@ -7,7 +7,6 @@ import { getDb } from '@/lib/db/client';
 import { insights } from '@/lib/figures/insights';
 import { dashboardRange } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
-import { rangeSearch } from '@/lib/web/account/projects';
 
 // Insights over a range (GET /me/insights, drawn): headline figures and two bar lists, plain
 // HTML and CSS, the range chosen as on the dashboard.
@@ -46,9 +45,6 @@ export default async function InsightsPage({ searchParams }: { searchParams: Pro
   const found = await insights(await getDb(), user, range.query);
   return (
     <>
-      <p>
-        <a href={`/dashboard?${rangeSearch(found.range)}`}>← Dashboard</a>
-      </p>
       <h1>Insights</h1>
       <RangePicker user={user} path="/dashboard/insights" range={range} dates={found.range} />
       <Figures

@@ -15,9 +15,6 @@ export default async function LeaderboardsPage() {
   const boards = await myBoards(await getDb(), user.id);
   return (
     <>
-      <p>
-        <a href="/dashboard">← Dashboard</a>
-      </p>
       <h1>Private leaderboards</h1>
       <p className="muted">
         A private leaderboard ranks its members by coding time, as the public leaderboard does, and only its members see it. Joining shows your total coding time, handle and display name to the

@@ -17,9 +17,6 @@ export default async function Projects({ searchParams }: { searchParams: Promise
   return (
     <>
       <h1>Projects</h1>
-      <p>
-        <a href={`/dashboard?${rangeSearch(range)}`}>Back to the dashboard</a>
-      </p>
       <p className="muted">Only you see your projects. A hidden project counts in every total, but only this page names it.</p>
       <RangePicker user={user} path="/dashboard/projects" range={asked} dates={shownDates(range)} />
       <Card id="p-list" title="Time per project">

@@ -19,9 +19,6 @@ export default async function TeamsPage({ searchParams }: { searchParams: Promis
   const teams = await myTeams(await getDb(), user.id);
   return (
     <>
-      <p>
-        <a href="/dashboard">← Dashboard</a>
-      </p>
       <h1>Teams</h1>
       <p className="muted">A team sees its members&apos; coding time, each member choosing what of theirs it sees. Nothing of a team is public.</p>
       {noticeText(error) && (

@@ -80,9 +80,6 @@ export default async function TimelinePage({ searchParams }: { searchParams: Pro
   const total = segments.reduce((sum, s) => sum + s.seconds, 0);
   return (
     <>
-      <p>
-        <a href="/dashboard">← Dashboard</a>
-      </p>
       <h1>Timeline</h1>
       <form method="get" action="/dashboard/timeline" className="pager" aria-label="Choose a day">
         <label htmlFor="tl-date">Day</label>

@@ -21,7 +21,7 @@ export default function ReadmeCardDocs() {
         <a href="/docs/wakatime">
           <code>/api/wakatime/v1</code>
         </a>
-        . Your <a href="/dashboard#readme-cards">dashboard</a> shows each setup below with your handle filled in.
+        . Your <a href="/dashboard/settings/badges#readme-cards">settings, under Badges and cards</a>, show each setup below with your handle filled in.
       </p>
 
       <h2 id="public">Public or with a key</h2>

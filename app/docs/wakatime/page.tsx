@@ -38,7 +38,7 @@ export default function WakatimeDocs() {
       <h2 id="setup">Two lines</h2>
       <ol className="steps">
         <li>
-          On your <a href="/dashboard#editor">dashboard</a>, choose &ldquo;Make a key for my editor&rdquo;. The key is shown once.
+          In your <a href="/dashboard/settings#editor">settings, under Keys</a>, choose &ldquo;Make a key for my editor&rdquo;. The key is shown once.
         </li>
         <li>
           Put these lines in <code>~/.wakatime.cfg</code> (keep your other settings) and restart the editor:
@@ -76,7 +76,7 @@ export default function WakatimeDocs() {
 
       <h2 id="import">Bring your history: import a data dump</h2>
       <p>
-        On wakatime.com, export your heartbeats (Settings, Export) and import the file on your <a href="/dashboard#import">dashboard</a>, or send it with a token that has the <code>account</code> scope:
+        On wakatime.com, export your heartbeats (Settings, Export) and import the file in your <a href="/dashboard/settings/import">settings, under Import</a>, or send it with a token that has the <code>account</code> scope:
       </p>
       <pre>
         <code>{site(`curl -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\

@@ -8,23 +8,41 @@ import { hasActivity, ownApps, ownerTarget, ownProjects } from '../../stats/own'
 import type { RangeQuery } from '../../stats/range';
 import { siteAddress } from './session';
 
-// Everything the dashboard shows its owner: the account, every chart over all their data
-// (projects and desktop applications included), tokens and badges.
+// What the signed-in pages show their owner: the overview's figures over all their data
+// (projects and desktop applications included), and each settings page's part.
 
+const targetOf = (user: SessionUser) => ownerTarget({ ...user, statsVersion: Number(user.statsVersion) });
+
+/** The overview: the account, every chart of the range, and whether anything was counted yet. */
 export async function dashboardData(user: SessionUser, range: RangeQuery) {
   const db = await getDb();
-  const target = ownerTarget({ ...user, statsVersion: Number(user.statsVersion) });
-  const [account, time, language, hitmap, weekly, tokens, badgeRows, active] = await Promise.all([
+  const target = targetOf(user);
+  const [account, time, language, hitmap, weekly, active] = await Promise.all([
     getAccount(db, user.id),
     timeChart(db, target, range),
     languageChart(db, target, range),
     hitmapChart(db, target, { name: '365d' }),
     weeklyChart(db, target, 12),
-    listTokens(db, user.id),
-    listBadges(db, user.id),
     hasActivity(db, user.id),
   ]);
   const [projects, apps] = await Promise.all([ownProjects(db, user.id, time.range.from, time.range.to), ownApps(db, user.id, time.range.from, time.range.to)]);
-  const site = await siteAddress();
-  return { account, time, language, hitmap, weekly, tokens, projects, apps, site, badges: badgeRows.map((b) => badgeDto(b, site.origin)), isNew: !active };
+  return { account, time, language, hitmap, weekly, projects, apps, site: await siteAddress(), isNew: !active };
+}
+
+/** Settings, Keys: the tokens, and the address their settings name. */
+export async function keysData(user: SessionUser) {
+  const [tokens, site] = await Promise.all([listTokens(await getDb(), user.id), siteAddress()]);
+  return { tokens, site };
+}
+
+/** Settings, Badges and cards: the account, its badges, and the languages a badge may show (of all time). */
+export async function badgesData(user: SessionUser) {
+  const db = await getDb();
+  const [account, badgeRows, language, site] = await Promise.all([getAccount(db, user.id), listBadges(db, user.id), languageChart(db, targetOf(user), { name: 'all' }), siteAddress()]);
+  return { account, site, languages: language.languages.map((l) => l.name), badges: badgeRows.map((b) => badgeDto(b, site.origin)) };
+}
+
+/** The account as its settings pages show it (sharing, password, plan, data). */
+export async function accountData(user: SessionUser) {
+  return getAccount(await getDb(), user.id);
 }

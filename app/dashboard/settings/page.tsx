@@ -1,0 +1,85 @@
+import type { Metadata } from 'next';
+import { originText } from '@/lib/accounts/token-origin';
+import { keysData } from '@/lib/web/account/dashboard';
+import { requireUser } from '@/lib/web/account/session';
+import { revokeTokenAction } from '../actions';
+import { RowAction } from '../row-action';
+import { EditorConnector, TokenCreator } from '../widgets';
+
+// Settings, Keys: a key for one's WakaTime plugins, tokens for Codetally's own client and the
+// API, and every token made, with where it was made and when it was last used.
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Keys · Settings', description: 'Keys for your editors and tokens for the API.', robots: { index: false } };
+
+const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : 'never');
+
+/**
+ * Revoking a token cannot be undone: a first click opens the question, a second one revokes.
+ * A disclosure, so it asks without JavaScript too.
+ */
+function RevokeToken({ id, name }: { id: string; name: string }) {
+  return (
+    <details className="confirm">
+      <summary aria-label={`Revoke token ${name}…`}>Revoke…</summary>
+      <p>Editors and agents using “{name}” stop sending at once. This cannot be undone.</p>
+      <RowAction action={revokeTokenAction} id={id} label="Yes, revoke it" ariaLabel={`Yes, revoke token ${name}`} />
+    </details>
+  );
+}
+
+export default async function KeysPage() {
+  const user = await requireUser('/dashboard/settings');
+  const { tokens, site } = await keysData(user);
+  return (
+    <>
+      <section aria-labelledby="editor">
+        <h2 id="editor">Connect your editor</h2>
+        <p>
+          Every WakaTime editor plugin can send to Codetally: make a key and paste two lines into <code>~/.wakatime.cfg</code>. The same key
+          sets up Codetally&apos;s own client. Give each device its own key, so you can revoke one alone.
+        </p>
+        <EditorConnector site={site} />
+      </section>
+
+      <h2 id="tokens">Tokens</h2>
+      <p>A token lets an editor plugin, the desktop agent or a script send your activity or read your figures.</p>
+      <TokenCreator site={site} />
+      {tokens.length === 0 ? (
+        <p className="muted">No tokens yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="sr-only">Your tokens</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Starts with</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Made</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((t) => (
+                <tr key={t.id}>
+                  <td>{t.name}</td>
+                  <td>
+                    <code>{t.prefix}…</code>
+                  </td>
+                  <td>{t.scopes.join(', ')}</td>
+                  <td>
+                    {when(t.created_at)}, from {originText(t)}
+                  </td>
+                  <td>{when(t.last_used_at)}</td>
+                  <td>{t.revoked_at ? `revoked ${when(t.revoked_at)}` : <RevokeToken id={t.id} name={t.name} />}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
