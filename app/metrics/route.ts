@@ -1,4 +1,4 @@
-// GET /metrics — this process's metrics in Prometheus's text format, for operators (README,
+// GET /metrics — this process's metrics in Prometheus's text format, for operators (docs/deploy.md,
 // "Operations"); only with METRICS_TOKEN set, to a caller presenting it
 import { withMetricsToken } from '@/lib/auth/metrics';
 import { route } from '@/lib/http/methods';

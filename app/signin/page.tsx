@@ -54,7 +54,7 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
         </form>
       )}
       {options.password && <SignInForm callbackUrl={callbackUrl} />}
-      {!options.password && options.oauth.length === 0 && <p>No way of signing in is configured on this installation. See the README.</p>}
+      {!options.password && options.oauth.length === 0 && <p>No way of signing in is configured on this installation. See docs/running.md in the source, under Configuration.</p>}
       {options.password && (
         <p>
           New here? <a href="/signup">Create an account</a>.

@@ -16,7 +16,7 @@ export const STATEMENT_TIMEOUT_MS = 15_000;
 /** The longest a statement may take seen from the service: the server's limit and a round trip. */
 export const STATEMENT_BOUND_MS = STATEMENT_TIMEOUT_MS + 2_000;
 /**
- * The longest a request's work may take once its body has arrived (README, "Limits"): its answer,
+ * The longest a request's work may take once its body has arrived (docs/security.md, "Every request ends within a bound"): its answer,
  * or a 503 with Retry-After. Every statement of the request ends by then.
  */
 export const REQUEST_BOUND_SECONDS = 20;

@@ -26,7 +26,7 @@ export function methodNotAllowed(method: string, allow: string): ApiError {
 }
 
 /**
- * A handler whose work ends within REQUEST_BOUND_SECONDS (README, "Limits"): every statement it
+ * A handler whose work ends within REQUEST_BOUND_SECONDS (docs/security.md, "Every request ends within a bound"): every statement it
  * runs ends by then (lib/db/deadline.ts), each auth wrapper answering that in its own shape (503
  * with Retry-After); a moment later, whatever still waits gets that 503 here.
  */

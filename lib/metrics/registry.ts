@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { cacheTallies, failureTallies } from './tally';
 
-// The process's metrics for operators (GET /metrics, README "Operations"). One registry and one
+// The process's metrics for operators (GET /metrics, docs/deploy.md, "Operations"). One registry and one
 // set of metric objects per process, on globalThis: Next's bundles hold several copies of this
 // module (and of prom-client), and a counter moved in one copy must show in the copy that answers
 // the scrape. Labels hold only closed sets (a route's pattern, a method, a status class, a

@@ -11,7 +11,7 @@ import { limitNames, planOf, type LimitName, type Limits } from './limits';
 
 // A user's plan as its owner reads it (GET /me, the dashboard), and an operator's change of it
 // (PATCH /admin/users/{handle}, the admin CLI's set-plan). Checkout is not here: a payment
-// provider's webhook, forwarded by the operator's own script, calls the admin route (README).
+// provider's webhook, forwarded by the operator's own script, calls the admin route (docs/running.md, Plans).
 
 const limitValue = z.number().int().nullable();
 const perLimit = <T extends z.ZodType>(t: T) => z.object(Object.fromEntries(limitNames.map((n) => [n, t])) as Record<LimitName, T>);

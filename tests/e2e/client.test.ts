@@ -38,7 +38,7 @@ function expectedSeconds(events: { time: number; language: string }[]): Record<s
   return out;
 }
 
-/** `npm run admin -- ...args` as the README writes it (the compiled program it runs), against the test server's database. */
+/** `npm run admin -- ...args` as docs/using.md writes it (the compiled program it runs), against the test server's database. */
 async function admin(...args: string[]): Promise<{ token: string }> {
   const { stdout } = await promisify(execFile)(process.execPath, [programPath('admin'), ...args], {
     env: { ...process.env, DATA_DIR: inject('serverDataDir'), DATABASE_URL: inject('serverDatabaseUrl'), DATABASE_POOLER: '', DATABASE_MIGRATION_URL: '' },
@@ -59,7 +59,7 @@ async function adminApiUser(handle: string): Promise<{ token: string }> {
 const handle = (name: string) => `${name}${Math.random().toString(36).slice(2, 8)}`;
 
 describe('every documented command of the client, with the token each documented way of making one gives', () => {
-  // README.md, "Try it with curl" and the operator commands beside it, and "Your WakaTime plugins"
+  // docs/using.md, "Try it with curl" and the operator commands beside it, and "Your WakaTime plugins"
   // (the dashboard's ways: tests/e2e/browser.test.ts). Each token exactly as its command makes it,
   // each way of giving it to `codetally config`.
   const ways: [string, () => Promise<string>, TokenPassing][] = [

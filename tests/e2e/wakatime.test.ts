@@ -84,7 +84,7 @@ describe('wakatime-cli against the server', () => {
     const chart = async () => ((await (await fetch(`${base}/main/api/v1/get/public/language?user=${user.handle}&range=7d`)).json()) as { total_seconds: number }).total_seconds;
     await page();
     // Behind a transaction pooler no change is received, and the page cache caches nothing
-    // (lib/cache/clock.ts): every page is rendered afresh (README, DATABASE_POOLER).
+    // (lib/cache/clock.ts): every page is rendered afresh (docs/running.md, DATABASE_POOLER).
     expect((await page()).cache).toBe(inject('serverDataDir') ? 'HIT' : 'MISS');
     expect(await chart()).toBe(0);
     const t = Math.floor(Date.now() / 1000) - 1800;
