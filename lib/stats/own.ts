@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
-import { desktopActivity, hiddenProjects, ideActivity, userHours } from '../db/schema';
+import { desktopActivity, heartbeats, hiddenProjects, ideActivity, userHours } from '../db/schema';
 import { periodOf, type Per } from './queries';
 import { HOUR_CAP_MILLIS } from '../activity';
 import type { PublicOwner } from '../sharing/owner';
@@ -73,14 +73,19 @@ export async function hasActivity(db: Db, userId: string): Promise<boolean> {
   const [found] = await rows<{ any: boolean }>(
     db,
     sql`SELECT EXISTS (SELECT 1 FROM ${ideActivity} WHERE ${ideActivity.userId} = ${userId}::uuid)
-            OR EXISTS (SELECT 1 FROM ${desktopActivity} WHERE ${desktopActivity.userId} = ${userId}::uuid) AS any`,
+            OR EXISTS (SELECT 1 FROM ${desktopActivity} WHERE ${desktopActivity.userId} = ${userId}::uuid)
+            OR EXISTS (SELECT 1 FROM ${heartbeats} WHERE ${heartbeats.userId} = ${userId}::uuid) AS any`,
   );
   return Boolean(found?.any);
 }
 
-/** The bucket the user's plugins or agent wrote last, or null before the first: what the set-up steps wait for. */
+/**
+ * The bucket the user's plugins or agent wrote last, or their latest heartbeat when it came later
+ * (a first heartbeat counts no time until the next one, two minutes on), or null before the first:
+ * what the set-up steps wait for.
+ */
 export async function latestActivity(db: Db, userId: string): Promise<{ kind: 'editor' | 'desktop'; name: string; source: string; seconds: number; at: string } | null> {
-  const [a, d] = [ideActivity, desktopActivity];
+  const [a, d, h] = [ideActivity, desktopActivity, heartbeats];
   const [found] = await rows<{ kind: 'editor' | 'desktop'; name: string; source: string; millis: number; at: string | Date }>(
     db,
     sql`(SELECT 'editor' AS kind, ${a.language} AS name, ${a.editor} AS source, ${a.millis} AS millis, ${a.updatedAt} AS at
@@ -88,6 +93,10 @@ export async function latestActivity(db: Db, userId: string): Promise<{ kind: 'e
         UNION ALL
         (SELECT 'desktop', ${d.app}, ${d.platform}, ${d.millis}, ${d.updatedAt}
          FROM ${d} WHERE ${d.userId} = ${userId}::uuid ORDER BY ${d.updatedAt} DESC LIMIT 1)
+        UNION ALL
+        (SELECT CASE WHEN ${h.type} = 'app' THEN 'desktop' ELSE 'editor' END, CASE WHEN ${h.type} = 'app' THEN ${h.app} ELSE ${h.language} END,
+                CASE WHEN ${h.type} = 'app' THEN ${h.os} ELSE ${h.editor} END, 0, to_timestamp(${h.at} / 1000.0)
+         FROM ${h} WHERE ${h.userId} = ${userId}::uuid ORDER BY ${h.at} DESC LIMIT 1)
         ORDER BY at DESC LIMIT 1`,
   );
   if (!found) return null;

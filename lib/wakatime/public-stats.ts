@@ -51,6 +51,18 @@ function withoutAi(categories: WakaDuration[], total: number): WakaDuration[] {
   return [duration(categoryName('coding'), coding + ai.total_seconds, total), ...rest].sort((a, b) => b.total_seconds - a.total_seconds || a.name.localeCompare(b.name));
 }
 
+/**
+ * A list as the public sees it: time of an editor or system no client named ("Unknown" to its
+ * owner) is counted in "Other", never shown as a figure of its own.
+ */
+function unknownAsOther(list: WakaDuration[], total: number): WakaDuration[] {
+  const unknown = list.find((d) => d.name === 'Unknown');
+  if (!unknown) return list;
+  const other = list.find((d) => d.name === 'Other');
+  const rest = list.filter((d) => d !== unknown && d !== other);
+  return [...rest, duration('Other', unknown.total_seconds + (other?.total_seconds ?? 0), total)].sort((a, b) => b.total_seconds - a.total_seconds || a.name.localeCompare(b.name));
+}
+
 /** The owner's figures as the public may see them, list by list. */
 export function publicStatsBody({ data }: OwnStats, shares: PublicOwner['shares']) {
   const { timezone, grand_total: grand, ...figures } = data;
@@ -63,8 +75,8 @@ export function publicStatsBody({ data }: OwnStats, shares: PublicOwner['shares'
       start: `${date(figures.start)}T00:00:00Z`,
       end: `${date(figures.end)}T23:59:59Z`,
       languages: shares.languages ? figures.languages : [],
-      editors: shares.editors ? figures.editors : [],
-      operating_systems: shares.editors ? figures.operating_systems : [],
+      editors: shares.editors ? unknownAsOther(figures.editors, figures.total_seconds) : [],
+      operating_systems: shares.editors ? unknownAsOther(figures.operating_systems, figures.total_seconds) : [],
       categories: !shares.editors ? [] : shares.ai ? figures.categories : withoutAi(figures.categories, figures.total_seconds),
       machines: shares.machines ? figures.machines : [],
       projects: [],

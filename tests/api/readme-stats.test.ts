@@ -31,10 +31,10 @@ async function coder(settings: Settings) {
   return { ...u, key, t };
 }
 
-async function send(key: string, beats: unknown[]) {
+async function send(key: string, beats: unknown[], userAgent = vimAgent) {
   const request = new Request('http://localhost/api/wakatime/v1/users/current/heartbeats.bulk', {
     method: 'POST',
-    headers: { authorization: basic(key), 'content-type': 'application/json', 'user-agent': vimAgent },
+    headers: { authorization: basic(key), 'content-type': 'application/json', 'user-agent': userAgent },
     body: JSON.stringify(beats),
   });
   const res = await postBulk(request, { params: Promise.resolve({ user: 'current' }) });
@@ -71,6 +71,24 @@ function expectDuration(entry: Record<string, unknown>) {
 }
 
 describe('public stats, as github-readme-stats asks for them', () => {
+  it('count an editor and a system no client named in "Other", never as "Unknown"; the owner sees "Unknown"', async () => {
+    const u = await coder({ profile_public: true, share_languages: true, share_editors: true });
+    // A client whose User-Agent names neither editor nor system: 300 s more of Go.
+    await send(u.key, [
+      { entity: 'c.go', time: u.t + 700, language: 'Go', project: 'secret-client' },
+      { entity: 'c.go', time: u.t + 1000, language: 'Go', project: 'secret-client' },
+    ], 'curl/8.5.0');
+    const names = (list: Record<string, unknown>[]) => list.map((d) => d.name);
+    const own = await body(await stats('current', { key: u.key }));
+    expect([...names(own.data.editors), ...names(own.data.operating_systems)]).toContain('Unknown');
+    const shown = await body(await stats(u.user.handle));
+    for (const list of [shown.data.editors, shown.data.operating_systems]) {
+      expect(names(list)).not.toContain('Unknown');
+      expect(list.reduce((sum, d) => sum + Number(d.total_seconds), 0)).toBe(shown.data.total_seconds);
+    }
+    expect([...names(shown.data.editors), ...names(shown.data.operating_systems)]).toContain('Other');
+  });
+
   it('answer a public profile by handle in any case or by id, with every field the card reads', async () => {
     const u = await coder({ profile_public: true, share_languages: true, share_editors: true });
     const res = await stats(u.user.handle.toUpperCase());

@@ -150,6 +150,20 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     for (const name of ['WakaTime plugins', 'WakaTime plugins (2)', 'WakaTime plugins (3)']) expect(tokens).toContain(name);
   });
 
+  it('a first lone heartbeat, which counts no time until the next, is signed at once', async () => {
+    const { page: tab } = await signUp(await browser.newContext());
+    await tab.getByRole('button', { name: 'Make a key for my editor' }).click();
+    const key = /api_key = ([0-9a-f-]{36})/.exec((await tab.getByTestId('wakatime-cfg-text').textContent())!)![1];
+    const res = await fetch(`${base}/api/wakatime/v1/users/current/heartbeats`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(key).toString('base64')}`, 'content-type': 'application/json', 'user-agent': 'wakatime/v1.98.0 (linux-6.5.0) go1.22.1 vim/9.1 vim-wakatime/11.0.0' },
+      body: JSON.stringify({ entity: '/home/me/proj/lib.rs', time: Date.now() / 1000, language: 'Rust', project: 'proj' }),
+    });
+    expect(res.status).toBe(201);
+    await expect.poll(() => tab.getByTestId('first-activity').textContent(), { timeout: 20_000 }).toMatch(/Your first activity arrived: Rust/);
+    await tab.context().close();
+  });
+
   it('revoking a token asks first, and only the second step revokes it', async () => {
     const token = await tokenFrom(page, 'spare');
     expect(await sync(token, [{ language: 'Go', time: 60, date: today, hour: 1 }])).toBe(200);
