@@ -4,6 +4,7 @@ import { insightsQuerySchema } from '@/lib/figures/schemas';
 import { projectRangeQuery } from '@/lib/projects/schemas';
 import { ownRangeNames } from '@/lib/stats/range';
 import { periods } from '@/lib/web/chart-geometry';
+import { everyDay } from '@/lib/web/account/projects';
 import { addDays, eachDay } from '@/lib/dates';
 
 // A dashboard page's range comes from its address: the links' `range`, or the form's `from` and
@@ -109,5 +110,26 @@ describe('bars a card can hold', () => {
     }
     expect(periods(run(100)).totals[0]).toEqual({ key: '2024-01-01', name: 'week of 2024-01-01', seconds: 0 + 1 + 2 + 3 + 4 + 5 + 6 });
     expect(periods(run(800)).totals[1]).toMatchObject({ key: '2024-02', name: 'Feb 2024' });
+  });
+});
+
+describe('a project page\'s days', () => {
+  const days = [
+    { date: '2026-03-02', seconds: 60 },
+    { date: '2026-03-05', seconds: 120 },
+  ];
+  it('are every date of the range, days without time as 0', () => {
+    expect(everyDay(days, { name: 'custom', from: '2026-03-01', to: '2026-03-06' })).toEqual([
+      { date: '2026-03-01', seconds: 0 },
+      { date: '2026-03-02', seconds: 60 },
+      { date: '2026-03-03', seconds: 0 },
+      { date: '2026-03-04', seconds: 0 },
+      { date: '2026-03-05', seconds: 120 },
+      { date: '2026-03-06', seconds: 0 },
+    ]);
+  });
+  it('begin at the first date with time for all time, and are none without time', () => {
+    expect(everyDay(days, { name: 'all', from: '1970-01-01', to: '2026-03-05' }).map((d) => d.date)).toEqual(['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05']);
+    expect(everyDay([], { name: '30d', from: '2026-02-04', to: '2026-03-05' })).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { SessionUser } from '../../auth/session';
 import { getDb } from '../../db/client';
+import { eachDay } from '../../dates';
 import { ApiError } from '../../http/problem';
 import { listProjects, ownRange, projectDays, projectParam } from '../../projects/read';
 import { ownRangeNames, type ResolvedRange } from '../../stats/range';
@@ -29,6 +30,17 @@ export async function projectsPageData(user: SessionUser, search: Search) {
   return { asked, range, projects, hidden };
 }
 
+/**
+ * Every date of the range with its seconds, days without time as 0, so that a chart's axis is one
+ * of time (all time: from the first date with time on).
+ */
+export function everyDay(days: { date: string; seconds: number }[], range: ResolvedRange): { date: string; seconds: number }[] {
+  if (days.length === 0) return [];
+  const seconds = new Map(days.map((d) => [d.date, d.seconds]));
+  const first = range.name === 'all' ? days.reduce((min, d) => (d.date < min ? d.date : min), days[0].date) : range.from;
+  return eachDay(first, range.to).map((date) => ({ date, seconds: seconds.get(date) ?? 0 }));
+}
+
 /** One project's page, or null when the user has no project of that name. */
 export async function projectPageData(user: SessionUser, name: string, search: Search) {
   const { asked, range } = await pageRange(user, search);
@@ -36,7 +48,7 @@ export async function projectPageData(user: SessionUser, name: string, search: S
   try {
     const found = await projectDays(db, user.id, projectParam(name), range);
     const { projects, hidden } = await listProjects(db, user.id, range);
-    return { asked, range, ...found, figures: projects.find((p) => p.name === name) ?? null, hidden: hidden.includes(name) };
+    return { asked, range, ...found, chartDays: everyDay(found.days, range), figures: projects.find((p) => p.name === name) ?? null, hidden: hidden.includes(name) };
   } catch (err) {
     if (err instanceof ApiError && err.code === 'not_found') return null;
     throw err;

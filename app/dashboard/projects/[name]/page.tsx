@@ -21,7 +21,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
   const search = await searchParams;
   const data = await projectPageData(user, name, search);
   if (!data) notFound();
-  const { asked, range, days, figures, hidden } = data;
+  const { asked, range, days, chartDays, figures, hidden } = data;
   const total = days.reduce((sum, d) => sum + d.seconds, 0);
   const csv = `/main/api/v1/me/projects/${encodeURIComponent(name)}/days?${rangeSearch(range)}&format=csv`;
   return (
@@ -37,7 +37,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
         <p>
           {formatDuration(total)} in the range{figures ? `, last active ${figures.last_active}` : ''}. <a href={csv}>Download CSV</a> (date, project, seconds, hours).
         </p>
-        {days.length === 0 ? <p className="muted">No time in this range.</p> : <DailyBars days={days} caption={`Time per day on ${name}`} />}
+        {days.length === 0 ? <p className="muted">No time in this range.</p> : <DailyBars days={chartDays} caption={`Time per day on ${name}`} />}
       </Card>
       <Card id="p-languages" title="Languages">
         <Breakdown items={figures?.languages ?? []} empty="No time in this range." caption={`Languages of ${name}`} />
