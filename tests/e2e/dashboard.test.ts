@@ -453,6 +453,41 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     expect(gone?.status()).toBe(404);
   });
 
+  it('a project page draws every day of its range; renaming onto a project with time asks first, naming both and their time', async () => {
+    const { page: tab } = await signUp(await browser.newContext({ viewport: { width: 1366, height: 900 } }));
+    const token = await tokenFrom(tab, 'projects');
+    const day = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+    expect(
+      await sync(token, [
+        { language: 'Go', time: 3600, date: day(2), hour: 9, project_name: 'alpha' },
+        { language: 'Go', time: 1800, date: day(9), hour: 9, project_name: 'alpha' },
+        { language: 'Go', time: 1200, date: day(1), hour: 9, project_name: 'beta' },
+      ]),
+    ).toBe(200);
+    await tab.goto(`${base}/dashboard/projects/alpha?range=30d`, { waitUntil: 'networkidle' });
+    // Thirty days, two with time: a day without time is a day of the axis too.
+    await expect(tab.locator('section[aria-labelledby="p-days"] svg.bars-columns rect').count()).resolves.toBe(30);
+    await expect(tab.locator('section[aria-labelledby="p-days"] table tbody tr').count()).resolves.toBe(30);
+    // Renaming onto beta asks first; cancelling changes nothing.
+    await tab.getByLabel('New name').fill('beta');
+    await tab.getByRole('button', { name: 'Rename' }).click();
+    await arrivesAt(tab, /\/dashboard\/projects\/alpha\?merge=beta/);
+    await expect(tab.getByTestId('merge-question').textContent()).resolves.toMatch(/“beta” already has 20 mins\. Renaming “alpha” \(1 hr 30 mins\) to it makes one project, “beta”, of 1 hr 50 mins/);
+    await tab.getByRole('link', { name: 'Cancel' }).click();
+    await arrivesAt(tab, /\/dashboard\/projects\/alpha$/);
+    expect(await tab.getByTestId('merge-question').count()).toBe(0);
+    await tab.getByLabel('New name').fill('beta');
+    await tab.getByRole('button', { name: 'Rename' }).click();
+    await tab.getByRole('button', { name: 'Merge into “beta”' }).click();
+    await arrivesAt(tab, /\/dashboard\/projects\/beta\?notice=/);
+    await expect(tab.locator('section[aria-labelledby="p-days"]').textContent()).resolves.toContain('1 hr 50 mins');
+    // A new name merges nothing: renamed at once.
+    await tab.getByLabel('New name').fill('gamma');
+    await tab.getByRole('button', { name: 'Rename' }).click();
+    await arrivesAt(tab, /\/dashboard\/projects\/gamma\?notice=/);
+    await tab.context().close();
+  });
+
   it('every dashboard and settings page has the tabs, marks where one is, fits a 390 px phone and passes axe in both themes', async () => {
     const views = {
       '/dashboard': 'Overview',

@@ -8,6 +8,7 @@ import { setProjectHidden } from '@/lib/projects/hidden';
 import { projectParam } from '@/lib/projects/read';
 import { renameProject } from '@/lib/projects/rename';
 import { hideProjectSchema, renameProjectSchema } from '@/lib/projects/schemas';
+import { mergeQuestion } from '@/lib/web/account/projects';
 import { requireUser } from '@/lib/web/account/session';
 
 // The project pages' forms: the same schemas and lib functions as POST /me/projects/{name}/rename
@@ -24,15 +25,19 @@ async function refused(name: string, err: unknown): Promise<never> {
 export async function renameProjectAction(form: FormData): Promise<void> {
   const user = await requireUser('/dashboard/projects');
   const name = String(form.get('name') ?? '');
-  let renamed: string;
+  let renamed = '';
+  let ask: string | null = null;
   try {
     const { to } = renameProjectSchema.parse({ to: form.get('to') ?? '' });
-    renamed = (await renameProject(await getDb(), user.id, projectParam(name), to)).project;
+    // A name that already has time merges: the page asks first, naming both and their time.
+    if (form.get('confirm') !== 'merge' && (await mergeQuestion(user, name, to))) ask = to;
+    else renamed = (await renameProject(await getDb(), user.id, projectParam(name), to)).project;
   } catch (err) {
     const issue = (err as { issues?: { message: string }[] }).issues?.[0];
     if (issue) redirect(pageOf(name, issue.message));
     return refused(name, err);
   }
+  if (ask !== null) redirect(`${pageOf(name)}?merge=${encodeURIComponent(ask)}#p-rename`);
   revalidatePath('/dashboard', 'layout');
   redirect(pageOf(renamed, `Renamed to ${renamed}.`));
 }

@@ -4,6 +4,8 @@ import { eachDay } from '../../dates';
 import { ApiError } from '../../http/problem';
 import { listProjects, ownRange, projectDays, projectParam } from '../../projects/read';
 import { ownRangeNames, type ResolvedRange } from '../../stats/range';
+
+type Named = { name: string; seconds: number };
 import { dashboardRange, type DashboardRange } from './dashboard-range';
 
 // What the dashboard's project pages show (app/dashboard/projects/): the same functions and query
@@ -57,3 +59,16 @@ export async function projectPageData(user: SessionUser, name: string, search: S
 
 /** The dates to print for a range: none for all time, whose start here is a placeholder (ownRange). */
 export const shownDates = (range: ResolvedRange) => (range.name === 'all' ? undefined : range);
+
+/**
+ * What renaming `name` onto `to` would merge, when `to` already has time: both projects and their
+ * time over all history (the page asks before a merge). Null when `to` is new, or the same name.
+ */
+export async function mergeQuestion(user: SessionUser, name: string, to: string): Promise<{ from: Named; into: Named } | null> {
+  if (to === name) return null;
+  const db = await getDb();
+  const { projects } = await listProjects(db, user.id, await ownRange(db, user.id, { name: 'all' }, user.timezone));
+  const into = projects.find((p) => p.name === to);
+  if (!into) return null;
+  return { from: { name, seconds: projects.find((p) => p.name === name)?.seconds ?? 0 }, into: { name: to, seconds: into.seconds } };
+}

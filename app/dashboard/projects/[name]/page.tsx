@@ -6,7 +6,7 @@ import { RangePicker } from '../../range-picker';
 import { renameProjectAction, setProjectHiddenAction } from '../actions';
 import { formatDuration } from '@/lib/badges/format';
 import { PROJECT_NAME_MAX } from '@/lib/projects/schemas';
-import { projectPageData, rangeSearch, shownDates } from '@/lib/web/account/projects';
+import { mergeQuestion, projectPageData, rangeSearch, shownDates } from '@/lib/web/account/projects';
 import { requireUser } from '@/lib/web/account/session';
 
 export const dynamic = 'force-dynamic';
@@ -23,6 +23,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
   if (!data) notFound();
   const { asked, range, days, chartDays, figures, hidden } = data;
   const total = days.reduce((sum, d) => sum + d.seconds, 0);
+  const merge = typeof search.merge === 'string' ? await mergeQuestion(user, name, search.merge) : null;
   const csv = `/main/api/v1/me/projects/${encodeURIComponent(name)}/days?${rangeSearch(range)}&format=csv`;
   return (
     <>
@@ -47,9 +48,23 @@ export default async function ProjectPage({ params, searchParams }: Props) {
       </Card>
       <Card id="p-rename" title="Rename">
         <p className="muted">
-          Every figure of the project, past and future, counts under the new name; a name that already has time merges with it. Plugins that still
-          send the old name count under the new one.
+          Every figure of the project, past and future, counts under the new name; a name that already has time merges with it, once you confirm.
+          Plugins that still send the old name count under the new one.
         </p>
+        {merge && (
+          <div className="notice" role="alert" data-testid="merge-question">
+            <p>
+              “{merge.into.name}” already has {formatDuration(merge.into.seconds)}. Renaming “{merge.from.name}” ({formatDuration(merge.from.seconds)}) to it makes
+              one project, “{merge.into.name}”, of {formatDuration(merge.from.seconds + merge.into.seconds)}. The two cannot be told apart afterwards.
+            </p>
+            <form action={renameProjectAction}>
+              <input type="hidden" name="name" value={name} />
+              <input type="hidden" name="to" value={merge.into.name} />
+              <input type="hidden" name="confirm" value="merge" />
+              <button type="submit">Merge into “{merge.into.name}”</button> <a href={path}>Cancel</a>
+            </form>
+          </div>
+        )}
         <form action={renameProjectAction}>
           <input type="hidden" name="name" value={name} />
           <label>
