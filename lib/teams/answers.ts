@@ -13,10 +13,13 @@ export const membershipDto = (t: Pick<Membership, 'id' | 'name' | 'role' | 'shar
 
 export const inviteDto = (i: { inviteCode: string; inviteExpiresAt: Date | null }) => ({ invite_code: i.inviteCode, invite_expires_at: iso(i.inviteExpiresAt) });
 
-/** GET /teams/{id}: for members only (404 otherwise); the invite code for owners and admins. */
-export async function teamPage(db: Db, userId: string, teamId: string, rangeName: TeamRange, now = new Date()) {
+/**
+ * GET /teams/{id}: for members only (404 otherwise); the invite code for owners and admins. The
+ * range's dates are UTC's, or those of `zone` (the team's page: the viewer's).
+ */
+export async function teamPage(db: Db, userId: string, teamId: string, rangeName: TeamRange, now = new Date(), zone = 'UTC') {
   const me = await membershipOf(db, userId, teamId);
-  const range = teamDates(rangeName, now);
+  const range = teamDates(rangeName, now, zone);
   const members = await teamFigures(db, teamId, range);
   return {
     ...membershipDto(me),

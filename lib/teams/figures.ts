@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { addDays } from '../dates';
 import { rows, type Db } from '../db/client';
 import { plans, teamMembers, userDays, users } from '../db/schema';
+import { localDateHour } from '../local-time';
 import { historyFloorSql } from '../plans/limits';
 import { cappedPerUserDay } from '../stats/queries';
 import type { TeamMemberDto, TeamRange, TeamRole, TeamShare } from './schemas';
@@ -19,9 +20,9 @@ export interface TeamDates {
   to: string;
 }
 
-/** The range's UTC dates, ending today (as the public leaderboard's). */
-export function teamDates(name: TeamRange, now = new Date()): TeamDates {
-  const to = now.toISOString().slice(0, 10);
+/** The range's dates, ending today: UTC dates (as the public leaderboard's), or those of `zone` (a viewer's). */
+export function teamDates(name: TeamRange, now = new Date(), zone = 'UTC'): TeamDates {
+  const to = localDateHour(zone, now).date;
   return { name, from: addDays(to, 1 - Number(name.slice(0, -1))), to };
 }
 
@@ -82,4 +83,28 @@ export async function teamFigures(db: Db, teamId: string, range: { from: string;
         : {}),
     }))
     .sort((a, b) => (b.seconds ?? -1) - (a.seconds ?? -1) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.handle.localeCompare(b.handle));
+}
+
+/**
+ * Each member's time per date of the range, for the members who share at least their total with
+ * the team: the days of their own figures (user_days: each hour at most 3600 s, none before their
+ * plan's window), on their own dates. Not moved to the viewer's time zone: that would tell the
+ * team when in the day a member codes. Handles with no time in the range are left out.
+ */
+export async function teamDays(db: Db, teamId: string, range: { from: string; to: string }): Promise<Map<string, Map<string, number>>> {
+  const [m, u, d, p] = [teamMembers, users, userDays, plans];
+  const found = await rows<{ handle: string; date: string; millis: number }>(
+    db,
+    sql`SELECT ${u.handle} AS handle, ${d.date}::text AS date, ${d.millis}::float8 AS millis
+        FROM ${m} JOIN ${u} ON ${u.id} = ${m.userId} JOIN ${p} ON ${p.id} = ${u.planId}
+        JOIN ${d} ON ${d.userId} = ${m.userId} AND ${d.date} BETWEEN ${range.from} AND ${range.to} AND ${d.date} >= ${historyFloorSql(p.limits, u.timezone)}
+        WHERE ${m.teamId} = ${teamId}::uuid AND ${m.share} IN ('total', 'languages') AND ${d.millis} > 0`,
+  );
+  const days = new Map<string, Map<string, number>>();
+  for (const r of found) {
+    const member = days.get(r.handle) ?? new Map<string, number>();
+    days.set(r.handle, member);
+    member.set(r.date, Math.round(Number(r.millis) / 1000));
+  }
+  return days;
 }

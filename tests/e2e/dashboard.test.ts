@@ -436,9 +436,15 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     await page.getByRole('button', { name: 'Join', exact: true }).click();
     await arrivesAt(page, new RegExp(`/dashboard/teams/${team.id}`));
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Night shift');
-    const table = await page.getByRole('table').first().textContent();
+    const table = await page.getByRole('table', { name: 'Members and what each shares with the team' }).textContent();
     expect(table).toContain(owner);
     expect(table).toContain('45 mins');
+    // The team's time per day, by member (each as they share it), and the languages of those who share them: none here.
+    const daily = page.locator('section[aria-labelledby="t-daily"]');
+    await expect(daily.locator('.legend').allTextContents()).resolves.toContain(` @${owner}`);
+    await expect(daily.locator('svg.bars-columns rect').count()).resolves.toBeGreaterThan(0);
+    await expect(page.locator('section[aria-labelledby="t-languages"]').textContent()).resolves.toContain('No member shares languages in this range.');
+    await expect(page.getByText(/ending today in your time zone/).count()).resolves.toBe(1);
     // The owner sees my total (shared by default), until I share nothing.
     const me = async () => (await membersSeenByOwner()).find((m) => m.handle !== owner);
     expect(typeof (await me())?.seconds).toBe('number');

@@ -8,6 +8,11 @@ import { mailConfigured } from '@/lib/mail/transport';
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/problem';
 import { teamPage } from '@/lib/teams/answers';
+import { teamDays } from '@/lib/teams/figures';
+import { eachDay } from '@/lib/dates';
+import { Card } from '../../../components/card';
+import { Breakdown } from '../../../components/chart-figures';
+import { StackedDays } from '../../../components/stacked-days';
 import { MAX_INVITE_DAYS, teamRanges, teamRoles, type TeamRange } from '@/lib/teams/schemas';
 import { requestOrigin, requireUser, siteAddress } from '@/lib/web/account/session';
 import { VisitorText } from '../../visitor-origin';
@@ -19,6 +24,25 @@ import { VisitorText } from '../../visitor-origin';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Team', robots: { index: false } };
 
+type Team = Awaited<ReturnType<typeof teamPage>>;
+
+/** The team's charts: each sharing member's time per day (stacked, the most time first), and the languages of those who share them. */
+function teamCharts(team: Team, days: Map<string, Map<string, number>>) {
+  const shown = team.members.filter((m) => (m.seconds ?? 0) > 0 && days.has(m.handle));
+  const names = shown.map((m) => `@${m.handle}`);
+  const daily = eachDay(team.range.from, team.range.to).map((date) => {
+    const parts = shown.map((m) => ({ name: `@${m.handle}`, seconds: days.get(m.handle)?.get(date) ?? 0 }));
+    return { date, seconds: parts.reduce((sum, p) => sum + p.seconds, 0), parts };
+  });
+  const byLanguage = new Map<string, number>();
+  for (const m of team.members) for (const l of m.languages ?? []) byLanguage.set(l.name, (byLanguage.get(l.name) ?? 0) + l.seconds);
+  const total = [...byLanguage.values()].reduce((sum, s) => sum + s, 0);
+  const languages = [...byLanguage]
+    .map(([name, seconds]) => ({ name, seconds, percent: total > 0 ? Math.round((seconds / total) * 1000) / 10 : 0 }))
+    .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name));
+  return { daily, names, languages };
+}
+
 const shareLabels = { none: 'Nothing (listed without figures)', total: 'My total', languages: 'My total and languages' } as const;
 
 export default async function TeamPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ range?: string; error?: string; sent?: string }> }) {
@@ -27,10 +51,13 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
   const path = `/dashboard/teams/${id}`;
   const user = await requireUser(path);
   const range: TeamRange = (teamRanges as readonly string[]).includes(asked ?? '') ? (asked as TeamRange) : '7d';
-  const team = await teamPage(await getDb(), user.id, id, range).catch((err) => {
+  const db = await getDb();
+  // The range ends today in the viewer's time zone.
+  const team = await teamPage(db, user.id, id, range, new Date(), user.timezone).catch((err) => {
     if (err instanceof ApiError && err.code === 'not_found') notFound();
     throw err;
   });
+  const { daily, names, languages } = teamCharts(team, await teamDays(db, team.id, team.range));
   const manager = team.role !== 'member';
   const link = team.invite_code ? `${await requestOrigin()}/dashboard/teams?code=${encodeURIComponent(team.invite_code)}` : null;
   const hidden = <input type="hidden" name="team" value={team.id} />;
@@ -41,7 +68,8 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
       </p>
       <h1>{team.name}</h1>
       <p className="muted">
-        You are {team.role === 'admin' ? 'an admin' : `the team's ${team.role === 'owner' ? 'owner' : 'member'}`}. Dates are UTC ({team.range.from} to {team.range.to}); each hour counts at most 60 minutes.
+        You are {team.role === 'admin' ? 'an admin' : `the team's ${team.role === 'owner' ? 'owner' : 'member'}`}. {team.range.from} to {team.range.to}, ending today in your time zone ({user.timezone}); each member&apos;s time is
+        counted on their own dates (so no one&apos;s hours show), each hour at most 60 minutes.
       </p>
       {noticeText(error) && (
         <p className="form-error" role="alert">
@@ -50,6 +78,15 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
       )}
       {sent === '1' && <p role="status">Invitation sent.</p>}
       <RangeLinks path={path} names={teamRanges} current={range} />
+      <div className="grid">
+        <Card id="t-daily" title="Time per day, by member">
+          {names.length === 0 ? <p className="muted">No member shares time in this range.</p> : <StackedDays days={daily} names={names} caption={`Time per day of ${team.name}, by member`} />}
+        </Card>
+        <Card id="t-languages" title="The team's languages">
+          <p className="muted">Of the members who share their languages with the team.</p>
+          <Breakdown donut items={languages} empty="No member shares languages in this range." caption={`Languages of ${team.name}`} />
+        </Card>
+      </div>
       <div className="table-wrap">
         <table>
           <caption className="sr-only">Members and what each shares with the team</caption>
