@@ -73,6 +73,12 @@ export function isoInZone(ms: number, offset: number): string {
   return `${local}${offset < 0 ? '-' : '+'}${two(Math.floor(a / 60))}:${two(a % 60)}`;
 }
 
+/** `2024-11-03 01:30`: an instant as the zone's wall clock reads it, to the minute (what a signed-in page shows its user). */
+export function wallClock(iso: string, timeZone: string): string {
+  const ms = Date.parse(iso);
+  return isoInZone(ms, offsetMinutes(timeZone, ms)).slice(0, 16).replace('T', ' ');
+}
+
 /** Offsets change only at a quarter of a UTC hour (every zone's offset is a multiple of 15 minutes). */
 const QUARTER = 15 * 60_000;
 const HOUR = 60 * 60_000;

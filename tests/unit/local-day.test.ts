@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../lib/dates';
-import { isoInZone, localDateHour, localDay, offsetMinutes } from '../../lib/local-time';
+import { isoInZone, localDateHour, localDay, offsetMinutes, wallClock } from '../../lib/local-time';
 
 // A local day as instants (the timeline's frame): its hours, its length on daylight-saving days,
 // and instants written with the offset in force.
@@ -73,5 +73,14 @@ describe('localDay', () => {
       { numRuns: 300, seed: 34 },
     );
     expect(unusual).toBeGreaterThan(10); // the property met days of 23, 23.5, 24.5 or 25 hours
+  });
+});
+
+describe('wallClock', () => {
+  it('reads an instant as the zone\'s clock does, across a change of offset', () => {
+    expect(wallClock('2024-11-03T05:30:00Z', 'America/New_York')).toBe('2024-11-03 01:30');
+    expect(wallClock('2024-11-03T06:30:00Z', 'America/New_York')).toBe('2024-11-03 01:30');
+    expect(wallClock('2026-11-29T07:40:59.999Z', 'Asia/Kolkata')).toBe('2026-11-29 13:10');
+    expect(wallClock('2026-11-29T07:40:00Z', 'UTC')).toBe('2026-11-29 07:40');
   });
 });

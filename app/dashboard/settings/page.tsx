@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { originText } from '@/lib/accounts/token-origin';
+import { wallClock } from '@/lib/local-time';
 import { keysData } from '@/lib/web/account/dashboard';
 import { requireUser } from '@/lib/web/account/session';
 import { revokeTokenAction } from '../actions';
@@ -12,7 +13,6 @@ import { EditorConnector, TokenCreator } from '../widgets';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Keys · Settings', description: 'Keys for your editors and tokens for the API.', robots: { index: false } };
 
-const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : 'never');
 
 /**
  * Revoking a token cannot be undone: a first click opens the question, a second one revokes.
@@ -31,6 +31,8 @@ function RevokeToken({ id, name }: { id: string; name: string }) {
 export default async function KeysPage() {
   const user = await requireUser('/dashboard/settings');
   const { tokens, site } = await keysData(user);
+  // Times as the user's own clock reads them, as every figure of theirs.
+  const when = (iso: string | null) => (iso ? wallClock(iso, user.timezone) : 'never');
   return (
     <>
       <section aria-labelledby="editor">
@@ -56,7 +58,7 @@ export default async function KeysPage() {
                 <th scope="col">Name</th>
                 <th scope="col">Starts with</th>
                 <th scope="col">Scopes</th>
-                <th scope="col">Made</th>
+                <th scope="col">Made ({user.timezone})</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Status</th>
               </tr>

@@ -10,6 +10,7 @@ import { ApiError } from '@/lib/http/problem';
 import { teamPage } from '@/lib/teams/answers';
 import { teamDays } from '@/lib/teams/figures';
 import { eachDay } from '@/lib/dates';
+import { wallClock } from '@/lib/local-time';
 import { Card } from '../../../components/card';
 import { Breakdown } from '../../../components/chart-figures';
 import { StackedDays } from '../../../components/stacked-days';
@@ -186,7 +187,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
           <h2>Invite</h2>
           <p>
             Code <code>{team.invite_code}</code>, or the link <code><VisitorText text={link} site={await siteAddress()} /></code>
-            {team.invite_expires_at ? `, until ${team.invite_expires_at.slice(0, 16).replace('T', ' ')} UTC` : ', without an end'}.
+            {team.invite_expires_at ? `, until ${wallClock(team.invite_expires_at, user.timezone)} (${user.timezone})` : ', without an end'}.
           </p>
           <form action={rotateCodeAction} className="inline">
             {hidden}
