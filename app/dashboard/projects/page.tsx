@@ -23,32 +23,36 @@ export default async function Projects({ searchParams }: { searchParams: Promise
         {projects.length === 0 ? (
           <p className="muted">No project has time in this range.</p>
         ) : (
-          <table>
-            <caption className="sr-only">Your projects in the range</caption>
-            <thead>
-              <tr>
-                <th scope="col">Project</th>
-                <th scope="col">Time</th>
-                <th scope="col">Languages</th>
-                <th scope="col">Editors</th>
-                <th scope="col">Last active</th>
-              </tr>
-            </thead>
-            <tbody>
-              {projects.map((p) => (
-                <tr key={p.name}>
-                  <th scope="row">
-                    <a href={`/dashboard/projects/${encodeURIComponent(p.name)}?${query}`}>{p.name}</a>
-                    {hidden.includes(p.name) && <span className="muted"> (hidden)</span>}
+          <div className="table-wrap">
+            <table>
+              <caption className="sr-only">Your projects in the range</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Project</th>
+                  <th scope="col">Time</th>
+                  <th scope="col">Languages</th>
+                  <th scope="col" className="wide-only">
+                    Editors
                   </th>
-                  <td>{formatDuration(p.seconds)}</td>
-                  <td>{listed(p.languages)}</td>
-                  <td>{listed(p.editors)}</td>
-                  <td>{p.last_active}</td>
+                  <th scope="col">Last active</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {projects.map((p) => (
+                  <tr key={p.name}>
+                    <th scope="row">
+                      <a href={`/dashboard/projects/${encodeURIComponent(p.name)}?${query}`}>{p.name}</a>
+                      {hidden.includes(p.name) && <span className="muted"> (hidden)</span>}
+                    </th>
+                    <td>{formatDuration(p.seconds)}</td>
+                    <td>{listed(p.languages)}</td>
+                    <td className="wide-only">{listed(p.editors)}</td>
+                    <td>{p.last_active}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </Card>
       {hidden.length > 0 && (
