@@ -501,6 +501,7 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
       '/dashboard/insights': 'Insights',
       '/dashboard/breakdowns': 'Breakdowns',
       '/dashboard/projects': 'Projects',
+      '/dashboard/projects/site': 'Projects',
       '/dashboard/goals': 'Goals',
       '/dashboard/teams': 'Teams',
       '/dashboard/leaderboards': 'Leaderboards',
