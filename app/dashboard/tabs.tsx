@@ -45,7 +45,8 @@ export function Tabs({ label, tabs }: { label: string; tabs: Tab[] }) {
     const value = search.get(name);
     if (value) range.set(name, value);
   }
-  const carried = range.size > 0 ? `?${range}` : '';
+  const query = range.toString();
+  const carried = query ? `?${query}` : '';
   return (
     <nav aria-label={label} className="tabs">
       <ul>

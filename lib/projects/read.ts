@@ -85,7 +85,7 @@ const hiddenStatement = compiled<{ user: string }>(
   () => sql`SELECT ${hiddenProjects.project} AS project FROM ${hiddenProjects} WHERE ${hiddenProjects.userId} = ${sql.placeholder('user')}::uuid ORDER BY 1`,
 );
 
-interface Named {
+export interface Named {
   name: string;
   seconds: number;
 }
@@ -152,6 +152,12 @@ const existsStatement = compiled<{ user: string; names: string }>(
   () => sql`SELECT EXISTS (SELECT 1 FROM ${a} WHERE ${a.userId} = ${sql.placeholder('user')}::uuid AND ${a.project} = ANY(${sql.placeholder('names')}::text[])) AS found`,
 );
 
+/** Whether the user has a project of this name with time stored, on any date (the plan's window aside). */
+export async function hasProject(db: Db, userId: string, name: string): Promise<boolean> {
+  const [{ found }] = await preparedRows<{ found: boolean }>(db, existsStatement({ user: userId, names: textArray(storedProjects(name)) }));
+  return found;
+}
+
 /** A text[] parameter: the array's literal (every element quoted). */
 export const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
 
@@ -164,10 +170,7 @@ export interface ProjectDay extends Named {
 export async function projectDays(db: Db, userId: string, name: string, range: { from: string; to: string }): Promise<{ project: string; days: { date: string; seconds: number; languages: Named[] }[] }> {
   const names = textArray(storedProjects(name));
   const found = await preparedRows<{ date: string; language: string; millis: number }>(db, daysStatement({ user: userId, ...range, names }));
-  if (found.length === 0) {
-    const [{ found: known }] = await preparedRows<{ found: boolean }>(db, existsStatement({ user: userId, names }));
-    if (!known) throw unknownProject();
-  }
+  if (found.length === 0 && !(await hasProject(db, userId, name))) throw unknownProject();
   const byDate = new Map<string, Map<string, number>>();
   for (const r of found) {
     let languages = byDate.get(r.date);

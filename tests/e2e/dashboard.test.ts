@@ -474,6 +474,9 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     // Thirty days, two with time: a day without time is a day of the axis too.
     await expect(tab.locator('section[aria-labelledby="p-days"] svg.bars-columns rect').count()).resolves.toBe(30);
     await expect(tab.locator('section[aria-labelledby="p-days"] table tbody tr').count()).resolves.toBe(30);
+    // A question the address asks with a name no rename takes is no question, and no error.
+    expect((await tab.goto(`${base}/dashboard/projects/alpha?merge=be%00ta`))?.status()).toBe(200);
+    expect(await tab.getByTestId('merge-question').count()).toBe(0);
     // Renaming onto beta asks first; cancelling changes nothing.
     await tab.getByLabel('New name').fill('beta');
     await tab.getByRole('button', { name: 'Rename' }).click();

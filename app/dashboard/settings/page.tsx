@@ -13,7 +13,6 @@ import { EditorConnector, TokenCreator } from '../widgets';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Keys · Settings', description: 'Keys for your editors and tokens for the API.', robots: { index: false } };
 
-
 /**
  * Revoking a token cannot be undone: a first click opens the question, a second one revokes.
  * A disclosure, so it asks without JavaScript too.

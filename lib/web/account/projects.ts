@@ -2,10 +2,9 @@ import type { SessionUser } from '../../auth/session';
 import { getDb } from '../../db/client';
 import { eachDay } from '../../dates';
 import { ApiError } from '../../http/problem';
-import { listProjects, ownRange, projectDays, projectParam } from '../../projects/read';
+import { hasProject, listProjects, ownRange, projectDays, projectParam, type Named } from '../../projects/read';
+import { renameProjectSchema } from '../../projects/schemas';
 import { ownRangeNames, type ResolvedRange } from '../../stats/range';
-
-type Named = { name: string; seconds: number };
 import { dashboardRange, type DashboardRange } from './dashboard-range';
 
 // What the dashboard's project pages show (app/dashboard/projects/): the same functions and query
@@ -61,14 +60,16 @@ export async function projectPageData(user: SessionUser, name: string, search: S
 export const shownDates = (range: ResolvedRange) => (range.name === 'all' ? undefined : range);
 
 /**
- * What renaming `name` onto `to` would merge, when `to` already has time: both projects and their
- * time over all history (the page asks before a merge). Null when `to` is new, or the same name.
+ * What renaming `name` onto `to` would merge, when `to` already has time stored (the test the
+ * rename itself makes): both projects and their time over the history the user's plan shows (the
+ * page asks before a merge). Null when `to` is new, the same name, or no name a rename takes.
  */
 export async function mergeQuestion(user: SessionUser, name: string, to: string): Promise<{ from: Named; into: Named } | null> {
-  if (to === name) return null;
+  // `to` may come from the page's address: a name no rename would take asks nothing.
+  if (to === name || !renameProjectSchema.safeParse({ to }).success) return null;
   const db = await getDb();
+  if (!(await hasProject(db, user.id, to))) return null;
   const { projects } = await listProjects(db, user.id, await ownRange(db, user.id, { name: 'all' }, user.timezone));
-  const into = projects.find((p) => p.name === to);
-  if (!into) return null;
-  return { from: { name, seconds: projects.find((p) => p.name === name)?.seconds ?? 0 }, into: { name: to, seconds: into.seconds } };
+  const seconds = (n: string) => projects.find((p) => p.name === n)?.seconds ?? 0;
+  return { from: { name, seconds: seconds(name) }, into: { name: to, seconds: seconds(to) } };
 }

@@ -37,10 +37,7 @@ function teamCharts(team: Team, days: Map<string, Map<string, number>>) {
   });
   const byLanguage = new Map<string, number>();
   for (const m of team.members) for (const l of m.languages ?? []) byLanguage.set(l.name, (byLanguage.get(l.name) ?? 0) + l.seconds);
-  const total = [...byLanguage.values()].reduce((sum, s) => sum + s, 0);
-  const languages = [...byLanguage]
-    .map(([name, seconds]) => ({ name, seconds, percent: total > 0 ? Math.round((seconds / total) * 1000) / 10 : 0 }))
-    .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name));
+  const languages = [...byLanguage].map(([name, seconds]) => ({ name, seconds })).sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name));
   return { daily, names, languages };
 }
 
