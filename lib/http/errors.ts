@@ -88,6 +88,12 @@ export const errorCatalog = {
     meaning: "A team's only owner cannot leave it or step down: the team would have no one to run it.",
     action: 'Make another member owner first (PATCH /teams/{id}/members/{handle}), or delete the team.',
   },
+  merge_changed: {
+    status: 409,
+    title: 'Merge changed since',
+    meaning: 'The time a merge moved can no longer be split back out of the project it went to: an import has replaced one of its days since.',
+    action: 'Rename the time apart by hand, or keep the merge.',
+  },
   invite_expired: {
     status: 409,
     title: 'Invite code expired',

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../http/errors';
 import { queryParameters } from '../http/query';
-import { hiddenProjectSchema, hideProjectSchema, NO_PROJECT, projectDaysQuery, projectDaysSchema, projectListSchema, projectRangeQuery, renamedProjectSchema, renameProjectSchema } from '../projects/schemas';
+import { hiddenProjectSchema, hideProjectSchema, NO_PROJECT, projectDaysQuery, projectDaysSchema, projectListSchema, projectRangeQuery, renamedProjectSchema, renameProjectSchema, splitProjectAnswerSchema, splitProjectSchema } from '../projects/schemas';
 import { accountOperation, jsonBody, ok, type Operation } from './operations';
 
 // The operations of the owner's own project figures in openapi.json (lib/projects/).
 
 /** The schemas these operations name (documentRoots). */
-export const projectRoots = (): z.ZodType[] => [projectListSchema, projectDaysSchema, renameProjectSchema, renamedProjectSchema, hideProjectSchema, hiddenProjectSchema];
+export const projectRoots = (): z.ZodType[] => [projectListSchema, projectDaysSchema, renameProjectSchema, renamedProjectSchema, splitProjectSchema, splitProjectAnswerSchema, hideProjectSchema, hiddenProjectSchema];
 
 const nameParameter = {
   name: 'name',
@@ -67,6 +67,23 @@ export function projectPaths(): Record<string, unknown> {
           { '200': ok(renamedProjectSchema) },
           { ...jsonBody, invalid_payload: 'a bad `to`, named in `errors`.', not_found: 'no project of mine of that name.' },
           renameProjectSchema,
+        ),
+        parameters: [nameParameter],
+      },
+    },
+    '/me/projects/{name}/split': {
+      post: {
+        ...ownOperation(
+          'Split a merged project back out',
+          `Undoes a merge (a rename onto \`{name}\` while it had time, \`merged: true\`): the time \`project\` had when it was merged, its heartbeats of the last 14 days, its imported days' credits, the goals that followed it and its hidden flag go back under its own name, and its name stops counting under \`{name}\`. What came under either name since the merge stays in \`{name}\` (it counted there, as the merge asked), except a heartbeat's credit that the merged heartbeats' successors changed, which goes back with them. A merge can be split until a later rename of either name; a second merge into \`{name}\` is split on its own. One transaction.`,
+          { '200': ok(splitProjectAnswerSchema) },
+          {
+            ...jsonBody,
+            invalid_payload: 'a bad `project`, named in `errors`.',
+            not_found: 'no merge of `project` into `{name}` that can be split: never merged here, or a later rename of either name ended it.',
+            merge_changed: 'an import has replaced one of the merged days since the merge.',
+          },
+          splitProjectSchema,
         ),
         parameters: [nameParameter],
       },

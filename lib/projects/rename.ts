@@ -4,6 +4,7 @@ import { rows, type Db } from '../db/client';
 import { addExcluded, col, cols } from '../db/names';
 import { goals, heartbeats, hiddenProjects, ideActivity, importedDays, users } from '../db/schema';
 import { renamedAliases, type ProjectAliases } from './aliases';
+import { creditDigests, forgetMerges, recordMerge } from './merges';
 import { storedProjects, textArray, unknownProject } from './read';
 import { NO_PROJECT } from './schemas';
 
@@ -44,10 +45,14 @@ export async function renameProject(db: Db, userId: string, name: string, to: st
       if (same || repeated) return { project: shown, merged: false, changed: false };
       throw unknownProject();
     }
+    // A rename of either name ends the splits of earlier merges; a merge records what it moves.
+    await forgetMerges(tx, userId, [name, shown]);
+    if (merged) await recordMerge(tx, userId, { project: name, into: shown, names, target, aliases: owner.map });
     await moveBuckets(tx, userId, names, target);
     await tx.execute(sql`UPDATE ${heartbeats} SET ${col(heartbeats.project)} = ${target}
                          WHERE ${heartbeats.userId} = ${userId}::uuid AND ${heartbeats.project} = ANY(${names}::text[])`);
     await moveImportedCredits(tx, userId, names, target);
+    if (merged) await creditDigests(tx, userId, name);
     // Goals on the project follow it (they match names in any case, as lib/figures/goals.ts does).
     await tx.execute(sql`UPDATE ${goals} SET ${col(goals.project)} = ${shown}
                          WHERE ${goals.userId} = ${userId}::uuid AND lower(${goals.project}) IN (SELECT lower(n) FROM unnest(${names}::text[]) AS n)`);

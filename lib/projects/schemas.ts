@@ -70,6 +70,23 @@ export const renamedProjectSchema = z
   .object({ project: z.string(), merged: z.boolean().meta({ description: 'Whether a project of that name already had time (the two are one now).' }) })
   .meta({ id: 'RenamedProject' });
 
+export const splitProjectSchema = z
+  .object({
+    project: z
+      .string({ error: 'project must be a string' })
+      .min(1, { error: 'project must not be empty' })
+      .max(PROJECT_PATH_MAX, { error: `project must be at most ${PROJECT_PATH_MAX} characters` })
+      .meta({ description: 'The project that was merged into `{name}`, as the rename that merged it named it.' }),
+  })
+  .meta({ id: 'SplitProject' });
+
+export const splitProjectAnswerSchema = z
+  .object({
+    project: z.string().meta({ description: 'The project split back out: its time before the merge counts under it again.' }),
+    into: z.string().meta({ description: 'The project it had been merged into, which keeps its own time and what came under either name since.' }),
+  })
+  .meta({ id: 'SplitProjectAnswer' });
+
 export const hideProjectSchema = z.object({ hidden: z.boolean({ error: 'hidden must be true or false' }) }).meta({ id: 'HideProject' });
 
 export const hiddenProjectSchema = z.object({ project: z.string(), hidden: z.boolean() }).meta({ id: 'HiddenProject' });

@@ -5,6 +5,7 @@ import { GET as listRoute } from '@/app/main/api/v1/me/projects/route';
 import { GET as daysRoute } from '@/app/main/api/v1/me/projects/[name]/days/route';
 import { POST as renameRoute } from '@/app/main/api/v1/me/projects/[name]/rename/route';
 import { PUT as hiddenRoute } from '@/app/main/api/v1/me/projects/[name]/hidden/route';
+import { POST as splitRoute } from '@/app/main/api/v1/me/projects/[name]/split/route';
 import { GET as listGoals, POST as postGoal } from '@/app/main/api/v1/me/goals/route';
 import { GET as timelineRoute } from '@/app/main/api/v1/me/timeline/route';
 import { POST as syncRoute } from '@/app/main/api/v1/sync/activities/route';
@@ -18,7 +19,8 @@ import { getDb, rows } from '@/lib/db/client';
 import { localDateHour } from '@/lib/local-time';
 import { addDays } from '@/lib/dates';
 import { csvField } from '@/lib/projects/csv';
-import { call, newUser, storedIde, tokenWithScopes } from '../helpers/api';
+import { mergesInto } from '@/lib/projects/merges';
+import { call, newUser, storedDimensions, storedIde, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 import { getChart } from '../helpers/public';
 
@@ -40,6 +42,7 @@ async function send(handler: typeof renameRoute, method: 'POST' | 'PUT', path: s
 
 const enc = encodeURIComponent;
 const rename = (token: string, name: string, to: string) => send(renameRoute, 'POST', `/me/projects/${enc(name)}/rename`, token, { name }, { to });
+const split = (token: string, into: string, project: string) => send(splitRoute, 'POST', `/me/projects/${enc(into)}/split`, token, { name: into }, { project });
 const hide = (token: string, name: string, hidden: boolean) => send(hiddenRoute, 'PUT', `/me/projects/${enc(name)}/hidden`, token, { name }, { hidden });
 const list = async (token: string, query = 'range=30d') => (await get(listRoute as typeof daysRoute, `/me/projects?${query}`, token)).json();
 const days = (token: string, name: string, query = 'range=30d', headers: Record<string, string> = {}) =>
@@ -332,6 +335,162 @@ describe('POST /me/projects/{name}/rename', () => {
     await rename(o.account, 'old', 'new');
     const [stored] = await rows<{ credits: { ide: unknown[][] } }>(db, sql`SELECT credits FROM imported_days WHERE user_id = ${o.user.id}`);
     expect(stored.credits.ide).toEqual([[d, 9, 'Go', 'new', '', 600_000]]);
+  });
+});
+
+describe('POST /me/projects/{name}/split', () => {
+  it('splits a merged project back out: its time, heartbeats, goals and hidden flag, its name its own again', async () => {
+    const o = await owner();
+    const d = addDays(today(), -1);
+    await write(o.sync, [
+      { date: d, hour: 9, language: 'Go', project: 'a', seconds: 1200 },
+      { date: d, hour: 9, language: 'Go', project: 'b', seconds: 600 },
+      { date: d, hour: 10, language: 'Rust', project: 'a', seconds: 300 },
+    ]);
+    const start = Date.now() - 2 * 86_400_000;
+    await heartbeats(o.key, [0, 2, 4].map((m) => ({ at: start + m * 60_000, project: 'a', language: 'Go', entity: 'a.go' })));
+    expect((await send(hiddenRoute, 'PUT', '/me/projects/a/hidden', o.account, { name: 'a' }, { hidden: true })).status).toBe(200);
+    const goal = await call(postGoal, '/me/goals', { token: o.account, body: { period: 'day', seconds: 3600, project: 'a' } });
+    expect(goal.status).toBe(201);
+    const before = await storedDimensions(o.user.id);
+
+    expect(await (await rename(o.account, 'a', 'b')).json()).toEqual({ project: 'b', merged: true });
+    const [shown] = await mergesInto(await getDb(), o.user.id, 'b');
+    expect(shown).toMatchObject({ project: 'a', seconds: 1500 + 240 });
+    // Time after the merge: a bucket under the old name counts in b and stays there; the next
+    // heartbeat of a extends the last merged one's credit, which goes back with it.
+    await write(o.sync, [{ date: d, hour: 11, language: 'Go', project: 'a', seconds: 60 }]);
+    await heartbeats(o.key, [{ at: start + 6 * 60_000, project: 'a', language: 'Go', entity: 'a.go' }]);
+
+    const res = await split(o.account, 'b', 'a');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ project: 'a', into: 'b' });
+    const figures = (await list(o.account)).projects.map((p: { name: string; seconds: number }) => [p.name, p.seconds]);
+    expect(figures).toEqual([['a', 1500 + 360], ['b', 600 + 60]]);
+    expect((await list(o.account)).hidden).toEqual(['a']);
+    const goals = (await (await listGoals(new Request(`${base}/me/goals`, { headers: { authorization: `Bearer ${o.account}` } }))).json()).goals as { project: string }[];
+    expect(goals.map((g) => g.project)).toEqual(['a']);
+    // What the merge moved is back as it was, to the row; the later time is beside it.
+    const after = await storedDimensions(o.user.id);
+    const buckets = (list: typeof after) => list.filter((r) => r.date === d && r.hour < 11 && r.project === 'a');
+    expect(buckets(after)).toEqual(buckets(before));
+    // a is a name of its own again: its later time counts under it. The split is done: again is 404.
+    await write(o.sync, [{ date: d, hour: 12, language: 'Go', project: 'a', seconds: 60 }]);
+    expect((await list(o.account)).projects.find((p: { name: string }) => p.name === 'a').seconds).toBe(1500 + 360 + 60);
+    expect((await split(o.account, 'b', 'a')).status).toBe(404);
+  });
+
+  it('ends with a later rename of either name; refuses once an import replaced a merged day; validates', async () => {
+    const o = await owner();
+    const d = addDays(today(), -1);
+    const both = () => write(o.sync, [{ date: d, hour: 9, language: 'Go', project: 'a', seconds: 60 }, { date: d, hour: 9, language: 'Go', project: 'b', seconds: 60 }]);
+    await both();
+    await rename(o.account, 'a', 'b');
+    await rename(o.account, 'b', 'c');
+    expect((await split(o.account, 'b', 'a')).status).toBe(404);
+    expect((await split(o.account, 'c', 'a')).status).toBe(404);
+    expect((await split(o.account, 'c', 'b')).status).toBe(404);
+    expect((await split(o.account, 'c', '')).status).toBe(422);
+    expect((await send(splitRoute, 'POST', '/me/projects/c/split', o.account, { name: 'c' }, { project: 5 })).status).toBe(422);
+    expect((await send(splitRoute, 'POST', '/me/projects/c/split', o.sync, { name: 'c' }, { project: 'a' })).status).toBe(403);
+
+    // An import into the merged project's days since the merge: 409, and nothing changes.
+    const p = await owner();
+    const day = Math.floor(Date.now() / 86_400_000) - 100;
+    const dump = (project: string, minutes: number[]) =>
+      JSON.stringify({
+        user: { id: 'u-1', username: 'me', timezone: 'UTC' },
+        days: [{ date: new Date(day * 86_400_000).toISOString().slice(0, 10), heartbeats: minutes.map((m) => ({ entity: '/src/x.go', type: 'file', category: 'coding', language: 'Go', project, time: day * 86_400 + 36_000 + m * 60 })) }],
+      });
+    const importDump = async (body: string) => {
+      const res = await postImport(new Request(`${base}/me/imports`, { method: 'POST', headers: { authorization: `Bearer ${p.account}`, 'content-type': 'application/json' }, body }));
+      expect(res.status).toBe(202);
+      await importsSettled();
+    };
+    await importDump(dump('a', [0, 5, 10]));
+    await write(p.sync, [{ date: d, hour: 9, language: 'Go', project: 'b', seconds: 60 }]);
+    await rename(p.account, 'a', 'b');
+    await importDump(dump('a', [0, 5, 10, 15]));
+    const stored = await storedIde(p.user.id);
+    const refused = await split(p.account, 'b', 'a');
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).code).toBe('merge_changed');
+    expect(await storedIde(p.user.id)).toEqual(stored);
+  });
+
+  it("puts imported days' credits back under the old name, so that a day imported again replaces them there", async () => {
+    const o = await owner();
+    const day = Math.floor(Date.now() / 86_400_000) - 100;
+    const dump = (minutes: number[]) =>
+      JSON.stringify({
+        user: { id: 'u-1', username: 'me', timezone: 'UTC' },
+        days: [{ date: new Date(day * 86_400_000).toISOString().slice(0, 10), heartbeats: minutes.map((m) => ({ entity: '/src/x.go', type: 'file', category: 'coding', language: 'Go', project: 'a', time: day * 86_400 + 36_000 + m * 60 })) }],
+      });
+    const importDump = async (body: string) => {
+      const res = await postImport(new Request(`${base}/me/imports`, { method: 'POST', headers: { authorization: `Bearer ${o.account}`, 'content-type': 'application/json' }, body }));
+      expect(res.status).toBe(202);
+      await importsSettled();
+    };
+    await importDump(dump([0, 5, 10]));
+    await write(o.sync, [{ date: addDays(today(), -1), hour: 9, language: 'Go', project: 'b', seconds: 60 }]);
+    await rename(o.account, 'a', 'b');
+    expect((await split(o.account, 'b', 'a')).status).toBe(200);
+    await importDump(dump([0, 5, 10, 15]));
+    const figures = (await list(o.account, 'range=all')).projects.map((p: { name: string; seconds: number }) => [p.name, p.seconds]);
+    expect(figures).toEqual([['a', 900], ['b', 60]]);
+  });
+});
+
+// The split property: any writes (buckets, heartbeats in order and late), a merge, more writes
+// under either name, then the split, end at the figures of the history written directly: what was
+// written before the merge under its own name, what came after it under the name it counted under.
+
+type Write = { kind: 'bucket'; day: number; hour: number; language: string; project: 'a' | 'b'; seconds: number } | { kind: 'beats'; minute: number; language: string; project: 'a' | 'b'; offsets: number[] };
+const writeArb: fc.Arbitrary<Write> = fc.oneof(
+  fc.record({ kind: fc.constant('bucket' as const), day: fc.integer({ min: 1, max: 2 }), hour: fc.integer({ min: 8, max: 9 }), language: fc.constantFrom('Go', 'Rust'), project: fc.constantFrom('a' as const, 'b' as const), seconds: fc.integer({ min: 1, max: 3600 }) }),
+  fc.record({
+    kind: fc.constant('beats' as const),
+    minute: fc.integer({ min: 0, max: 60 }),
+    language: fc.constantFrom('Go', 'Rust'),
+    project: fc.constantFrom('a' as const, 'b' as const),
+    offsets: fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 1, maxLength: 3 }),
+  }),
+);
+
+describe('split property', () => {
+  it('a merge split back out leaves the figures of the history written under the names it counted under', async () => {
+    const start = Date.now() - 3 * 86_400_000;
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(writeArb, { minLength: 1, maxLength: 4 }), fc.array(writeArb, { minLength: 0, maxLength: 4 }), async (before, after) => {
+        run += 1;
+        const timezone = run % 2 ? 'UTC' : 'Asia/Kolkata';
+        const [merged, direct] = [await owner({ timezone }), await owner({ timezone })];
+        const d = addDays(today(timezone), -3);
+        // Both names have time, so that the rename merges.
+        const seed = [{ date: d, hour: 7, language: 'Go', project: 'a', seconds: 60 }, { date: d, hour: 7, language: 'Go', project: 'b', seconds: 60 }];
+        await write(merged.sync, seed);
+        await write(direct.sync, seed);
+        let n = 0;
+        const apply = async (who: typeof merged, w: Write, project: string) => {
+          n += 1;
+          if (w.kind === 'bucket') await write(who.sync, [{ date: addDays(today(timezone), -w.day), hour: w.hour, language: w.language, project, seconds: w.seconds }]);
+          else await heartbeats(who.key, w.offsets.map((o) => ({ at: start + (w.minute + o) * 60_000, project, language: w.language, entity: `${w.minute}.${o}.${w.language}` })));
+        };
+        for (const w of before) await apply(merged, w, w.project);
+        expect(await (await rename(merged.account, 'a', 'b')).json()).toEqual({ project: 'b', merged: true });
+        for (const w of after) await apply(merged, w, w.project);
+        expect((await split(merged.account, 'b', 'a')).status).toBe(200);
+        // The same history in one go: before the merge under its own name, after it under b.
+        for (const w of before) await apply(direct, w, w.project);
+        for (const w of after) await apply(direct, w, 'b');
+        const strip = (r: Awaited<ReturnType<typeof storedDimensions>>) => r.filter((x) => x.millis !== 0);
+        expect(strip(await storedDimensions(merged.user.id))).toEqual(strip(await storedDimensions(direct.user.id)));
+        expect((await list(merged.account)).projects).toEqual((await list(direct.account)).projects);
+        expect(n).toBeGreaterThan(0);
+      }),
+      { numRuns: Number(process.env.PROJECT_RUNS ?? 12), seed: Number(process.env.PROJECT_SEED ?? 20261129) },
+    );
   });
 });
 

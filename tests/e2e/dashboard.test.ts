@@ -459,7 +459,7 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     expect(gone?.status()).toBe(404);
   });
 
-  it('a project page draws every day of its range; renaming onto a project with time asks first, naming both and their time', async () => {
+  it('a project page draws every day of its range; renaming onto a project with time asks first, naming both and their time, and a merge splits back out', async () => {
     const { page: tab } = await signUp(await browser.newContext({ viewport: { width: 1366, height: 900 } }));
     const token = await tokenFrom(tab, 'projects');
     const day = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
@@ -488,12 +488,34 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     await tab.getByLabel('New name').fill('beta');
     await tab.getByRole('button', { name: 'Rename' }).click();
     await tab.getByRole('button', { name: 'Merge into “beta”' }).click();
-    await arrivesAt(tab, /\/dashboard\/projects\/beta\?notice=/);
+    await arrivesAt(tab, /\/dashboard\/projects\/beta\?notice=merged/);
+    await expect(tab.getByRole('status').textContent()).resolves.toMatch(/^Merged: the two are one project now/);
     await expect(tab.locator('section[aria-labelledby="p-days"]').textContent()).resolves.toContain('1 hr 50 mins');
+    // The merge can be undone from the project it went to: alpha has its own time again.
+    const merged = tab.locator('section[aria-labelledby="p-merges"]');
+    await expect(merged.textContent()).resolves.toMatch(/“alpha”, 1 hr 30 mins, merged \d{4}-\d\d-\d\d \d\d:\d\d/);
+    for (const width of [1366, 390]) {
+      await tab.setViewportSize({ width, height: 844 });
+      expect(await pageWidth(tab)).toBe(width);
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await tab.emulateMedia({ colorScheme });
+        expect([width, colorScheme, (await axe(tab)).violations.map(describeViolation)]).toEqual([width, colorScheme, []]);
+      }
+    }
+    await tab.setViewportSize({ width: 1366, height: 900 });
+    await merged.getByRole('button', { name: 'Split “alpha” back out' }).click();
+    await arrivesAt(tab, /\/dashboard\/projects\/alpha\?notice=split/);
+    await expect(tab.locator('section[aria-labelledby="p-days"]').textContent()).resolves.toContain('1 hr 30 mins');
+    await tab.goto(`${base}/dashboard/projects/beta`, { waitUntil: 'networkidle' });
+    await expect(tab.locator('section[aria-labelledby="p-days"]').textContent()).resolves.toContain('20 mins');
+    expect(await tab.locator('section[aria-labelledby="p-merges"]').count()).toBe(0);
+    // A notice is a code the page has words for: text in the address is never shown.
+    await tab.goto(`${base}/dashboard/projects/beta?notice=Your%20account%20is%20suspended`, { waitUntil: 'networkidle' });
+    expect(await tab.getByText('suspended').count()).toBe(0);
     // A new name merges nothing: renamed at once.
     await tab.getByLabel('New name').fill('gamma');
     await tab.getByRole('button', { name: 'Rename' }).click();
-    await arrivesAt(tab, /\/dashboard\/projects\/gamma\?notice=/);
+    await arrivesAt(tab, /\/dashboard\/projects\/gamma\?notice=renamed/);
     await tab.context().close();
   });
 

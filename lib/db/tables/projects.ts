@@ -1,4 +1,4 @@
-import { pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 
 // What an owner decided about their projects besides their names (renames live on the users row,
@@ -13,6 +13,28 @@ export const hiddenProjects = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** The stored name ('' for time without a project). */
     project: text('project').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.project] })],
+);
+
+/**
+ * A merge that can still be split back out (lib/projects/merges.ts): what the rename that merged
+ * `project` into `into` moved, kept apart so that it can be subtracted again. A later rename of
+ * either name ends it; an import that replaces one of its days makes it refuse.
+ */
+export const projectMerges = pgTable(
+  'project_merges',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The merged project, as shown ('(no project)' for time without one). */
+    project: text('project').notNull(),
+    /** The project it was merged into, as shown. */
+    into: text('into').notNull(),
+    mergedAt: timestamp('merged_at', { withTimezone: true }).notNull().defaultNow(),
+    /** What the merge moved (MergeRecord in lib/projects/merges.ts). */
+    moved: jsonb('moved').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.project] })],
 );

@@ -2,6 +2,7 @@ import type { SessionUser } from '../../auth/session';
 import { getDb } from '../../db/client';
 import { eachDay } from '../../dates';
 import { ApiError } from '../../http/problem';
+import { mergesInto } from '../../projects/merges';
 import { hasProject, listProjects, ownRange, projectDays, projectParam, type Named } from '../../projects/read';
 import { renameProjectSchema } from '../../projects/schemas';
 import { ownRangeNames, type ResolvedRange } from '../../stats/range';
@@ -49,12 +50,33 @@ export async function projectPageData(user: SessionUser, name: string, search: S
   try {
     const found = await projectDays(db, user.id, projectParam(name), range);
     const { projects, hidden } = await listProjects(db, user.id, range);
-    return { asked, range, ...found, chartDays: everyDay(found.days, range), figures: projects.find((p) => p.name === name) ?? null, hidden: hidden.includes(name) };
+    const merges = await mergesInto(db, user.id, name);
+    return { asked, range, ...found, chartDays: everyDay(found.days, range), figures: projects.find((p) => p.name === name) ?? null, hidden: hidden.includes(name), merges };
   } catch (err) {
     if (err instanceof ApiError && err.code === 'not_found') return null;
     throw err;
   }
 }
+
+/**
+ * What a project's page says after one of its forms: a code in the address (`?notice=`), never
+ * text from it (a link anyone can make would put their words in the site's frame).
+ */
+const projectNotices = {
+  renamed: 'Renamed: every figure of the project counts under this name.',
+  merged: 'Merged: the two are one project now. The merge can be split back out below, under “Merged into this project”.',
+  split: 'Split back out: the time it had before the merge counts under this name again.',
+  hidden: 'Hidden: only your project list names it now.',
+  shown: 'Shown again.',
+  invalid_to: 'A project name is 1 to 200 characters, without control, invisible or text-direction characters.',
+  not_found: 'That is no longer possible: a later rename changed the names involved.',
+  merge_changed: 'An import has replaced days of the merged time since the merge: it can no longer be split back out.',
+} as const;
+
+export type ProjectNotice = keyof typeof projectNotices;
+
+export const projectNotice = (code: unknown): string | undefined =>
+  typeof code === 'string' && Object.hasOwn(projectNotices, code) ? projectNotices[code as ProjectNotice] : undefined;
 
 /** The dates to print for a range: none for all time, whose start here is a placeholder (ownRange). */
 export const shownDates = (range: ResolvedRange) => (range.name === 'all' ? undefined : range);

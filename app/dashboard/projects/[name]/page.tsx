@@ -3,10 +3,11 @@ import { notFound } from 'next/navigation';
 import { Card } from '../../../components/card';
 import { Breakdown, DailyBars } from '../../../components/chart-figures';
 import { RangePicker } from '../../range-picker';
-import { renameProjectAction, setProjectHiddenAction } from '../actions';
+import { renameProjectAction, setProjectHiddenAction, splitProjectAction } from '../actions';
 import { formatDuration } from '@/lib/badges/format';
 import { PROJECT_NAME_MAX } from '@/lib/projects/schemas';
-import { mergeQuestion, projectPageData, rangeSearch, shownDates } from '@/lib/web/account/projects';
+import { mergeQuestion, projectNotice, projectPageData, rangeSearch, shownDates } from '@/lib/web/account/projects';
+import { wallClock } from '@/lib/local-time';
 import { requireUser } from '@/lib/web/account/session';
 
 export const dynamic = 'force-dynamic';
@@ -21,7 +22,8 @@ export default async function ProjectPage({ params, searchParams }: Props) {
   const search = await searchParams;
   const data = await projectPageData(user, name, search);
   if (!data) notFound();
-  const { asked, range, days, chartDays, figures, hidden } = data;
+  const { asked, range, days, chartDays, figures, hidden, merges } = data;
+  const notice = projectNotice(search.notice);
   const total = days.reduce((sum, d) => sum + d.seconds, 0);
   const merge = typeof search.merge === 'string' ? await mergeQuestion(user, name, search.merge) : null;
   const csv = `/main/api/v1/me/projects/${encodeURIComponent(name)}/days?${rangeSearch(range)}&format=csv`;
@@ -31,7 +33,11 @@ export default async function ProjectPage({ params, searchParams }: Props) {
       <p>
         <a href={`/dashboard/projects?${rangeSearch(range)}`}>All projects</a>
       </p>
-      {search.notice && <p className="notice">{search.notice}</p>}
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
       {hidden && <p className="muted">Hidden: its time counts in every total, but only your project list names it.</p>}
       <RangePicker user={user} path={path} range={asked} dates={shownDates(range)} />
       <Card id="p-days" title="Hours per day">
@@ -55,7 +61,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
           <div className="notice" role="alert" data-testid="merge-question">
             <p>
               “{merge.into.name}” already has {formatDuration(merge.into.seconds)}. Renaming “{merge.from.name}” ({formatDuration(merge.from.seconds)}) to it makes
-              one project, “{merge.into.name}”, of {formatDuration(merge.from.seconds + merge.into.seconds)}. The two cannot be told apart afterwards.
+              one project, “{merge.into.name}”, of {formatDuration(merge.from.seconds + merge.into.seconds)}. Until either name is renamed again, the merge can be split back out on “{merge.into.name}”’s page.
             </p>
             <form action={renameProjectAction}>
               <input type="hidden" name="name" value={name} />
@@ -73,6 +79,27 @@ export default async function ProjectPage({ params, searchParams }: Props) {
           <button type="submit">Rename</button>
         </form>
       </Card>
+      {merges.length > 0 && (
+        <Card id="p-merges" title="Merged into this project">
+          <p className="muted">
+            Splitting one back out gives it the time it had when it was merged, and its name again. What came under either name since stays here.
+          </p>
+          <ul>
+            {merges.map((m) => (
+              <li key={m.project}>
+                <form action={splitProjectAction}>
+                  “{m.project}”, {formatDuration(m.seconds)}, merged {wallClock(m.merged_at, user.timezone)}.{' '}
+                  <input type="hidden" name="into" value={name} />
+                  <input type="hidden" name="project" value={m.project} />
+                  <button type="submit" className="secondary">
+                    Split “{m.project}” back out
+                  </button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
       <Card id="p-hide" title={hidden ? 'Show' : 'Hide'}>
         <form action={setProjectHiddenAction}>
           <input type="hidden" name="name" value={name} />
