@@ -57,16 +57,47 @@ const EDITORS: Readonly<Record<string, readonly string[]>> = {
   Positron: ['positron'],
   Lapce: ['lapce'],
   Terminal: ['terminal'],
+};
+
+/** AI agents whose own WakaTime plugin sends their heartbeats (claude-code-wakatime: `claude-code`). */
+const AGENTS: Readonly<Record<string, readonly string[]>> = {
+  'Claude Code': ['claude-code', 'claude code', 'claudecode', 'claude_code'],
+  Codex: ['codex', 'codex-cli', 'openai-codex'],
+  'Gemini CLI': ['gemini-cli', 'gemini cli', 'geminicli'],
+  OpenCode: ['opencode', 'open-code'],
+  Aider: ['aider'],
+  Cline: ['cline'],
+  'Roo Code': ['roo-code', 'roo code', 'roocode'],
+  'Kilo Code': ['kilo-code', 'kilo code', 'kilocode'],
+  'Qwen Code': ['qwen-code', 'qwen code', 'qwencode'],
+};
+
+/** Browsers, whose WakaTime extension sends browsing time (`chrome-wakatime`). */
+const BROWSERS: Readonly<Record<string, readonly string[]>> = {
   Chrome: ['chrome'],
   Firefox: ['firefox'],
   Safari: ['safari'],
+  Edge: ['edge', 'msedge', 'microsoft edge'],
+  Brave: ['brave'],
+  Opera: ['opera'],
 };
+
+const KINDS = new Map<string, 'AI agent' | 'browser'>([...Object.keys(AGENTS).map((n) => [n, 'AI agent'] as const), ...Object.keys(BROWSERS).map((n) => [n, 'browser'] as const)]);
+
+/**
+ * An editor's name as a figure shows it: an AI agent's or a browser's plugin says what it is
+ * ("Claude Code (AI agent)", "Chrome (browser)"), so that neither reads as a text editor.
+ */
+export function editorLabel(name: string): string {
+  const kind = KINDS.get(name);
+  return kind ? `${name} (${kind})` : name;
+}
 
 /** ASCII letters lowered, nothing else: what `translate(x, 'A..Z', 'a..z')` does in SQL. */
 export const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 const byKey = new Map<string, string>();
-for (const [name, spellings] of Object.entries(EDITORS)) {
+for (const [name, spellings] of [...Object.entries(EDITORS), ...Object.entries(AGENTS), ...Object.entries(BROWSERS)]) {
   for (const spelling of [name, ...spellings]) {
     const key = asciiLower(spelling);
     const taken = byKey.get(key);
@@ -95,4 +126,7 @@ export function editorAliases(): [alias: string, name: string][] {
 }
 
 /** Every editor's name, as stored and shown (GET /editors lists them). */
-export const editorNames = (): string[] => Object.keys(EDITORS).sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
+export const editorNames = (): string[] => [...Object.keys(EDITORS), ...Object.keys(AGENTS), ...Object.keys(BROWSERS)].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
+
+/** A list of editors' figures with each name as editorLabel shows it. */
+export const labeledEditors = <T extends { name: string }>(items: readonly T[]): T[] => items.map((e) => ({ ...e, name: editorLabel(e.name) }));

@@ -13,6 +13,7 @@ import { dashboardRange } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
 import { rangeSearch } from '@/lib/web/account/projects';
 import { chosenPlan } from '@/lib/web/public/pricing';
+import { labeledEditors } from '@/lib/editors';
 
 // The dashboard's overview: one's figures over the range chosen (the other views are its tabs,
 // app/dashboard/layout.tsx; keys, sharing, badges, import and the account are Settings). Before
@@ -74,7 +75,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
               <Breakdown items={projects} empty="No projects in this range." caption="Your projects" />
             </Card>
             <Card id="d-editors" title="Editors" level="h3">
-              <Breakdown items={time.editors} empty="No editors in this range." caption="Your editors" />
+              <Breakdown items={labeledEditors(time.editors)} empty="No editors in this range." caption="Your editors" />
             </Card>
             <Card id="d-apps" title="Desktop applications" level="h3">
               <p className="muted">From the desktop agent; counted apart from coding time.</p>

@@ -7,8 +7,9 @@ import { localDateHour } from '../local-time';
 import { cappedPerUserDay } from '../stats/queries';
 import type { LeaderboardRange } from '../stats/leaderboard/query';
 
-// A private leaderboard's ranking, by the public leaderboard's rules: the last 7 or 30 UTC dates
-// (today included), every user-hour counting at most 3600 s (user_days holds it capped), members
+// A private leaderboard's ranking, by the public leaderboard's rules: the last 7 or 30 dates up
+// to today (UTC's for the API, as the public board; the viewer's own on the dashboard), each
+// member's time on their own dates (no one's hours show), every user-hour counting at most 3600 s (user_days holds it capped), members
 // with equal time sharing a rank (rank(): 1, 1, 3; ties listed by user id), only members with time.
 // Ranked by a language (matched ignoring case, every spelling counted), it ranks only members who
 // share languages (their setting, read in the same statement): joining shows a member's totals to
@@ -73,8 +74,8 @@ const members = (boardId: string, languages = false) =>
 const languagesShown = sql`${u.profilePublic} AND ${u.shareLanguages}`;
 
 /** The board's ranking: one statement over the members' rollups (membership index, then each member's days). */
-export async function boardEntries(db: Db, boardId: string, range: LeaderboardRange, language: string | null): Promise<BoardEntries> {
-  const { from, to } = rangeDates(range);
+export async function boardEntries(db: Db, boardId: string, range: LeaderboardRange, language: string | null, today?: string): Promise<BoardEntries> {
+  const { from, to } = rangeDates(range, today);
   const ranked = language
     ? sql`WITH members AS MATERIALIZED (${members(boardId, true)}),
           spelled AS (

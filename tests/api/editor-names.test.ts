@@ -36,12 +36,16 @@ const vscodeAgent = 'wakatime/v1.98.0 (darwin-23.4.0-arm64) go1.22.1 vscode/1.88
  * what its INSERT gives the rows it moves).
  */
 async function runEditorMigration(db: Db, userIds: string[]): Promise<void> {
-  const file = fs.readdirSync('drizzle').find((f) => f.endsWith('_canonical_editors.sql'))!;
   const oldKey = 'ON CONFLICT ("user_id", "date", "hour", "language", "project", "editor") DO';
   const todaysKey = 'ON CONFLICT ("user_id", "date", "hour", "language", "project", "editor", "category", "machine", "os", "ai_agent") DO';
-  const text = fs.readFileSync(path.join('drizzle', file), 'utf8');
+  const text = fs.readFileSync(path.join('drizzle', fs.readdirSync('drizzle').find((f) => f.endsWith('_canonical_editors.sql'))!), 'utf8');
   expect(text).toContain(oldKey);
-  const statements = text.replace(oldKey, todaysKey).split('--> statement-breakpoint');
+  await runStatements(db, text.replace(oldKey, todaysKey), userIds);
+}
+
+/** The statements of a migration file, in one transaction, as the migrator runs them. */
+async function runStatements(db: Db, text: string, userIds: string[]): Promise<void> {
+  const statements = text.split('--> statement-breakpoint');
   await db.transaction(async (tx) => {
     for (const statement of statements) await tx.execute(sql.raw(statement));
   });
@@ -194,6 +198,58 @@ describe('editor names', () => {
       await expectRollupsMatchActivity(u.user.id);
     }
     expect(await surfaces(legacy, today, oldDate)).toEqual(await surfaces(fresh, today, oldDate));
+  });
+
+  it("names an AI agent's and a browser's plugin, and migration 0019 renames what was stored under the plugin's own spelling, every dimension kept", async () => {
+    const db = await getDb();
+    const today = new Date().toISOString().slice(0, 10);
+    const old = (Math.floor(nowSeconds() / DAY) - 40) * DAY + 3600;
+    const oldDate = new Date(old * 1000).toISOString().slice(0, 10);
+    const recent = Math.max(nowSeconds() - 1800, Math.floor(nowSeconds() / DAY) * DAY + 1);
+    const claude = 'wakatime/v1.115.0 (linux-6.8.0-x86_64) go1.24.4 claude-code-wakatime/1.2.0';
+    const chrome = 'Chrome/126.0.0.0 linux_x86_64 chrome-wakatime/4.0.9';
+    const write = async (u: Awaited<ReturnType<typeof wakaUser>>) => {
+      const sync = await call(postBatch, '/sync/activities', { token: u.token, body: { activities: [{ language: 'Go', time: 600, hour: 1, date: today, project_name: 'api', ide_name: 'claude-code', category: 'ai coding' }] } });
+      expect(sync.status).toBe(200);
+      const beats = [0, 60, 120].map((s) => ({ entity: '/src/a.go', time: recent + s, language: 'Go', project: 'api', category: 'ai coding', ai_line_changes: 12 }));
+      expect((await waka(postBulk, 'heartbeats.bulk', u.key, beats, claude)).status).toBe(201);
+      expect((await waka(postBulk, 'heartbeats.bulk', u.key, [180, 240].map((s) => ({ entity: 'https://docs.example.org', type: 'url', time: recent + s, category: 'browsing', project: 'api' })), chrome)).status).toBe(201);
+      await importDump(u.account, {
+        user_agents: [{ id: 'ua-1', value: claude }],
+        days: [{ date: oldDate, heartbeats: [0, 300, 600].map((s, i) => ({ id: `h${i}`, entity: '/src/c.go', time: old + s, language: 'Go', project: 'api', type: 'file', category: 'ai coding', user_agent_id: 'ua-1' })) }],
+      });
+    };
+    const stored = async (id: string) => ({
+      credits: await rows(db, sql`SELECT day, credits FROM imported_days WHERE user_id = ${id} ORDER BY day`),
+      agents: await rows(db, sql`SELECT value, editor, os FROM user_agents WHERE user_id = ${id} ORDER BY value`),
+      dimensions: (await rows(db, sql`SELECT to_char(date, 'YYYY-MM-DD') AS date, hour, editor, category, ai_agent, millis::float8 AS millis, ai_additions::float8 AS ai FROM ide_activity WHERE user_id = ${id} ORDER BY 1, 2, 3, 4`)),
+    });
+    const fresh = await wakaUser();
+    await write(fresh);
+    const expected = { ...(await surfaces(fresh, today, oldDate)), ...(await stored(fresh.user.id)) };
+    expect(new Set(expected.ide.map((r) => r.editor))).toEqual(new Set(['Claude Code', 'Chrome']));
+    expect(expected.agents).toMatchObject([{ editor: 'Chrome' }, { editor: 'Claude Code' }]);
+    expect(JSON.stringify(expected.credits)).toContain('"ai coding"');
+
+    // The same history as the code before stored it: the AI agent's plugin under its own spelling.
+    const legacy = await wakaUser();
+    await write(legacy);
+    const id = legacy.user.id;
+    await db.transaction(async (tx) => {
+      for (const table of ['ide_activity', 'user_day_editors', 'heartbeats', 'user_agents']) {
+        await tx.execute(sql`UPDATE ${sql.identifier(table)} SET editor = 'claude-code' WHERE user_id = ${id} AND editor = 'Claude Code'`);
+      }
+      await tx.execute(sql`UPDATE imported_days SET credits = replace(credits::text, '"Claude Code"', '"claude-code"')::jsonb WHERE user_id = ${id}`);
+    });
+    await expectRollupsMatchActivity(id);
+    expect((await surfaces(legacy, today, oldDate)).dashboard.editors).not.toEqual(expected.dashboard.editors);
+    const migration = fs.readFileSync(path.join('drizzle', fs.readdirSync('drizzle').find((f) => f.endsWith('_agent_editor_names.sql'))!), 'utf8');
+    await runStatements(db, migration, [id]);
+    expect({ ...(await surfaces(legacy, today, oldDate)), ...(await stored(id)) }).toEqual(expected);
+    await expectRollupsMatchActivity(id);
+    // Again: nothing changes.
+    await runStatements(db, migration, [id]);
+    expect({ ...(await surfaces(legacy, today, oldDate)), ...(await stored(id)) }).toEqual(expected);
   });
 
   it('replays a retried sync batch from its first answer, whatever names were stored in between', async () => {

@@ -368,6 +368,10 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     const ranked = await page.getByRole('table').first().textContent();
     expect(ranked).toContain(owner);
     expect(ranked).toContain('30 mins');
+    // The range ends today in the viewer's time zone, as every dashboard page's does.
+    const said = (await page.locator('main').textContent()) ?? '';
+    const [, to, zone] = /to (\d{4}-\d\d-\d\d), ending today in your time zone \(([^)]+)\)/.exec(said) ?? [];
+    expect(to).toBe(new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date()));
 
     await page.getByRole('button', { name: 'Leave this leaderboard' }).click();
     await arrivesAt(page, /\/dashboard\/leaderboards$/);
@@ -468,8 +472,15 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
         { language: 'Go', time: 3600, date: day(2), hour: 9, project_name: 'alpha' },
         { language: 'Go', time: 1800, date: day(9), hour: 9, project_name: 'alpha' },
         { language: 'Go', time: 1200, date: day(1), hour: 9, project_name: 'beta' },
+        { language: 'Go', time: 600, date: day(1), hour: 10, project_name: 'delta', ide_name: 'claude-code', category: 'ai coding' },
+        { language: 'Go', time: 300, date: day(1), hour: 11, project_name: 'delta', ide_name: 'chrome', category: 'browsing' },
       ]),
     ).toBe(200);
+    // An AI agent's and a browser's plugin say what they are where editors are listed.
+    await tab.goto(`${base}/dashboard/projects/delta`, { waitUntil: 'networkidle' });
+    const editors = (await tab.locator('section[aria-labelledby="p-editors"]').textContent()) ?? '';
+    expect(editors).toContain('Claude Code (AI agent)');
+    expect(editors).toContain('Chrome (browser)');
     await tab.goto(`${base}/dashboard/projects/alpha?range=30d`, { waitUntil: 'networkidle' });
     // Thirty days, two with time: a day without time is a day of the axis too.
     await expect(tab.locator('section[aria-labelledby="p-days"] svg.bars-columns rect').count()).resolves.toBe(30);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { asciiLower, canonicalEditor, editorAliases } from '@/lib/editors';
+import { asciiLower, canonicalEditor, editorAliases, editorLabel } from '@/lib/editors';
+import { parseUserAgent } from '@/lib/wakatime/user-agent';
 
 // One name per editor, however it arrives; and the data migration that renamed what was stored
 // before matches exactly the names this module gives.
@@ -44,11 +45,22 @@ describe('canonical editor names', () => {
     ['cursor', 'Cursor'],
     ['xcode', 'Xcode'],
     ['  nvim  ', 'Neovim'],
+    ['claude-code', 'Claude Code'],
+    ['gemini-cli', 'Gemini CLI'],
+    ['msedge', 'Edge'],
     ['My Editor', 'My Editor'],
     ['  my editor ', 'my editor'],
     ['', ''],
   ])('%j is %j', (name, expected) => {
     expect(canonicalEditor(name)).toBe(expected);
+  });
+
+  it("says what an AI agent's or a browser's plugin is, where a figure names it", () => {
+    expect(parseUserAgent('wakatime/v1.115.0 (linux-6.8.0-x86_64) go1.24.4 claude-code-wakatime/1.2.0').editor).toBe('Claude Code');
+    expect(editorLabel('Claude Code')).toBe('Claude Code (AI agent)');
+    expect(editorLabel('Chrome')).toBe('Chrome (browser)');
+    expect(editorLabel('Neovim')).toBe('Neovim');
+    expect(editorLabel('My Editor')).toBe('My Editor');
   });
 
   it('gives a name that is its own name, ignores ASCII case and surrounding spaces, and passes any other name through trimmed', () => {

@@ -4,6 +4,7 @@ import { RangePicker } from '../range-picker';
 import { formatDuration } from '@/lib/badges/format';
 import { projectsPageData, rangeSearch, shownDates } from '@/lib/web/account/projects';
 import { requireUser } from '@/lib/web/account/session';
+import { labeledEditors } from '@/lib/editors';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Projects', description: 'Your time per project.', robots: { index: false } };
@@ -46,7 +47,7 @@ export default async function Projects({ searchParams }: { searchParams: Promise
                     </th>
                     <td>{formatDuration(p.seconds)}</td>
                     <td>{listed(p.languages)}</td>
-                    <td className="wide-only">{listed(p.editors)}</td>
+                    <td className="wide-only">{listed(labeledEditors(p.editors))}</td>
                     <td>{p.last_active}</td>
                   </tr>
                 ))}

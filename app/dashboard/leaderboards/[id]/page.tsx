@@ -7,6 +7,7 @@ import { ApiError } from '@/lib/http/problem';
 import { memberBoard } from '@/lib/leaderboards/boards';
 import { boardEntries, rangeDates, sharedLanguages } from '@/lib/leaderboards/entries';
 import { boardQuerySchema } from '@/lib/leaderboards/schemas';
+import { localDateHour } from '@/lib/local-time';
 import { requestOrigin, requireUser, siteAddress } from '@/lib/web/account/session';
 import { deleteBoardAction, leaveBoardAction, rotateCodeAction } from '../actions';
 import { InviteLink } from '../forms';
@@ -21,10 +22,10 @@ type Search = Promise<{ range?: string | string[]; language?: string | string[] 
 const one = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
 
 /** The languages members who share them coded in over 30 days: what the board can be ranked by. */
-async function rankableLanguages(boardId: string): Promise<string[]> {
+async function rankableLanguages(boardId: string, today: string): Promise<string[]> {
   const db = await getDb();
   const names = new Map<string, string>();
-  for (const list of (await sharedLanguages(db, boardId, rangeDates('30d'))).values()) for (const l of list) if (!names.has(l.name.toLowerCase())) names.set(l.name.toLowerCase(), l.name);
+  for (const list of (await sharedLanguages(db, boardId, rangeDates('30d', today))).values()) for (const l of list) if (!names.has(l.name.toLowerCase())) names.set(l.name.toLowerCase(), l.name);
   return [...names.values()].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
 }
 
@@ -39,7 +40,9 @@ export default async function BoardPage({ params, searchParams }: { params: Prom
   const search = await searchParams;
   const parsed = boardQuerySchema.safeParse({ range: one(search.range), language: one(search.language) });
   const query = parsed.success ? parsed.data : { range: '7d' as const, language: null };
-  const [ranked, languages] = await Promise.all([boardEntries(db, board.id, query.range, query.language), rankableLanguages(board.id)]);
+  // The range ends today in the viewer's time zone, as every dashboard page's does.
+  const today = localDateHour(user.timezone).date;
+  const [ranked, languages] = await Promise.all([boardEntries(db, board.id, query.range, query.language, today), rankableLanguages(board.id, today)]);
   const invite = board.invite_code ? `${await requestOrigin()}/dashboard/leaderboards/join?code=${encodeURIComponent(board.invite_code)}` : null;
   return (
     <>
@@ -49,7 +52,8 @@ export default async function BoardPage({ params, searchParams }: { params: Prom
       <h1>{board.name}</h1>
       <p className="muted">
         {board.members_count} {board.members_count === 1 ? 'member' : 'members'}; you are {board.role === 'owner' ? 'its owner' : 'a member'}. Coding time over the last{' '}
-        {query.range === '7d' ? '7' : '30'} UTC days ({ranked.from} to {ranked.to}), each hour counting at most 60 minutes; members with equal time share a rank.
+        {query.range === '7d' ? '7' : '30'} days, {ranked.from} to {ranked.to}, ending today in your time zone ({user.timezone}); each member&apos;s time is counted on
+        their own dates, each hour at most 60 minutes; members with equal time share a rank.
         {query.language ? ' Ranked by one language: only members whose public profile shows their languages.' : ''}
       </p>
       <LeaderboardFilter action={`/dashboard/leaderboards/${board.id}`} range={query.range} languages={languages} chosen={query.language ?? ''} />

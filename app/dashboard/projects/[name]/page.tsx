@@ -9,6 +9,7 @@ import { PROJECT_NAME_MAX } from '@/lib/projects/schemas';
 import { mergeQuestion, projectNotice, projectPageData, rangeSearch, shownDates } from '@/lib/web/account/projects';
 import { wallClock } from '@/lib/local-time';
 import { requireUser } from '@/lib/web/account/session';
+import { labeledEditors } from '@/lib/editors';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Project', description: 'Your time on one project.', robots: { index: false } };
@@ -50,7 +51,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
         <Breakdown items={figures?.languages ?? []} empty="No time in this range." caption={`Languages of ${name}`} />
       </Card>
       <Card id="p-editors" title="Editors">
-        <Breakdown items={figures?.editors ?? []} empty="No time in this range." caption={`Editors of ${name}`} />
+        <Breakdown items={labeledEditors(figures?.editors ?? [])} empty="No time in this range." caption={`Editors of ${name}`} />
       </Card>
       <Card id="p-rename" title="Rename">
         <p className="muted">
