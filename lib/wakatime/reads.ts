@@ -78,6 +78,12 @@ export function rangeText(date: string): string {
   return `${WEEKDAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${ordinal(d.getUTCDate())} ${d.getUTCFullYear()}`;
 }
 
+/**
+ * A summary day's `range.text` as WakaTime writes it: `Today` and `Yesterday` (in the user's
+ * timezone), else the date (rangeText). Raycast's extension compares today with yesterday by them.
+ */
+export const summaryDayText = (date: string, today: string): string => (date === today ? 'Today' : date === addDays(today, -1) ? 'Yesterday' : rangeText(date));
+
 /** WakaTime's daily average: the total over the days with coding time; the other days are holidays. */
 function dailyAverage(dayTotals: readonly number[]) {
   const coded = dayTotals.filter((s) => s > 0).length;
@@ -91,10 +97,11 @@ export async function summaries(db: Db, user: WakaUser, params: URLSearchParams)
   const project = params.get('project');
   if (project !== null && (project.length > 1000 || textProblem(project))) throw new ApiError('invalid_query', 'project must be at most 1000 characters of well-formed text.');
   const perDay = await figures(db, user, from, to, 'day', { project: project ?? undefined });
+  const today = localDateHour(user.timezone).date;
   const data = [...perDay].map(([date, f]) => ({
     ...f,
     dependencies: [],
-    range: { date, start: `${date}T00:00:00`, end: `${date}T23:59:59`, text: rangeText(date), timezone: user.timezone },
+    range: { date, start: `${date}T00:00:00`, end: `${date}T23:59:59`, text: summaryDayText(date, today), timezone: user.timezone },
   }));
   const total = data.reduce((sum, d) => sum + d.grand_total.total_seconds, 0);
   const { seconds: average, ...days } = dailyAverage(data.map((d) => d.grand_total.total_seconds));

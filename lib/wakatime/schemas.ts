@@ -74,7 +74,7 @@ export const summariesSchema = z
       z.object({
         ...figures,
         dependencies: z.array(z.unknown()),
-        range: z.object({ date: z.string(), start: z.string(), end: z.string(), text: z.string().meta({ description: 'As WakaTime writes it: `Sun Jan 29th 2023`.' }), timezone: z.string() }),
+        range: z.object({ date: z.string(), start: z.string(), end: z.string(), text: z.string().meta({ description: 'As WakaTime writes it: `Today` and `Yesterday` (the user\'s timezone), else `Sun Jan 29th 2023`.' }), timezone: z.string() }),
       }),
     ),
     cumulative_total: total,

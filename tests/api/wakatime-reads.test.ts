@@ -180,6 +180,21 @@ describe("WakaTime's reads over all history", () => {
     expect((await expectDocumented('GET', url, missing)).status).toBe(404);
   });
 
+  it("name today's and yesterday's summaries as WakaTime does, which Raycast's activity change compares", async () => {
+    const u = await wakaUser();
+    const [today, yesterday] = [daysFromToday(0), daysFromToday(-1)];
+    const sync = await call(postBatch, '/sync/activities', {
+      token: u.token!,
+      body: { activities: [{ date: yesterday, hour: 9, language: 'Go', time: 1800 }, { date: today, hour: 0, language: 'Go', time: 2700 }] },
+    });
+    expect(sync.status).toBe(200);
+    const { data } = await read(getSummaries, `summaries?start=${daysFromToday(-2)}&end=${today}`, { key: u.key });
+    expect(data.map((d: { range: { text: string } }) => d.range.text)).toEqual([rangeText(daysFromToday(-2)), 'Yesterday', 'Today']);
+    // The extension's own arithmetic: today's time against yesterday's, by the lowered texts.
+    const days = Object.fromEntries(data.map((d: { range: { text: string }; grand_total: { total_seconds: number } }) => [d.range.text.toLowerCase(), d.grand_total.total_seconds]));
+    expect(Math.floor((Math.abs(days.today - days.yesterday) / days.yesterday) * 1e2)).toBe(50);
+  });
+
   it('answer the status bar at status_bar/today, and list the User-Agents heartbeats came with', async () => {
     const u = await wakaUser();
     const t = Math.max(Math.floor(Date.now() / 1000) - 900, Math.floor(Date.now() / 86_400_000) * 86_400);
