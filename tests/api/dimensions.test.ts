@@ -35,11 +35,13 @@ async function bulk(key: string, beats: unknown[], headers: Record<string, strin
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+const startOfHour = (seconds: number) => Math.floor(seconds / 3600) * 3600;
 
 describe('dimensions of heartbeats', () => {
   it("keep the agent, machine, system and category of an AI agent's heartbeats, and their line changes once, in their own hour", async () => {
     const u = await wakaUser();
-    const t = nowSeconds() - 3 * 3600;
+    // A minute into an hour three hours ago: the heartbeats and their credits in that one hour, whenever the test runs.
+    const t = startOfHour(nowSeconds() - 3 * 3600) + 60;
     const beats = [
       { entity: 'a.ts', time: t, language: 'TypeScript', project: 'app', category: 'ai coding', ai_line_changes: 30, human_line_changes: -2 },
       { entity: 'b.ts', time: t + 60, language: 'TypeScript', project: 'app', category: 'ai coding', ai_line_changes: -5 },
@@ -55,7 +57,7 @@ describe('dimensions of heartbeats', () => {
 
   it("take the machine from a heartbeat's hostname without X-Machine-Name, and leave out a name that is not a plain one", async () => {
     const u = await wakaUser();
-    const t = nowSeconds() - 7200;
+    const t = startOfHour(nowSeconds() - 7200) + 60;
     await bulk(u.key, [
       { entity: 'a.go', time: t, language: 'Go', hostname: 'desk' },
       { entity: 'a.go', time: t + 60, language: 'Go', hostname: 'bad\u0000name' },
