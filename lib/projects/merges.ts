@@ -169,7 +169,7 @@ async function movedNow(tx: Db, userId: string, record: MergeRecord): Promise<Bu
     const now = await rows<{ at: string; until_then: string; until_now: string; zone: string; type: string; language: string; editor: string; os: string; app: string; category: string; machine: string; agent: string; project: string }>(
       tx,
       sql`SELECT ${h.at} AS at, k.until AS until_then, ${h.creditedUntil} AS until_now, ${h.zone} AS zone, ${h.type} AS type, ${h.language} AS language, ${h.editor} AS editor,
-                 ${h.os} AS os, ${h.app} AS app, ${h.category} AS category, ${h.machine} AS machine, ${h.aiAgent} AS agent, k.project AS project
+                 ${h.os} AS os, ${h.app} AS app, ${h.category} AS category, coalesce(${h.machine}, '') AS machine, coalesce(${h.aiAgent}, '') AS agent, k.project AS project
           FROM jsonb_to_recordset(${keys}::jsonb) AS k(at bigint, type text, digest bigint, until bigint, project text)
           JOIN ${h} ON ${h.userId} = ${userId}::uuid AND ${h.at} = k.at AND ${h.type} = k.type AND ${h.entityDigest} = k.digest AND ${h.project} = ${record.target}
           WHERE ${h.creditedUntil} <> k.until`,

@@ -45,7 +45,7 @@ async function dayBeats(db: Db, user: WakaUser, date: string, lead = 0): Promise
     db,
     sql`SELECT ${h.at}::float8 AS at, ${h.creditedUntil}::float8 AS until, ${h.type} AS type, ${h.entityDigest}::float8 AS digest,
                ${h.category} AS category, ${h.language} AS language, ${h.project} AS project, ${h.editor} AS editor, ${h.os} AS os,
-               ${h.machine} AS machine, ${h.aiAgent} AS ai_agent, ${h.aiLines} AS ai_lines, ${h.humanLines} AS human_lines
+               coalesce(${h.machine}, '') AS machine, coalesce(${h.aiAgent}, '') AS ai_agent, coalesce(${h.aiLines}, 0) AS ai_lines, coalesce(${h.humanLines}, 0) AS human_lines
         FROM ${h} WHERE ${h.userId} = ${user.id}::uuid AND ${h.at} >= ${day.start - lead} AND ${h.at} < ${day.end}
         ORDER BY ${h.at}, ${h.type}, ${h.entityDigest}`,
   );

@@ -25,7 +25,7 @@ export async function purgeOldHeartbeats(db: Db, now = Date.now()): Promise<void
   const [h, u] = [heartbeats, users];
   const due = sql`${u.heartbeatsSince} < ${before} OR ${u.lateHeartbeatsUntil} < ${now}`;
   await db.execute(
-    sql`DELETE FROM ${h} WHERE ${h.userId} = ANY (ARRAY(SELECT ${u.id} FROM ${u} WHERE ${due})) AND ${h.at} < ${before} AND ${h.purgeAfter} < ${now}`,
+    sql`DELETE FROM ${h} WHERE ${h.userId} = ANY (ARRAY(SELECT ${u.id} FROM ${u} WHERE ${due})) AND ${h.at} < ${before} AND coalesce(${h.purgeAfter}, 0) < ${now}`,
   );
   // A late batch since raised it past now, and keeps its rows until then.
   await db.execute(sql`UPDATE ${u} SET ${col(u.lateHeartbeatsUntil)} = NULL WHERE ${u.lateHeartbeatsUntil} < ${now}`);

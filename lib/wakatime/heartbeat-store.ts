@@ -63,8 +63,9 @@ const heartbeatStatement = compiled<
   // What tells two heartbeats apart, as one 64-bit number: the key a late one is remembered by.
   const lateKey = (c: string) => sql.raw(`('x' || left(md5(${c}.at::text || '/' || ${c}.type || '/' || ${c}.digest::text), 16))::bit(64)::bigint`);
   const fields = sql`category, language, project, editor, os, app, machine, ai_agent, ai_lines, human_lines`;
-  // A credit's bucket: an editor's (every dimension) or, for `type: app`, desktop time's (system and application).
-  const ide = (c: string) => sql.raw(`CASE WHEN p.type = 'app' THEN '' ELSE p.${c} END`);
+  // A credit's bucket: an editor's (every dimension) or, for `type: app`, desktop time's (system and
+  // application). Machine and AI agent are NULL in most heartbeats (lib/db/tables/wakatime.ts): '' in a bucket.
+  const ide = (c: string) => sql.raw(`CASE WHEN p.type = 'app' THEN '' ELSE ${c === 'machine' || c === 'ai_agent' ? `coalesce(p.${c}, '')` : `p.${c}`} END`);
   const recordAgents = agents
     ? sql`,
     seen AS (
@@ -90,7 +91,7 @@ const heartbeatStatement = compiled<
       SELECT ${earliest}::bigint + (e->>0)::bigint AS at, e->>1 AS type, ('x' || lpad(e->>2, 16, '0'))::bit(64)::bigint AS digest,
              e->>3 AS category, e->>4 AS language,
              ${aliasedInSnapshot(user.id, sql`e->>5`)} AS project, e->>6 AS editor, e->>7 AS os, e->>8 AS app,
-             e->>9 AS machine, e->>10 AS ai_agent, (e->>11)::int AS ai_lines, (e->>12)::int AS human_lines
+             nullif(e->>9, '') AS machine, nullif(e->>10, '') AS ai_agent, nullif((e->>11)::int, 0) AS ai_lines, nullif((e->>12)::int, 0) AS human_lines
       FROM jsonb_array_elements(${sql.placeholder('beats')}::text::jsonb) AS e
       WHERE (SELECT ok FROM user_lock)
     ),
@@ -122,7 +123,7 @@ const heartbeatStatement = compiled<
     changed AS MATERIALIZED (SELECT * FROM affected WHERE until <> credited OR zone <> ${zone}),
     stored AS (
       INSERT INTO ${h} (${cols(h.userId, h.at, h.type, h.entityDigest, h.category, h.language, h.project, h.editor, h.os, h.app, h.machine, h.aiAgent, h.aiLines, h.humanLines, h.creditedUntil, h.zone, h.purgeAfter)})
-      SELECT ${user.id}::uuid, at, type, digest, ${fields}, until, ${zone}, CASE WHEN at < ${lateBefore} THEN ${keepUntil} ELSE 0 END FROM affected WHERE is_new
+      SELECT ${user.id}::uuid, at, type, digest, ${fields}, until, ${zone}, CASE WHEN at < ${lateBefore} THEN ${keepUntil} END FROM affected WHERE is_new
       ORDER BY at, type, digest
     ),
     recredited AS (
@@ -157,10 +158,10 @@ const heartbeatStatement = compiled<
     ),
     -- Each new heartbeat's line changes, in the bucket of its own local hour.
     lines AS MATERIALIZED (
-      SELECT local::date AS date, extract(hour FROM local)::smallint AS hour, language, project, editor, category, machine, os, ai_agent,
+      SELECT local::date AS date, extract(hour FROM local)::smallint AS hour, language, project, editor, category, coalesce(machine, '') AS machine, os, coalesce(ai_agent, '') AS ai_agent,
              greatest(ai_lines, 0)::bigint AS ai_additions, greatest(-ai_lines, 0)::bigint AS ai_deletions,
              greatest(human_lines, 0)::bigint AS human_additions, greatest(-human_lines, 0)::bigint AS human_deletions
-      FROM (SELECT *, to_timestamp(at / 1000.0) AT TIME ZONE ${zone} AS local FROM fresh WHERE type <> 'app' AND (ai_lines <> 0 OR human_lines <> 0)) AS f
+      FROM (SELECT *, to_timestamp(at / 1000.0) AT TIME ZONE ${zone} AS local FROM fresh WHERE type <> 'app' AND (ai_lines IS NOT NULL OR human_lines IS NOT NULL)) AS f
     ),
     ${ideWrites(
       user.id,
@@ -189,8 +190,10 @@ function agentsToRecord(userId: string, seen: readonly SeenAgent[], now: number)
 
 /**
  * A batch as the statement receives it: one JSON parameter, a row per heartbeat, times as
- * milliseconds after the earliest and digests in hexadecimal (small numbers and short strings);
- * `since`, the earliest heartbeat not late (null: none), what `heartbeats_since` may move to.
+ * milliseconds after the earliest and digests in hexadecimal (small numbers and short strings),
+ * machine, AI agent and line changes only up to the last that is not none (most heartbeats have
+ * none: the statement reads a missing one as none); `since`, the earliest heartbeat not late
+ * (null: none), what `heartbeats_since` may move to.
  */
 export function statementBatch(batch: readonly Heartbeat[], lateBefore: number): { beats: string; earliest: number; since: number | null } {
   let earliest = Infinity;
@@ -199,7 +202,14 @@ export function statementBatch(batch: readonly Heartbeat[], lateBefore: number):
     if (b.at < earliest) earliest = b.at;
     if (b.at >= lateBefore && b.at < since) since = b.at;
   }
-  const rows = batch.map((b) => [b.at - earliest, b.type, digestHex(b.digest), b.category, b.language, b.project, b.editor, b.os, b.app, b.machine, b.agent, b.aiLines, b.humanLines]);
+  const rows = batch.map((b) => {
+    const row: (string | number)[] = [b.at - earliest, b.type, digestHex(b.digest), b.category, b.language, b.project, b.editor, b.os, b.app];
+    if (b.humanLines !== 0) row.push(b.machine, b.agent, b.aiLines, b.humanLines);
+    else if (b.aiLines !== 0) row.push(b.machine, b.agent, b.aiLines);
+    else if (b.agent !== '') row.push(b.machine, b.agent);
+    else if (b.machine !== '') row.push(b.machine);
+    return row;
+  });
   return { beats: JSON.stringify(rows), earliest, since: Number.isFinite(since) ? since : null };
 }
 

@@ -29,21 +29,25 @@ export const heartbeats = pgTable(
     editor: text('editor').notNull(),
     os: text('os').notNull(),
     app: text('app').notNull(),
-    /** The machine (X-Machine-Name, or the heartbeat's `hostname`); '' unknown. */
-    machine: text('machine').notNull().default(''),
-    /** The AI agent named in the User-Agent; '' for none. */
-    aiAgent: text('ai_agent').notNull().default(''),
-    /** WakaTime's ai_line_changes and human_line_changes of this heartbeat (may be negative). */
-    aiLines: integer('ai_lines').notNull().default(0),
-    humanLines: integer('human_lines').notNull().default(0),
+    // The columns of migration 0017 hold NULL for what most heartbeats have (no machine, no AI
+    // agent, no line changes, not late): a NULL takes no room in the row, where '' and 0 took 18
+    // bytes of every heartbeat stored (docs/scaling.md). Rows stored before hold '' and 0: both
+    // read the same (coalesce).
+    /** The machine (X-Machine-Name, or the heartbeat's `hostname`); NULL or '' unknown. */
+    machine: text('machine'),
+    /** The AI agent named in the User-Agent; NULL or '' for none. */
+    aiAgent: text('ai_agent'),
+    /** WakaTime's ai_line_changes and human_line_changes of this heartbeat (may be negative); NULL or 0 none. */
+    aiLines: integer('ai_lines'),
+    humanLines: integer('human_lines'),
     creditedUntil: bigint('credited_until', { mode: 'number' }).notNull(),
     zone: text('zone').notNull(),
     /**
      * Epoch ms before which the row is not purged, for a heartbeat that arrived already older than
-     * the 14 days (0 for the others, purged by their time): late ones a client sends in several
+     * the 14 days (NULL, or 0 before, for the others, purged by their time): late ones a client sends in several
      * requests find each other's times for their credits while it sends them.
      */
-    purgeAfter: bigint('purge_after', { mode: 'number' }).notNull().default(0),
+    purgeAfter: bigint('purge_after', { mode: 'number' }),
   },
   // No index but the key: the purge of old rows goes user by user through it (purgeOldHeartbeats).
   (t) => [primaryKey({ columns: [t.userId, t.at, t.type, t.entityDigest] })],
