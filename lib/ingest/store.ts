@@ -39,17 +39,27 @@ export type RowSource = SQL;
 export const IDE_KEY = ['date', 'hour', 'language', 'project', 'editor', 'category', 'machine', 'os', 'ai_agent'] as const;
 export const IDE_SUMS = ['millis', 'lines', 'ai_additions', 'ai_deletions', 'human_additions', 'human_deletions'] as const;
 
-/** Rows sent as one JSON parameter (an array of tuples, as text). */
+/** An IDE tuple's fields after millis, each with what it is when a client named none: a tuple ends at its last other one. */
+const IDE_DEFAULTS = [0, 'coding', '', '', '', 0, 0, 0, 0] as const;
+
+/**
+ * Rows sent as one JSON parameter (an array of tuples, as text). An IDE tuple is the bucket's
+ * date, hour, language, project, editor and millis, then lines, category, machine, system, AI
+ * agent and line changes up to the last that is not its default (most buckets have none of them:
+ * a shorter parameter to parse).
+ */
 export function jsonRows(kind: 'ide' | 'desktop', rows: IdeRow[] | DesktopRow[]): RowSource {
   if (kind === 'ide') {
-    const tuples = (rows as IdeRow[]).map((r) => [
-      r.date, r.hour, r.language, r.project, r.editor, r.category, r.machine, r.os, r.agent,
-      r.millis, r.lines, r.aiAdditions, r.aiDeletions, r.humanAdditions, r.humanDeletions,
-    ]);
+    const tuples = (rows as IdeRow[]).map((r) => {
+      const rest = [r.lines, r.category, r.machine, r.os, r.agent, r.aiAdditions, r.aiDeletions, r.humanAdditions, r.humanDeletions];
+      let n = rest.length;
+      while (n > 0 && rest[n - 1] === IDE_DEFAULTS[n - 1]) n--;
+      return [r.date, r.hour, r.language, r.project, r.editor, r.millis, ...rest.slice(0, n)];
+    });
     return sql`SELECT (e->>0)::date AS date, (e->>1)::smallint AS hour, e->>2 AS language, e->>3 AS project, e->>4 AS editor,
-                      e->>5 AS category, e->>6 AS machine, e->>7 AS os, e->>8 AS ai_agent,
-                      (e->>9)::bigint AS millis, (e->>10)::bigint AS lines, (e->>11)::bigint AS ai_additions, (e->>12)::bigint AS ai_deletions,
-                      (e->>13)::bigint AS human_additions, (e->>14)::bigint AS human_deletions
+                      coalesce(e->>7, 'coding') AS category, coalesce(e->>8, '') AS machine, coalesce(e->>9, '') AS os, coalesce(e->>10, '') AS ai_agent,
+                      (e->>5)::bigint AS millis, coalesce((e->>6)::bigint, 0) AS lines, coalesce((e->>11)::bigint, 0) AS ai_additions, coalesce((e->>12)::bigint, 0) AS ai_deletions,
+                      coalesce((e->>13)::bigint, 0) AS human_additions, coalesce((e->>14)::bigint, 0) AS human_deletions
                FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e`;
   }
   const tuples = (rows as DesktopRow[]).map((r) => [r.date, r.hour, r.platform, r.app, r.millis]);
