@@ -89,6 +89,21 @@ async function owner(options: { timezone?: string; public?: boolean } = {}) {
 
 const today = (timezone = 'UTC') => localDateHour(timezone).date;
 
+/** A WakaTime data dump of one UTC day 100 days ago: Go heartbeats in `project` at 10:00 plus each minute given. */
+const DUMP_DAY = Math.floor(Date.now() / 86_400_000) - 100;
+const dumpOf = (project: string, minutes: number[], entity = '/src/x.go') =>
+  JSON.stringify({
+    user: { id: 'u-1', username: 'me', timezone: 'UTC' },
+    days: [{ date: new Date(DUMP_DAY * 86_400_000).toISOString().slice(0, 10), heartbeats: minutes.map((m) => ({ entity, type: 'file', category: 'coding', language: 'Go', project, time: DUMP_DAY * 86_400 + 36_000 + m * 60 })) }],
+  });
+
+/** Imports a dump with an account token and waits until it is read. */
+async function importDump(token: string, body: string) {
+  const res = await postImport(new Request(`${base}/me/imports`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body }));
+  expect(res.status).toBe(202);
+  await importsSettled();
+}
+
 describe('GET /me/projects', () => {
   it('lists each project with its languages, editors and last active date, the hour cap applied', async () => {
     const o = await owner();
@@ -295,33 +310,21 @@ describe('POST /me/projects/{name}/rename', () => {
 
   it('sends imported days of the old name to the new one, the same dump imported again counting nothing twice', async () => {
     const o = await owner();
-    const day = Math.floor(Date.now() / 86_400_000) - 100;
-    const at = (minutes: number) => day * 86_400 + 10 * 3600 + minutes * 60;
-    const dump = (minutes: number[]) =>
-      JSON.stringify({
-        user: { id: 'u-1', username: 'me', timezone: 'UTC' },
-        days: [{ date: new Date(day * 86_400_000).toISOString().slice(0, 10), heartbeats: minutes.map((m) => ({ entity: '/src/old/a.go', type: 'file', category: 'coding', language: 'Go', project: 'old', time: at(m) })) }],
-      });
-    const importDump = async (body: string) => {
-      const url = `${base}/me/imports`;
-      const res = await postImport(new Request(url, { method: 'POST', headers: { authorization: `Bearer ${o.account}`, 'content-type': 'application/json' }, body }));
-      expect(res.status).toBe(202);
-      await importsSettled();
-    };
-    await importDump(dump([0, 5, 10]));
+    const dump = (minutes: number[]) => dumpOf('old', minutes, '/src/old/a.go');
+    await importDump(o.account, dump([0, 5, 10]));
     expect(await (await rename(o.account, 'old', 'new')).json()).toEqual({ project: 'new', merged: false });
-    await importDump(dump([0, 5, 10]));
+    await importDump(o.account, dump([0, 5, 10]));
     const figures = async () => (await list(o.account, 'range=all')).projects.map((p: { name: string; seconds: number }) => [p.name, p.seconds]);
     expect(await figures()).toEqual([['new', 600]]);
     // A fuller export of the day replaces what the day held, still under the new name.
-    await importDump(dump([0, 5, 10, 15]));
+    await importDump(o.account, dump([0, 5, 10, 15]));
     expect(await figures()).toEqual([['new', 900]]);
     expect((await storedIde(o.user.id)).filter((r) => r.project === 'old' && r.millis !== 0)).toEqual([]);
     // Another project renamed onto the old name makes it a name of its own again: a fuller export
     // still takes back exactly what the day held (from where it is) and counts the day as "old".
     await write(o.sync, [{ date: addDays(today(), -1), hour: 9, language: 'Go', project: 'x', seconds: 60 }]);
     await rename(o.account, 'x', 'old');
-    await importDump(dump([0, 5, 10, 15, 20]));
+    await importDump(o.account, dump([0, 5, 10, 15, 20]));
     expect(await figures()).toEqual([['old', 1260]]);
   });
 
@@ -396,21 +399,10 @@ describe('POST /me/projects/{name}/split', () => {
 
     // An import into the merged project's days since the merge: 409, and nothing changes.
     const p = await owner();
-    const day = Math.floor(Date.now() / 86_400_000) - 100;
-    const dump = (project: string, minutes: number[]) =>
-      JSON.stringify({
-        user: { id: 'u-1', username: 'me', timezone: 'UTC' },
-        days: [{ date: new Date(day * 86_400_000).toISOString().slice(0, 10), heartbeats: minutes.map((m) => ({ entity: '/src/x.go', type: 'file', category: 'coding', language: 'Go', project, time: day * 86_400 + 36_000 + m * 60 })) }],
-      });
-    const importDump = async (body: string) => {
-      const res = await postImport(new Request(`${base}/me/imports`, { method: 'POST', headers: { authorization: `Bearer ${p.account}`, 'content-type': 'application/json' }, body }));
-      expect(res.status).toBe(202);
-      await importsSettled();
-    };
-    await importDump(dump('a', [0, 5, 10]));
+    await importDump(p.account, dumpOf('a', [0, 5, 10]));
     await write(p.sync, [{ date: d, hour: 9, language: 'Go', project: 'b', seconds: 60 }]);
     await rename(p.account, 'a', 'b');
-    await importDump(dump('a', [0, 5, 10, 15]));
+    await importDump(p.account, dumpOf('a', [0, 5, 10, 15]));
     const stored = await storedIde(p.user.id);
     const refused = await split(p.account, 'b', 'a');
     expect(refused.status).toBe(409);
@@ -420,22 +412,11 @@ describe('POST /me/projects/{name}/split', () => {
 
   it("puts imported days' credits back under the old name, so that a day imported again replaces them there", async () => {
     const o = await owner();
-    const day = Math.floor(Date.now() / 86_400_000) - 100;
-    const dump = (minutes: number[]) =>
-      JSON.stringify({
-        user: { id: 'u-1', username: 'me', timezone: 'UTC' },
-        days: [{ date: new Date(day * 86_400_000).toISOString().slice(0, 10), heartbeats: minutes.map((m) => ({ entity: '/src/x.go', type: 'file', category: 'coding', language: 'Go', project: 'a', time: day * 86_400 + 36_000 + m * 60 })) }],
-      });
-    const importDump = async (body: string) => {
-      const res = await postImport(new Request(`${base}/me/imports`, { method: 'POST', headers: { authorization: `Bearer ${o.account}`, 'content-type': 'application/json' }, body }));
-      expect(res.status).toBe(202);
-      await importsSettled();
-    };
-    await importDump(dump([0, 5, 10]));
+    await importDump(o.account, dumpOf('a', [0, 5, 10]));
     await write(o.sync, [{ date: addDays(today(), -1), hour: 9, language: 'Go', project: 'b', seconds: 60 }]);
     await rename(o.account, 'a', 'b');
     expect((await split(o.account, 'b', 'a')).status).toBe(200);
-    await importDump(dump([0, 5, 10, 15]));
+    await importDump(o.account, dumpOf('a', [0, 5, 10, 15]));
     const figures = (await list(o.account, 'range=all')).projects.map((p: { name: string; seconds: number }) => [p.name, p.seconds]);
     expect(figures).toEqual([['a', 900], ['b', 60]]);
   });
