@@ -50,3 +50,13 @@ export interface DesktopRow {
   app: string;
   millis: number;
 }
+
+/**
+ * `values` up to the last that is not its default in `defaults`: a row of a batch's JSON
+ * parameter ends there, and the statement reads a field left out as its default.
+ */
+export function untilDefaults<T>(values: readonly T[], defaults: readonly T[]): T[] {
+  let n = values.length;
+  while (n > 0 && values[n - 1] === defaults[n - 1]) n--;
+  return values.slice(0, n);
+}

@@ -15,7 +15,7 @@ import {
   userHours,
   users,
 } from '../db/schema';
-import type { DesktopRow, IdeRow } from './rows';
+import { untilDefaults, type DesktopRow, type IdeRow } from './rows';
 import type { Admit, AdmitResult } from '../auth/write-token';
 import { countedColumns, countWriteCtes } from '../http/rate-limit';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyKey } from './idempotency';
@@ -50,12 +50,10 @@ const IDE_DEFAULTS = [0, 'coding', '', '', '', 0, 0, 0, 0] as const;
  */
 export function jsonRows(kind: 'ide' | 'desktop', rows: IdeRow[] | DesktopRow[]): RowSource {
   if (kind === 'ide') {
-    const tuples = (rows as IdeRow[]).map((r) => {
-      const rest = [r.lines, r.category, r.machine, r.os, r.agent, r.aiAdditions, r.aiDeletions, r.humanAdditions, r.humanDeletions];
-      let n = rest.length;
-      while (n > 0 && rest[n - 1] === IDE_DEFAULTS[n - 1]) n--;
-      return [r.date, r.hour, r.language, r.project, r.editor, r.millis, ...rest.slice(0, n)];
-    });
+    const tuples = (rows as IdeRow[]).map((r) => [
+      r.date, r.hour, r.language, r.project, r.editor, r.millis,
+      ...untilDefaults<string | number>([r.lines, r.category, r.machine, r.os, r.agent, r.aiAdditions, r.aiDeletions, r.humanAdditions, r.humanDeletions], IDE_DEFAULTS),
+    ]);
     return sql`SELECT (e->>0)::date AS date, (e->>1)::smallint AS hour, e->>2 AS language, e->>3 AS project, e->>4 AS editor,
                       coalesce(e->>7, 'coding') AS category, coalesce(e->>8, '') AS machine, coalesce(e->>9, '') AS os, coalesce(e->>10, '') AS ai_agent,
                       (e->>5)::bigint AS millis, coalesce((e->>6)::bigint, 0) AS lines, coalesce((e->>11)::bigint, 0) AS ai_additions, coalesce((e->>12)::bigint, 0) AS ai_deletions,

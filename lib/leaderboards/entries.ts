@@ -9,8 +9,8 @@ import type { LeaderboardRange } from '../stats/leaderboard/query';
 
 // A private leaderboard's ranking, by the public leaderboard's rules: the last 7 or 30 dates up
 // to today (UTC's for the API, as the public board; the viewer's own on the dashboard), each
-// member's time on their own dates (no one's hours show), every user-hour counting at most 3600 s (user_days holds it capped), members
-// with equal time sharing a rank (rank(): 1, 1, 3; ties listed by user id), only members with time.
+// member's time on their own dates (no one's hours show), every user-hour counting at most
+// 3600 s (user_days holds it capped), members with equal time sharing a rank (rank(): 1, 1, 3; ties listed by user id), only members with time.
 // Ranked by a language (matched ignoring case, every spelling counted), it ranks only members who
 // share languages (their setting, read in the same statement): joining shows a member's totals to
 // the other members, never a language they keep private. No day counts before the window of

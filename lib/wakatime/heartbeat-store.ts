@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { compiled, preparedRows, type Db } from '../db/client';
 import { col, cols, selected } from '../db/names';
 import { heartbeats, lateHeartbeatKeys, userAgents, users } from '../db/schema';
+import { untilDefaults } from '../ingest/rows';
 import { admitCtes, admittedColumns, desktopWrites, ideWrites } from '../ingest/store';
 import type { Admission, Admit, AdmitResult } from '../auth/write-token';
 import type { WriteLimits } from '../http/rate-limit';
@@ -188,6 +189,9 @@ function agentsToRecord(userId: string, seen: readonly SeenAgent[], now: number)
   return due.length > 0 ? JSON.stringify(due.map((a) => [a.value, a.editor, a.os])) : null;
 }
 
+/** A heartbeat's machine, AI agent and line changes when it has none. */
+const NO_EXTRAS = ['', '', 0, 0] as const;
+
 /**
  * A batch as the statement receives it: one JSON parameter, a row per heartbeat, times as
  * milliseconds after the earliest and digests in hexadecimal (small numbers and short strings),
@@ -202,14 +206,10 @@ export function statementBatch(batch: readonly Heartbeat[], lateBefore: number):
     if (b.at < earliest) earliest = b.at;
     if (b.at >= lateBefore && b.at < since) since = b.at;
   }
-  const rows = batch.map((b) => {
-    const row: (string | number)[] = [b.at - earliest, b.type, digestHex(b.digest), b.category, b.language, b.project, b.editor, b.os, b.app];
-    if (b.humanLines !== 0) row.push(b.machine, b.agent, b.aiLines, b.humanLines);
-    else if (b.aiLines !== 0) row.push(b.machine, b.agent, b.aiLines);
-    else if (b.agent !== '') row.push(b.machine, b.agent);
-    else if (b.machine !== '') row.push(b.machine);
-    return row;
-  });
+  const rows = batch.map((b) => [
+    b.at - earliest, b.type, digestHex(b.digest), b.category, b.language, b.project, b.editor, b.os, b.app,
+    ...untilDefaults<string | number>([b.machine, b.agent, b.aiLines, b.humanLines], NO_EXTRAS),
+  ]);
   return { beats: JSON.stringify(rows), earliest, since: Number.isFinite(since) ? since : null };
 }
 
