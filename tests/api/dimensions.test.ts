@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { issueToken } from '@/lib/accounts/tokens';
-import { getDb } from '@/lib/db/client';
+import { sql } from 'drizzle-orm';
+import { getDb, rows } from '@/lib/db/client';
 import { renameProject } from '@/lib/projects/rename';
 import { ownBreakdowns } from '@/lib/stats/breakdowns';
 import { call, daysFromToday, newUser, storedDimensions, tokenWithScopes } from '../helpers/api';
@@ -53,6 +54,23 @@ describe('dimensions of heartbeats', () => {
     expect(stored.map(({ category, machine, os, agent }) => ({ category, machine, os, agent }))).toEqual([{ category: 'ai coding', machine: 'work-laptop', os: 'Linux', agent: 'Claude' }]);
     const sum = (k: 'millis' | 'aiAdditions' | 'aiDeletions' | 'humanAdditions' | 'humanDeletions') => stored.reduce((s, r) => s + Number(r[k]), 0);
     expect([sum('millis'), sum('aiAdditions'), sum('aiDeletions'), sum('humanAdditions'), sum('humanDeletions')]).toEqual([60_000, 30, 5, 0, 2]);
+  });
+
+  it("count a heartbeat stored before migration 0020 (no machine as '', no lines as 0) as one stored now (NULL)", async () => {
+    const [before, now] = [await wakaUser(), await wakaUser()];
+    const t = startOfHour(nowSeconds() - 3 * 3600) + 60;
+    const vim = { 'user-agent': 'wakatime/13.1.0 (linux-5.15.0) python3.11 vim/9.0 vim-wakatime/9.0.1' };
+    for (const u of [before, now]) await bulk(u.key, [{ entity: 'a.go', time: t, language: 'Go', project: 'app' }], vim);
+    const db = await getDb();
+    // As migration 0017's defaults stored it: '' and 0, where a heartbeat stored now holds NULL.
+    await db.execute(sql`UPDATE heartbeats SET machine = '', ai_agent = '', ai_lines = 0, human_lines = 0, purge_after = 0 WHERE user_id = ${before.user.id}`);
+    const [{ nulls }] = await rows<{ nulls: number }>(db, sql`SELECT count(*)::int AS nulls FROM heartbeats WHERE user_id = ${now.user.id} AND machine IS NULL AND ai_agent IS NULL AND ai_lines IS NULL AND purge_after IS NULL`);
+    expect(nulls).toBe(1);
+    // The next heartbeat extends the stored one's credit: subtracted and added under the same bucket, whichever way it was stored.
+    for (const u of [before, now]) await bulk(u.key, [{ entity: 'a.go', time: t + 120, language: 'Go', project: 'app' }], vim);
+    const strip = (rows: Awaited<ReturnType<typeof storedDimensions>>) => rows.map(({ millis, machine, agent }) => ({ millis, machine, agent }));
+    expect(strip(await storedDimensions(before.user.id))).toEqual([{ millis: 120_000, machine: '', agent: '' }]);
+    expect(strip(await storedDimensions(now.user.id))).toEqual(strip(await storedDimensions(before.user.id)));
   });
 
   it("take the machine from a heartbeat's hostname without X-Machine-Name, and leave out a name that is not a plain one", async () => {
