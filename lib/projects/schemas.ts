@@ -72,11 +72,13 @@ export const renamedProjectSchema = z
 
 export const splitProjectSchema = z
   .object({
-    project: z
-      .string({ error: 'project must be a string' })
-      .min(1, { error: 'project must not be empty' })
-      .max(PROJECT_PATH_MAX, { error: `project must be at most ${PROJECT_PATH_MAX} characters` })
-      .meta({ description: 'The project that was merged into `{name}`, as the rename that merged it named it.' }),
+    project: checkedText(
+      z
+        .string({ error: 'project must be a string' })
+        .min(1, { error: 'project must not be empty' })
+        .max(PROJECT_PATH_MAX, { error: `project must be at most ${PROJECT_PATH_MAX} characters` }),
+      'project',
+    ).meta({ description: 'The project that was merged into `{name}`, as the rename that merged it named it.' }),
   })
   .meta({ id: 'SplitProject' });
 

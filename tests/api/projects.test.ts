@@ -394,6 +394,12 @@ describe('POST /me/projects/{name}/split', () => {
     expect((await split(o.account, 'c', 'a')).status).toBe(404);
     expect((await split(o.account, 'c', 'b')).status).toBe(404);
     expect((await split(o.account, 'c', '')).status).toBe(422);
+    // Text PostgreSQL cannot store is refused by name, never sent to it.
+    for (const bad of ['a\u0000b', '\uD800']) {
+      const res = await split(o.account, 'c', bad);
+      expect(res.status).toBe(422);
+      expect((await res.json()).errors[0].path).toBe('project');
+    }
     expect((await send(splitRoute, 'POST', '/me/projects/c/split', o.account, { name: 'c' }, { project: 5 })).status).toBe(422);
     expect((await send(splitRoute, 'POST', '/me/projects/c/split', o.sync, { name: 'c' }, { project: 'a' })).status).toBe(403);
 

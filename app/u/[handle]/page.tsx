@@ -6,7 +6,6 @@ import { Figures } from '@/app/components/figures';
 import { formatChange, formatDuration } from '@/lib/badges/format';
 import { activitySvg, weeklySvg } from '@/lib/charts/svg';
 import { profileData } from '@/lib/web/public/pages';
-import { labeledEditors } from '@/lib/editors';
 
 // Rendered on a profile's first visit and served from the cache until its data, its settings or
 // its date change (lib/web/public/pages.ts); a minute at most in shared caches (Cache-Control).
@@ -87,7 +86,7 @@ export default async function Profile({ params }: Props) {
       )}
       {time.editors.length > 0 && (
         <Card id="editors" title="Editors" style={{ marginTop: '1rem' }}>
-          <Breakdown items={labeledEditors(time.editors)} empty="" caption="Editors, last 30 days" />
+          <Breakdown items={time.editors} empty="" caption="Editors, last 30 days" />
         </Card>
       )}
     </>
