@@ -93,6 +93,9 @@ export function editorLabel(name: string): string {
   return kind ? `${name} (${kind})` : name;
 }
 
+/** Whether `name` (as stored) is an AI agent's own plugin: its time is AI-assisted coding, public only with share_ai. */
+export const isAiAgentEditor = (name: string): boolean => KINDS.get(name) === 'AI agent';
+
 /** ASCII letters lowered, nothing else: what `translate(x, 'A..Z', 'a..z')` does in SQL. */
 export const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 

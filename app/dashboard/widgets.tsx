@@ -216,7 +216,7 @@ const sentences: { flag: string; title: string; sentence: string }[] = [
   {
     flag: 'share_ai',
     title: 'Share AI-assisted coding',
-    sentence: 'With a public profile, your time with AI agents (which agents, the AI Coding category) and your AI and human line changes are shown too, and may be a badge. Off, AI Coding counts as Coding wherever your figures are public.',
+    sentence: 'With a public profile, your time with AI agents (which agents, the AI Coding category) and your AI and human line changes are shown too, and may be a badge. Off, AI Coding counts as Coding and an AI agent’s own plugin (such as Claude Code) counts among your editors as Other wherever your figures are public.',
   },
   { flag: 'share_machines', title: 'Share machine names', sentence: "With a public profile, the names of the machines you code on are shown too. Off, a machine's name is never public." },
   { flag: 'leaderboard', title: 'Appear on the leaderboard', sentence: 'Your name, handle and coding time for the last 7 and 30 days are listed on the public leaderboard (pages already served may show you for up to five minutes after you leave).' },

@@ -38,7 +38,7 @@ export const settingsSchema = z
     share_languages: z.boolean(),
     share_editors: z.boolean(),
     share_apps: z.boolean(),
-    share_ai: z.boolean().meta({ description: 'Public surfaces show AI-assisted coding: AI agents and their time, the AI Coding category, AI and human line changes (off: none of it, and AI Coding counts as Coding).' }),
+    share_ai: z.boolean().meta({ description: 'Public surfaces show AI-assisted coding: AI agents and their time, the AI Coding category, AI and human line changes (off: none of it, AI Coding counts as Coding and an AI agent’s own plugin among the editors as Other).' }),
     share_machines: z.boolean().meta({ description: "Public surfaces name the machines you code on (off: a machine's name is never public)." }),
     leaderboard: z.boolean().meta({ description: 'Opt in to the public leaderboard.' }),
     community_stats: z.boolean().meta({ description: 'Count towards site-wide aggregates.' }),

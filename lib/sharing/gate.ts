@@ -4,6 +4,7 @@ import { rows, type Db } from '../db/client';
 import { col, selected } from '../db/names';
 import { ApiError } from '../http/problem';
 import { badges, plans, users } from '../db/schema';
+import { isAiAgentEditor } from '../editors';
 import { effectiveLimits } from '../plans/limits';
 import { isHandle, isUuid } from '../ids';
 import { ownerCacheOf } from './owner-cache';
@@ -98,6 +99,17 @@ export const listedOnLeaderboard = (u: SQLWrapper) => sql`${u}.${col(users.leade
 
 /** Language figures of a user appear publicly only if the user shares languages. */
 export const sharesLanguages = (u: SQLWrapper) => sql`${u}.${col(users.shareLanguages)}`;
+
+/**
+ * An editor's name as a user's public figures show it (they show editors only with
+ * share_editors). Time of an editor no client named ('' or "Unknown" to its owner) counts in
+ * "Other", never as a figure of its own; so does an AI agent's own plugin ("Claude Code") while
+ * the owner keeps AI-assisted coding private (share_ai off), or its name alone would publish it.
+ */
+export function publicEditorName(name: string, shares: Pick<PublicOwner['shares'], 'ai'>): string {
+  if (name === '' || name === 'Unknown') return 'Other';
+  return !shares.ai && isAiAgentEditor(name) ? 'Other' : name;
+}
 
 /** The public identity of a user row, field by field. */
 export function publicUserOf(row: { id: string; handle: string; display_name: string }): PublicUser {

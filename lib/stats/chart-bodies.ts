@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { addDays, eachDay, isoWeekStart } from '../dates';
 import { localDateHour } from '../local-time';
-import { enoughUsers } from '../sharing/gate';
+import { enoughUsers, publicEditorName } from '../sharing/gate';
 import type { PublicOwner, PublicUser } from '../sharing/owner';
 import { communityDaysShown, dayTotals, dimensionTotals, earliestDate, weekdayHours, type NamedFigure, type Scope } from './queries';
 import { resolveRange, type RangeQuery, type ResolvedRange } from './range';
@@ -63,9 +63,10 @@ function ranked(figures: NamedFigure[], rename: (name: string) => string = (n) =
     .map((f) => ({ ...f, percent: total ? Math.round((f.seconds / total) * 1000) / 10 : 0 }));
 }
 
-// Time from an editor no plugin named (a dump without its User-Agents, an old client): "Unknown"
-// to its owner; on a public chart it is counted in "Other", never a figure of its own.
-const editorName = (target: ChartTarget) => (name: string) => name || (target.scope === 'user' && target.own ? 'Unknown' : 'Other');
+// Time from an editor no plugin named (a dump without its User-Agents, an old client) is "Unknown"
+// to its owner and "Other" site-wide; a user's public chart names editors as the gate allows.
+const editorName = (target: ChartTarget) => (name: string) =>
+  target.scope === 'global' ? name || 'Other' : target.own ? name || 'Unknown' : publicEditorName(name, target.owner.shares);
 
 async function dailySeconds(db: Db, target: ChartTarget, range: ResolvedRange): Promise<{ date: string; seconds: number }[]> {
   const byDate = new Map(visible(target, await dayTotals(db, scopeOf(target), range.from, range.to)).map((d) => [d.date, d.millis]));

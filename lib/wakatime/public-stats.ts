@@ -5,7 +5,7 @@ import { json } from '../http/body';
 import { siteOrigin } from '../http/origin';
 import { localDateHour } from '../local-time';
 import { ProcessCache } from '../process-cache';
-import { publicOwner } from '../sharing/gate';
+import { publicEditorName, publicOwner } from '../sharing/gate';
 import type { PublicOwner } from '../sharing/owner';
 import { publicWakatime, wakatimeKey, withWakatimeKey } from './api-key';
 import { statsHandler, userHandler } from './handlers';
@@ -21,7 +21,8 @@ import { duration, type WakaDuration } from './summaries';
 // - the totals: whenever the profile is public (`is_coding_activity_visible`);
 // - `languages`: only with share_languages;
 // - `editors`, `operating_systems`, `categories`: only with share_editors (what the owner works
-//   with, as WakaTime groups them under "other usage");
+//   with, as WakaTime groups them under "other usage"); an AI agent's own plugin as an editor
+//   only with share_ai too (lib/sharing/gate.ts: publicEditorName);
 // - `projects`: never (a project's name can say what the owner works on for whom);
 // - AI-assisted coding (the AI Coding category, the AI and human line changes of `grand_total`):
 //   only with share_ai; without it AI Coding counts as Coding and the line changes are left out;
@@ -42,26 +43,22 @@ const ENTRY_MS = 10 * 60_000;
 
 type OwnStats = Awaited<ReturnType<typeof stats>>;
 
-/** Categories as the public sees them without share_ai: AI Coding is Coding (percentages stay those of the total). */
-function withoutAi(categories: WakaDuration[], total: number): WakaDuration[] {
-  const ai = categories.find((c) => c.name === categoryName('ai coding'));
-  if (!ai) return categories;
-  const coding = categories.find((c) => c.name === categoryName('coding'))?.total_seconds ?? 0;
-  const rest = categories.filter((c) => c !== ai && c.name !== categoryName('coding'));
-  return [duration(categoryName('coding'), coding + ai.total_seconds, total), ...rest].sort((a, b) => b.total_seconds - a.total_seconds || a.name.localeCompare(b.name));
+/**
+ * A list with each name as the public may see it (`rename`): the time of names that become one
+ * (e.g. "Other") is added up, percentages stay those of the total.
+ */
+function renamed(list: WakaDuration[], total: number, rename: (name: string) => string): WakaDuration[] {
+  if (list.every((d) => rename(d.name) === d.name)) return list;
+  const merged = new Map<string, number>();
+  for (const d of list) merged.set(rename(d.name), (merged.get(rename(d.name)) ?? 0) + d.total_seconds);
+  return [...merged].map(([name, seconds]) => duration(name, seconds, total)).sort((a, b) => b.total_seconds - a.total_seconds || a.name.localeCompare(b.name));
 }
 
-/**
- * A list as the public sees it: time of an editor or system no client named ("Unknown" to its
- * owner) is counted in "Other", never shown as a figure of its own.
- */
-function unknownAsOther(list: WakaDuration[], total: number): WakaDuration[] {
-  const unknown = list.find((d) => d.name === 'Unknown');
-  if (!unknown) return list;
-  const other = list.find((d) => d.name === 'Other');
-  const rest = list.filter((d) => d !== unknown && d !== other);
-  return [...rest, duration('Other', unknown.total_seconds + (other?.total_seconds ?? 0), total)].sort((a, b) => b.total_seconds - a.total_seconds || a.name.localeCompare(b.name));
-}
+/** Categories as the public sees them without share_ai: AI Coding is Coding. */
+const categoryWithoutAi = (name: string) => (name === categoryName('ai coding') ? categoryName('coding') : name);
+
+/** A system no client named ("Unknown" to its owner) counts in "Other", never a figure of its own. */
+const systemName = (name: string) => (name === 'Unknown' ? 'Other' : name);
 
 /** The owner's figures as the public may see them, list by list. */
 export function publicStatsBody({ data }: OwnStats, shares: PublicOwner['shares']) {
@@ -75,9 +72,9 @@ export function publicStatsBody({ data }: OwnStats, shares: PublicOwner['shares'
       start: `${date(figures.start)}T00:00:00Z`,
       end: `${date(figures.end)}T23:59:59Z`,
       languages: shares.languages ? figures.languages : [],
-      editors: shares.editors ? unknownAsOther(figures.editors, figures.total_seconds) : [],
-      operating_systems: shares.editors ? unknownAsOther(figures.operating_systems, figures.total_seconds) : [],
-      categories: !shares.editors ? [] : shares.ai ? figures.categories : withoutAi(figures.categories, figures.total_seconds),
+      editors: shares.editors ? renamed(figures.editors, figures.total_seconds, (name) => publicEditorName(name, shares)) : [],
+      operating_systems: shares.editors ? renamed(figures.operating_systems, figures.total_seconds, systemName) : [],
+      categories: !shares.editors ? [] : shares.ai ? figures.categories : renamed(figures.categories, figures.total_seconds, categoryWithoutAi),
       machines: shares.machines ? figures.machines : [],
       projects: [],
       is_coding_activity_visible: true,

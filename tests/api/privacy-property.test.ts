@@ -5,6 +5,7 @@ import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { GET as getStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
 import type { Settings } from '@/lib/accounts/schemas';
 import { resetConfig } from '@/lib/config';
+import { canonicalEditor } from '@/lib/editors';
 import { call, daysFromToday, newUser } from '../helpers/api';
 import { getChart } from '../helpers/public';
 
@@ -20,7 +21,8 @@ async function publicStats(handle: string) {
 // figure of a private user or an unshared dimension, and every site-wide entry must rest on at
 // least PUBLIC_MIN_USERS (3) community members. Worlds share the database and a date comes back
 // every 25 worlds (shrinking runs many), so the site-wide checks count everyone who wrote to the
-// world's date; machines' names and AI-assisted coding show only with share_machines and share_ai.
+// world's date; machines' names and AI-assisted coding (the AI Coding category, and an AI agent's
+// own plugin as an editor: `claude-code` is Claude Code) show only with share_machines and share_ai.
 // Site-wide figures are exact here: the noise would lift a total over its ceiling
 // (tests/api/community-privacy.test.ts covers the noise).
 
@@ -40,7 +42,7 @@ const settingsArb: fc.Arbitrary<Settings> = fc.record({
 });
 const bucketArb = fc.record({
   language: fc.constantFrom(...languages),
-  ide_name: fc.constantFrom('Vim', 'Zed'),
+  ide_name: fc.constantFrom('Vim', 'Zed', 'claude-code'),
   time: fc.integer({ min: 60, max: 3600 }),
   hour: fc.integer({ min: 0, max: 3 }),
   // AI-assisted buckets (shown only with share_ai) and machines (named only with share_machines).
@@ -84,20 +86,24 @@ describe('privacy over random worlds', () => {
           if (!p.settings.profile_public) continue;
           const t = await time.json();
           const l = await lang.json();
-          const own = (key: 'language' | 'ide_name') => new Set(p.buckets.map((b) => b[key]));
+          // An AI agent's plugin is an editor of its own only with share_ai; without it, its time is Other's.
+          const editorShown = (name: string) => (canonicalEditor(name) === 'Claude Code' && !p.settings.share_ai ? 'Other' : canonicalEditor(name));
+          const shownEditors = new Set(p.buckets.map((b) => editorShown(b.ide_name)));
           if (!p.settings.share_editors) expect(t.editors).toEqual([]);
-          else for (const e of t.editors) expect(own('ide_name').has(e.name)).toBe(true);
+          else expect(new Set(t.editors.map((e: { name: string }) => e.name))).toEqual(shownEditors);
           if (!p.settings.share_languages) expect(l.languages).toEqual([]);
-          else for (const x of l.languages) expect(own('language').has(x.name)).toBe(true);
+          else for (const x of l.languages) expect(new Set(p.buckets.map((b) => b.language)).has(x.name)).toBe(true);
           // The day total never exceeds an hour per distinct hour used.
           expect(t.total_seconds).toBeLessThanOrEqual(3600 * new Set(p.buckets.map((b) => b.hour)).size);
           // The README stats (WakaTime's shape): machines only with share_machines, AI-assisted coding only with share_ai.
           const stats = await publicStats(p.user.handle);
+          if (p.settings.share_editors) expect(new Set(stats.editors.map((e: { name: string }) => e.name))).toEqual(shownEditors);
           const everything = JSON.stringify([t, l, stats]);
           if (!p.settings.share_machines) expect(everything).not.toContain(`-${p.user.handle}`);
           else expect(stats.machines.every((m: { name: string }) => m.name.endsWith(`-${p.user.handle}`))).toBe(true);
           if (!p.settings.share_ai) {
             expect(everything).not.toContain('AI Coding');
+            expect(everything).not.toContain('Claude');
             expect(stats.grand_total).not.toHaveProperty('ai_additions');
           }
         }
@@ -113,7 +119,7 @@ describe('privacy over random worlds', () => {
         const memberCeiling = members.reduce((sum, p) => sum + 3600 * new Set(p.buckets.map((b) => b.hour)).size, 0);
         expect(siteTime.total_seconds).toBeLessThanOrEqual(memberCeiling);
         for (const entry of siteTime.editors) {
-          expect(members.filter((p) => p.buckets.some((b) => b.ide_name === entry.name)).length).toBeGreaterThanOrEqual(K);
+          expect(members.filter((p) => p.buckets.some((b) => canonicalEditor(b.ide_name) === entry.name)).length).toBeGreaterThanOrEqual(K);
         }
 
         const board = await (await leaderboard(new Request('http://localhost/main/api/v1/leaderboard/api/get/public?range=30d&limit=100'))).json();

@@ -295,6 +295,22 @@ describe("the public stats route, without the owner's consent", () => {
     expect(named(shown.machines)).toEqual([['desk', 600]]);
     expect(shown.grand_total).toMatchObject({ ai_additions: 12 });
   });
+
+  it("counts an AI agent's own plugin (claude-code-wakatime) in Other among the editors; with share_ai it is named", async () => {
+    const agentPlugin = 'wakatime/v1.115.0 (linux-6.8.0-x86_64) go1.24.4 claude-code-wakatime/1.2.0';
+    const at = Date.parse(`${daysFromToday(-1)}T10:00:00Z`) / 1000;
+    const editorsOf = async (settings: Record<string, boolean>) => {
+      const u = await wakaUser(settings);
+      await bulk(u.key, [0, 600].map((s) => ({ entity: 'a.ts', time: at + s, language: 'TypeScript', project: 'app', category: 'ai coding' })), { 'user-agent': agentPlugin });
+      await bulk(u.key, [0, 300].map((s) => ({ entity: 'b.go', time: at + 3600 + s, language: 'Go', project: 'api' })), { 'user-agent': claude });
+      return publicStats(u.user.handle);
+    };
+    const hidden = await editorsOf({});
+    expect(named(hidden.editors)).toEqual([['Other', 600], ['VS Code', 300]]);
+    expect(JSON.stringify(hidden)).not.toContain('Claude');
+    const shown = await editorsOf({ share_ai: true });
+    expect(named(shown.editors)).toEqual([['Claude Code', 600], ['VS Code', 300]]);
+  });
 });
 
 describe('GET /leaders', () => {

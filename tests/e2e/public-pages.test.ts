@@ -133,8 +133,8 @@ describe('the public pages, light on any host', () => {
 });
 
 describe("a profile's AI-assisted coding", () => {
-  it('shows only while the owner shares it (share_ai): the time, its share and the lines by agents and by hand', async () => {
-    const owner = await newUser({ profile_public: true });
+  it('shows only while the owner shares it (share_ai): the time, its share, the lines by agents and by hand, the agent as an editor', async () => {
+    const owner = await newUser({ profile_public: true, share_editors: true });
     const date = new Date().toISOString().slice(0, 10);
     const hour = Math.max(0, new Date().getUTCHours() - 1);
     const sync = await fetch(`${api}/sync/activities`, {
@@ -142,7 +142,8 @@ describe("a profile's AI-assisted coding", () => {
       headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         activities: [
-          { date, hour, language: 'Go', time: 1800, project_name: 'p', category: 'ai coding', ai_agent: 'Claude', ai_lines: 120, human_lines: -2 },
+          // Sent by the agent's own plugin (claude-code-wakatime), which names itself as the editor.
+          { date, hour, language: 'Go', time: 1800, project_name: 'p', category: 'ai coding', ai_agent: 'Claude', ai_lines: 120, human_lines: -2, ide_name: 'claude-code' },
           { date, hour, language: 'Go', time: 1800, project_name: 'p', machine: 'desk-9f' },
         ],
       }),
@@ -152,11 +153,13 @@ describe("a profile's AI-assisted coding", () => {
     const hidden = await profile();
     expect(hidden).toContain('1 hr');
     expect(hidden).not.toMatch(/AI|Claude|\+120|desk-9f/);
+    expect(hidden).toContain('Editors');
     expect((await settings(owner.token, { share_ai: true })).status).toBe(200);
     const shown = await profile();
     expect(shown).toContain('AI-assisted coding, last 30 days');
     expect(shown).toMatch(/30 mins \(50 %\) with an AI agent/);
     expect(shown).toMatch(/\+120 −0 lines by AI agents \+0 −2 lines by hand/);
+    expect(shown).toContain('Claude Code');
     // Machines stay private: sharing AI figures shares nothing else.
     expect(shown).not.toContain('desk-9f');
   });
