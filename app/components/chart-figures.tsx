@@ -1,11 +1,10 @@
 import { formatDuration } from '@/lib/badges/format';
 import { isoWeekStart } from '@/lib/dates';
-import { calendar, daysIntoWeek, donutArcs, hourTicks, months, periods, slices, type PeriodTotal, type Slice } from '@/lib/web/chart-geometry';
+import { calendar, daysIntoWeek, donutArcs, hourTicks, level, months, periods, slices, weekdayNames as weekdays, type PeriodTotal, type Slice } from '@/lib/web/chart-geometry';
 
 // The charts, rendered on the server as SVG and HTML: no script, readable at any width, in both
 // colour schemes (colours are the stylesheet's variables). Each comes with its numbers as a table.
 
-const weekdays = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const swatch = (color: number) => `var(--c${color})`;
 
 interface Bar {
@@ -291,10 +290,18 @@ export function MonthsTable({ days }: { days: { date: string; seconds: number }[
   );
 }
 
+/**
+ * When in the week as a table behind a disclosure (the numbers of the `hours` chart image): a row
+ * per hour of the day with some time, a column per weekday.
+ */
+export function WeekdayHoursTable({ grid }: { grid: number[][] }) {
+  const hours = Array.from({ length: 24 }, (_, h) => h).filter((h) => grid.some((row) => row[h] > 0));
+  return <TableOf caption="Time per hour of the week" head={['Hour', ...weekdays]} rows={hours.map((h) => [`${h}:00`, ...grid.map((row) => formatDuration(row[h]))])} />;
+}
+
 /** When in the week someone codes: 7 rows (Monday first) of 24 hours, darker is busier. */
 export function WeekdayHours({ grid }: { grid: number[][] }) {
   const max = grid.flat().reduce((max, v) => Math.max(max, v), 0);
-  const level = (v: number) => (v <= 0 || max <= 0 ? 0 : Math.min(4, Math.ceil((v / max) * 4)));
   return (
     <div className="table-wrap">
       <table className="week-hours">
@@ -314,7 +321,7 @@ export function WeekdayHours({ grid }: { grid: number[][] }) {
             <tr key={weekdays[d]}>
               <th scope="row">{weekdays[d]}</th>
               {row.map((v, h) => (
-                <td key={h} title={`${weekdays[d]} ${h}:00, ${formatDuration(v)}`} className={`l${level(v)}`}>
+                <td key={h} title={`${weekdays[d]} ${h}:00, ${formatDuration(v)}`} className={`l${level(v, max)}`}>
                   <span className="sr-only">{formatDuration(v)}</span>
                 </td>
               ))}

@@ -6,9 +6,9 @@ import { parseQuery } from '../http/query';
 import { isUuid } from '../ids';
 import { publicOwner } from '../sharing/gate';
 import type { PublicOwner } from '../sharing/owner';
-import { publicChartData } from '../stats/public';
-import { chartImageQuerySchema, COMMUNITY_SEGMENT, type ChartImage } from './schemas';
-import { activitySvg, languagesSvg, weeklySvg, type ChartRange, type ChartTheme, type DrawnChart } from './svg';
+import { publicChartData, type ChartBodies } from '../stats/public';
+import { chartImageQuerySchema, chartImages, COMMUNITY_SEGMENT, type ChartImage } from './schemas';
+import { activitySvg, hoursSvg, languagesSvg, weeklySvg, type ChartRange, type ChartTheme, type DrawnChart } from './svg';
 
 // The embeddable chart images: GET /main/api/v1/public/charts/{userUUID}/{chart}.svg. Behind the
 // sharing gate as the JSON chart routes are (a private or unknown user is a 404 without an
@@ -51,6 +51,13 @@ async function ownerOf(ownerId: string): Promise<PublicOwner | null> {
 const communityName = 'the community';
 export const tooFewSharing = 'Too few people share community statistics yet.';
 
+/** The year's days, or when in its weeks, from one hitmap chart body. */
+function yearSvg(chart: 'activity' | 'hours', name: string, body: ChartBodies['hitmaps'], theme: ChartTheme): DrawnChart {
+  return chart === 'activity'
+    ? activitySvg({ name, days: body.days }, theme)
+    : hoursSvg({ name, grid: body.weekday_hours, from: body.range.from, to: body.range.to }, theme);
+}
+
 /** The figures of one site-wide chart image, from the public charts' shared cache. */
 export async function drawCommunityChart(chart: ChartImage, range: ChartRange, theme: ChartTheme): Promise<DrawnChart> {
   if (chart === 'languages') {
@@ -58,9 +65,9 @@ export async function drawCommunityChart(chart: ChartImage, range: ChartRange, t
     const languages = body.suppressed ? null : body.languages;
     return languagesSvg({ name: communityName, range, languages, hidden: tooFewSharing, total: time.total_seconds }, theme);
   }
-  if (chart === 'activity') {
+  if (chart === 'activity' || chart === 'hours') {
     const body = await publicChartData('hitmaps', { range: '365d' });
-    return activitySvg({ name: communityName, days: body.days }, theme);
+    return yearSvg(chart, communityName, body, theme);
   }
   const body = await publicChartData('weekly', { weeks: '12' });
   return weeklySvg({ name: communityName, weeks: body.weeks, today: body.range.to }, theme);
@@ -74,9 +81,9 @@ export async function drawChart(owner: PublicOwner, chart: ChartImage, range: Ch
     const body = await publicChartData('language', { user, range });
     return languagesSvg({ name, range, languages: owner.shares.languages ? body.languages : null }, theme);
   }
-  if (chart === 'activity') {
+  if (chart === 'activity' || chart === 'hours') {
     const body = await publicChartData('hitmaps', { user, range: '365d' });
-    return activitySvg({ name, days: body.days }, theme);
+    return yearSvg(chart, name, body, theme);
   }
   const body = await publicChartData('weekly', { user, weeks: '12' });
   return weeklySvg({ name, weeks: body.weeks, today: body.range.to }, theme);
@@ -87,7 +94,7 @@ export async function drawChart(owner: PublicOwner, chart: ChartImage, range: Ch
  * conditional headers are answered (null in a route Next caches).
  */
 export async function chartImage(request: Request | null, ownerId: string, chart: ChartImage | null, query: ChartImageQuery, tag?: Tagger): Promise<Response> {
-  if (!chart) return missing(request, 'No such chart: languages.svg, activity.svg or weekly.svg.');
+  if (!chart) return missing(request, `No such chart: ${chartImages.map((c) => `${c}.svg`).join(', ')}.`);
   if (ownerId.toLowerCase() === COMMUNITY_SEGMENT) {
     // Site-wide figures move with the clock (lib/cache/tags.ts), at most PUBLIC_CACHE_SECONDS late.
     if (tag) await tag([COMMUNITY_TAG, dayTag('UTC')]);

@@ -1,6 +1,6 @@
 import { formatDuration } from '../badges/format';
 import { isoWeekStart } from '../dates';
-import { calendar, daysIntoWeek, hourTicks, slices } from '../web/chart-geometry';
+import { calendar, daysIntoWeek, hourTicks, level, slices, weekdayNames } from '../web/chart-geometry';
 
 // The embeddable charts as standalone SVG images: pure functions from a chart route's figures to
 // the image's text. An image shown by <img> sees none of the page's stylesheet, so each carries
@@ -95,6 +95,15 @@ const text = (x: number, y: number, cls: string, content: string, anchor?: 'end'
 /** At most `max` characters, an ellipsis for the rest. */
 const clip = (name: string, max: number) => ([...name].length > max ? `${[...name].slice(0, max - 1).join('')}…` : name);
 
+/** A heat map's square of a `cell`-wide grid at (x, y), as dark as its level (0-4). */
+const square = (x: number, y: number, cell: number, lvl: number) => `<rect x="${x}" y="${y}" width="${cell - 3}" height="${cell - 3}" rx="2" class="l${lvl}"/>`;
+
+/** A heat map's legend, ending at `right` on the baseline `baseline`: Less, the five levels, More. */
+function levelLegend(right: number, baseline: number, cell: number): string[] {
+  const left = right - 5 * cell - 30;
+  return [text(left - 4, baseline, 'muted', 'Less', 'end'), ...[0, 1, 2, 3, 4].map((l) => square(left + l * cell, baseline - cell + 3, cell, l)), text(left + 5 * cell + 1, baseline, 'muted', 'More')];
+}
+
 // --- activity: a year of days -------------------------------------------------------------
 
 export interface ActivityInput {
@@ -110,7 +119,6 @@ export function activitySvg({ name, days }: ActivityInput, theme: ChartTheme): D
   const top = 22;
   const width = left + Math.max(columns, 1) * cell + 8;
   const height = top + 7 * cell + 26;
-  const legendLeft = width - 8 - 5 * cell - 30;
   const active = days.filter((d) => d.seconds > 0);
   const total = active.reduce((sum, d) => sum + d.seconds, 0);
   const busiest = active.reduce<(typeof days)[number] | null>((best, d) => (!best || d.seconds > best.seconds ? d : best), null);
@@ -122,11 +130,43 @@ export function activitySvg({ name, days }: ActivityInput, theme: ChartTheme): D
   const body = [
     ...months.map((m) => text(left + m.column * cell, 14, 'muted', m.label)),
     ...['Mon', 'Wed', 'Fri'].map((d, i) => text(4, top + i * 2 * cell + 9, 'muted', d)),
-    ...cells.map((c) => `<rect x="${left + c.column * cell}" y="${top + c.row * cell}" width="${cell - 3}" height="${cell - 3}" rx="2" class="l${c.level}"/>`),
-    // The legend: Less, the five levels, More.
-    text(legendLeft - 4, height - 9, 'muted', 'Less', 'end'),
-    ...[0, 1, 2, 3, 4].map((l) => `<rect x="${legendLeft + l * cell}" y="${height - 19}" width="${cell - 3}" height="${cell - 3}" rx="2" class="l${l}"/>`),
-    text(legendLeft + 5 * cell + 1, height - 9, 'muted', 'More'),
+    ...cells.map((c) => square(left + c.column * cell, top + c.row * cell, cell, c.level)),
+    ...levelLegend(width - 8, height - 9, cell),
+  ];
+  return image(title, desc, width, height, theme, body.join(''));
+}
+
+// --- hours: when in the week --------------------------------------------------------------
+
+export interface HoursInput {
+  name: string;
+  /** 7 rows, Monday first, of 24 hours' seconds. */
+  grid: number[][];
+  /** The days the grid sums. */
+  from: string;
+  to: string;
+}
+
+/** When in the week: a row per weekday (Monday on top), a square per hour, darker is busier. */
+export function hoursSvg({ name, grid, from, to }: HoursInput, theme: ChartTheme): DrawnChart {
+  const cell = 17;
+  const left = 34;
+  const top = 20;
+  const width = left + 24 * cell + 8;
+  const height = top + 7 * cell + 26;
+  const max = grid.flat().reduce((m, v) => Math.max(m, v), 0);
+  let busiest: { day: number; hour: number; seconds: number } | null = null;
+  for (const [day, row] of grid.entries()) for (const [hour, seconds] of row.entries()) if (seconds > 0 && (!busiest || seconds > busiest.seconds)) busiest = { day, hour, seconds };
+  const used = grid.flat().filter((v) => v > 0).length;
+  const title = `When in the week ${name} codes`;
+  const desc = busiest
+    ? `Coding time by weekday and hour between ${from} and ${to}: ${used} of the week's 168 hours have some; the busiest, ${weekdayNames[busiest.day]} ${busiest.hour}:00 to ${busiest.hour + 1}:00, ${formatDuration(busiest.seconds)} in all.`
+    : `No coding time between ${from} and ${to}.`;
+  const body = [
+    ...Array.from({ length: 8 }, (_, i) => text(left + i * 3 * cell + (cell - 3) / 2, 14, 'muted', String(i * 3), 'middle')),
+    ...weekdayNames.map((d, i) => text(4, top + i * cell + 11, 'muted', d)),
+    ...grid.flatMap((row, d) => row.map((v, h) => square(left + h * cell, top + d * cell, cell, level(v, max)))),
+    ...levelLegend(width - 8, height - 9, cell),
   ];
   return image(title, desc, width, height, theme, body.join(''));
 }

@@ -76,7 +76,7 @@ export function chartImageUrl(origin: string, owner: string, chart: ChartImage, 
 
 /** A user's chart images as a README embeds them: Markdown whose image follows the viewer's colour scheme. */
 export function chartEmbeds(origin: string, ownerId: string): { chart: ChartImage; title: string; url: string; markdown: string }[] {
-  const titles: Record<ChartImage, string> = { languages: 'Languages, last 30 days', activity: 'Coding activity, last year', weekly: 'Weekly coding time' };
+  const titles: Record<ChartImage, string> = { languages: 'Languages, last 30 days', activity: 'Coding activity, last year', hours: 'When in the week, last year', weekly: 'Weekly coding time' };
   return chartImages.map((chart) => {
     const url = chartImageUrl(origin, ownerId, chart);
     return { chart, title: titles[chart], url, markdown: `![${titles[chart]}](${url})` };

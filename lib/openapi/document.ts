@@ -4,7 +4,7 @@ import { accountSchema, createTokenSchema, updateAccountSchema } from '../accoun
 import { issuedTokenSchema, tokenListSchema, tokenSchema } from '../accounts/tokens';
 import { healthSchema } from '../health';
 import { badgeListSchema, badgeQuerySchema, badgeSchema, createBadgeSchema, shieldsSchema } from '../badges/schemas';
-import { chartImageQuerySchema } from '../charts/schemas';
+import { chartImageQuerySchema, chartImages } from '../charts/schemas';
 import { queryParameters } from '../http/query';
 import { leaderboardQuerySchema } from '../stats/leaderboard/query';
 import { planListSchema } from '../plans';
@@ -343,7 +343,7 @@ export function openApiDocument(): Record<string, unknown> {
         get: {
           summary: 'A chart as an SVG image, to embed',
           description:
-            '`{chart}` is `languages.svg` (bars of the languages with most time, the rest as "All others"), `activity.svg` (the last 365 days, a square per day) or `weekly.svg` (the last 12 ISO weeks, the current one so far). Behind the sharing gate: a private or unknown user, or a `{chart}` naming no chart, is a 404 problem without an image; a user who does not share languages gets a 200 image saying so. Each image has a `<title>` and a `<desc>` stating its figures in words, and carries its own colours. Public: no token; `Access-Control-Allow-Origin: *`, `Cache-Control: public, max-age=60, s-maxage=60, stale-while-revalidate=60` and a weak `ETag` (a matching `If-None-Match` gets 304); new data, a settings change or the owner\'s day turning changes the image on the origin at once.',
+            '`{chart}` is `languages.svg` (bars of the languages with most time, the rest as "All others"), `activity.svg` (the last 365 days, a square per day), `hours.svg` (when in the week over the last 365 days, a square per weekday and hour) or `weekly.svg` (the last 12 ISO weeks, the current one so far). Behind the sharing gate: a private or unknown user, or a `{chart}` naming no chart, is a 404 problem without an image; a user who does not share languages gets a 200 image saying so. Each image has a `<title>` and a `<desc>` stating its figures in words, and carries its own colours. Public: no token; `Access-Control-Allow-Origin: *`, `Cache-Control: public, max-age=60, s-maxage=60, stale-while-revalidate=60` and a weak `ETag` (a matching `If-None-Match` gets 304); new data, a settings change or the owner\'s day turning changes the image on the origin at once.',
           parameters: [
             {
               name: 'userUUID',
@@ -353,7 +353,7 @@ export function openApiDocument(): Record<string, unknown> {
                 "A user's id, or `community`: the site-wide figures the home page shows (everyone who shares community statistics, each language behind at least `PUBLIC_MIN_USERS` people, the rest as \"All others\"; too few people sharing: an image saying so). Site-wide images follow the data at most `PUBLIC_CACHE_SECONDS` late.",
               schema: { anyOf: [{ type: 'string', format: 'uuid' }, { type: 'string', enum: ['community'] }] },
             },
-            { name: 'chart', in: 'path', required: true, schema: { type: 'string', enum: ['languages.svg', 'activity.svg', 'weekly.svg'] } },
+            { name: 'chart', in: 'path', required: true, schema: { type: 'string', enum: chartImages.map((c) => `${c}.svg`) } },
             ...queryParameters(chartImageQuerySchema),
           ],
           responses: {

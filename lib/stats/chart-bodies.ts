@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import { addDays, eachDay, isoWeekStart } from '../dates';
 import { localDateHour } from '../local-time';
+import { level } from '../web/chart-geometry';
 import { enoughUsers, publicEditorName } from '../sharing/gate';
 import type { PublicOwner, PublicUser } from '../sharing/owner';
 import { communityDaysShown, dayTotals, dimensionTotals, earliestDate, weekdayHours, type NamedFigure, type Scope } from './queries';
@@ -91,10 +92,6 @@ export async function languageChart(db: Db, target: ChartTarget, query: RangeQue
   return { ...c, total_seconds: languages.reduce((sum, l) => sum + l.seconds, 0), languages };
 }
 
-/** 0 for no time, else 1-4 by the share of the busiest day. */
-export function level(value: number, max: number): number {
-  return value <= 0 || max <= 0 ? 0 : Math.min(4, Math.ceil((value / max) * 4));
-}
 
 export async function hitmapChart(db: Db, target: ChartTarget, query: RangeQuery, today = todayFor(target)) {
   const c = await common(db, target, query, today);

@@ -59,6 +59,14 @@ export function daysIntoWeek(weekStart: string, today: string): number {
   return Math.min(7, Math.max(0, daysBetween(weekStart, today) + 1));
 }
 
+/** The days of an ISO week, Monday first: the rows of a week-by-hour grid. */
+export const weekdayNames = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
+
+/** 0 for no time, else 1-4 by the share of the busiest cell (`max`): how dark a heat map draws it. */
+export function level(value: number, max: number): number {
+  return value <= 0 || max <= 0 ? 0 : Math.min(4, Math.ceil((value / max) * 4));
+}
+
 export interface CalendarCell {
   date: string;
   seconds: number;

@@ -31,7 +31,7 @@ const titleOf = (svg: string) => /<title id="chart-title">([^<]*)<\/title>/.exec
 const descOf = (svg: string) => /<desc id="chart-desc">([^<]*)<\/desc>/.exec(svg)?.[1];
 
 describe('chart images', () => {
-  it('draws a public user\'s three charts, each naming its figures in <title> and <desc>', async () => {
+  it('draws a public user\'s four charts, each naming its figures in <title> and <desc>', async () => {
     const { user } = await coder();
     const languages = await image(user.id, 'languages.svg');
     expect(languages.status).toBe(200);
@@ -46,6 +46,11 @@ describe('chart images', () => {
     const year = await (await image(user.id, 'activity.svg', 'range=7d')).text(); // activity ignores range
     expect(descOf(year)).toBe(`3 active days between ${daysFromToday(-364)} and ${daysFromToday(0)}, 2 hrs 10 mins in all; the busiest day ${daysFromToday(-1)} (1 hr 30 mins).`);
     expect([...year.matchAll(/width="10" height="10"/g)]).toHaveLength(365 + 5);
+
+    const hours = await (await image(user.id, 'hours.svg')).text();
+    const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][new Date(`${daysFromToday(-1)}T12:00:00Z`).getUTCDay()];
+    expect(titleOf(hours)).toBe('When in the week Ada &lt;Lovelace&gt; codes');
+    expect(descOf(hours)).toBe(`Coding time by weekday and hour between ${daysFromToday(-364)} and ${daysFromToday(0)}: 4 of the week&apos;s 168 hours have some; the busiest, ${weekday} 9:00 to 10:00, 1 hr in all.`);
 
     const weekly = await (await image(user.id, 'weekly.svg')).text();
     expect(titleOf(weekly)).toBe('Weekly coding time of Ada &lt;Lovelace&gt;, the last 12 weeks');

@@ -180,7 +180,7 @@ describe('the chart images of the public pages', () => {
     const community = '/main/api/v1/public/charts/community';
     const home = new Set([...imagesOf((await page('/')).html), `${community}/languages.svg?range=30d&theme=light`, `${community}/weekly.svg?theme=dark`]);
     const profile = imagesOf((await page(`/u/${shown.user.handle}`)).html);
-    expect(profile).toHaveLength(4); // the year and the weeks, light and dark
+    expect(profile).toHaveLength(6); // the year, when in the week and the weeks, light and dark
     for (const src of [...home, ...profile]) {
       const first = await fetch(`${base}${src}`);
       expect([src, first.status, first.headers.get('content-type')]).toEqual([src, 200, 'image/svg+xml; charset=utf-8']);
@@ -292,15 +292,15 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     tab.on('request', (r) => r.url().includes('/public/charts/') && fetched.push(new URL(r.url()).searchParams.get('theme')!));
     const themes = () => tab.locator('.chart-image img').evaluateAll((imgs) => imgs.map((i) => new URL((i as HTMLImageElement).currentSrc).searchParams.get('theme')));
     await tab.goto(`${base}/u/${shown.user.handle}`, { waitUntil: 'networkidle' });
-    // The year is fetched at once; the weeks as they come near the screen.
+    // The year is fetched at once; when in the week and the weeks as they come near the screen.
     await tab.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await expect.poll(themes).toEqual(['dark', 'dark']);
+    await expect.poll(themes).toEqual(['dark', 'dark', 'dark']);
     expect(fetched.every((t) => t === 'dark')).toBe(true);
     await tab.getByRole('button', { name: 'Light mode' }).click();
-    await expect.poll(themes).toEqual(['light', 'light']);
+    await expect.poll(themes).toEqual(['light', 'light', 'light']);
     await tab.reload({ waitUntil: 'networkidle' });
     await tab.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await expect.poll(themes).toEqual(['light', 'light']);
+    await expect.poll(themes).toEqual(['light', 'light', 'light']);
     await context.close();
   });
 

@@ -1,7 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { chartOfSegment } from '../../lib/charts/schemas';
-import { activitySvg, darkColours, escapeXml, languagesSvg, lightColours, weeklySvg, type ChartTheme } from '../../lib/charts/svg';
+import { activitySvg, darkColours, escapeXml, hoursSvg, languagesSvg, lightColours, weeklySvg, type ChartTheme } from '../../lib/charts/svg';
 import { cachedChartOf, cachedChartPath, chartEmbeds } from '../../lib/charts/urls';
 import { addDays, eachDay, isoWeekStart } from '../../lib/dates';
 
@@ -17,6 +17,7 @@ describe('chart images', () => {
   it('are valid SVG with a title and desc the image is labelled by, and escape names from users', () => {
     const drawn = [
       activitySvg({ name: hostile, days: year('2026-11-26') }, 'auto'),
+      hoursSvg({ name: hostile, grid: Array.from({ length: 7 }, () => Array(24).fill(60)), from: '2025-11-27', to: '2026-11-26' }, 'auto'),
       languagesSvg({ name: hostile, range: '30d', languages: [{ name: hostile, seconds: 3600 }] }, 'light'),
       weeklySvg({ name: hostile, weeks: [{ week_start: '2026-11-23', seconds: 60 }], today: '2026-11-26' }, 'dark'),
     ];
@@ -48,6 +49,27 @@ describe('chart images', () => {
     expect(dayCells.filter((c) => c[3] === '2')).toHaveLength(122);
     expect(desc).toBe('122 active days between 2025-11-27 and 2026-11-26, 20 hrs 20 mins in all; the busiest day 2025-11-27 (10 mins).');
     for (const label of ['Mon', 'Wed', 'Fri', 'Jan', 'Less', 'More']) expect(svg).toContain(`>${label}</text>`);
+  });
+
+  it('hours: a square per weekday and hour, as dark as its share of the busiest, and its figures in words', () => {
+    const grid = Array.from({ length: 7 }, () => Array<number>(24).fill(0));
+    grid[1][13] = 7200; // Tuesday 13:00, the busiest
+    grid[1][14] = 1800;
+    grid[6][22] = 60;
+    const { svg, title, desc } = hoursSvg({ name: 'Ada', grid, from: '2025-11-27', to: '2026-11-26' }, 'light');
+    const cells = [...svg.matchAll(/<rect x="(\d+)" y="(\d+)" width="14" height="14" rx="2" class="l(\d)"\/>/g)];
+    // The hour cells, Monday's first, then the legend's five.
+    expect(cells).toHaveLength(168 + 5);
+    const hourCells = cells.slice(0, 168);
+    expect(new Set(hourCells.map((c) => c[1])).size).toBe(24);
+    expect(new Set(hourCells.map((c) => c[2])).size).toBe(7);
+    const levelAt = (day: number, hour: number) => Number(hourCells[day * 24 + hour][3]);
+    expect([levelAt(1, 13), levelAt(1, 14), levelAt(6, 22), levelAt(0, 0)]).toEqual([4, 1, 1, 0]);
+    expect(hourCells.filter((c) => c[3] !== '0')).toHaveLength(3);
+    expect(title).toBe('When in the week Ada codes');
+    expect(desc).toBe("Coding time by weekday and hour between 2025-11-27 and 2026-11-26: 3 of the week's 168 hours have some; the busiest, Tue 13:00 to 14:00, 2 hrs in all.");
+    for (const label of ['Mon', 'Sun', '0', '21', 'Less', 'More']) expect(svg).toContain(`>${label}</text>`);
+    expect(hoursSvg({ name: 'Ada', grid: grid.map((row) => row.map(() => 0)), from: '2025-11-27', to: '2026-11-26' }, 'light').desc).toBe('No coding time between 2025-11-27 and 2026-11-26.');
   });
 
   it('languages: the top 8 and "All others", each with its time and share', () => {
@@ -142,7 +164,7 @@ describe('chart embeds for a README', () => {
   it('give each chart\'s public URL as Markdown, each URL one the proxy sends to the cache', () => {
     const id = '0b8f9e4e-5a53-4a6f-9d1c-2f3b4c5d6e7f';
     const embeds = chartEmbeds('https://codetally.example', id);
-    expect(embeds.map((e) => e.chart)).toEqual(['languages', 'activity', 'weekly']);
+    expect(embeds.map((e) => e.chart)).toEqual(['languages', 'activity', 'hours', 'weekly']);
     for (const e of embeds) {
       expect(e.markdown).toBe(`![${e.title}](https://codetally.example/main/api/v1/public/charts/${id}/${e.chart}.svg)`);
       expect(cachedChartPath('GET', new URL(e.url))).toBe(`/cached-chart/${id}/${e.chart}/${e.chart === 'languages' ? '30d' : 'own'}/auto`);

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { Card } from '@/app/components/card';
-import { Breakdown, DailyBars, MonthsTable, WeekdayHours, WeeklyTable } from '@/app/components/chart-figures';
+import { Breakdown, DailyBars, MonthsTable, WeekdayHoursTable, WeeklyTable } from '@/app/components/chart-figures';
 import { ChartImage } from '@/app/components/chart-images';
 import { Figures } from '@/app/components/figures';
 import { formatChange, formatDuration } from '@/lib/badges/format';
-import { activitySvg, weeklySvg } from '@/lib/charts/svg';
+import { activitySvg, hoursSvg, weeklySvg } from '@/lib/charts/svg';
 import { profileData } from '@/lib/web/public/pages';
 
 // Rendered on a profile's first visit and served from the cache until its data, its settings or
@@ -23,11 +23,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function Profile({ params }: Props) {
   const { user, sharesLanguages, time, language, hitmap, weekly, ai } = await profileData((await params).handle);
   const active = hitmap.days.filter((d) => d.seconds > 0).length;
-  // The year and the weeks as the embeddable images show them (lib/charts), drawn
+  // The year, when in the week and the weeks as the embeddable images show them (lib/charts), drawn
   // here from the same figures only for their size and description.
   const images = `/main/api/v1/public/charts/${user.id}`;
   const name = user.display_name;
   const yearImage = activitySvg({ name, days: hitmap.days }, 'light');
+  const hoursImage = hoursSvg({ name, grid: hitmap.weekday_hours, from: hitmap.range.from, to: hitmap.range.to }, 'light');
   const weeklyImage = weeklySvg({ name, weeks: weekly.weeks, today: weekly.range.to }, 'light');
   return (
     <>
@@ -66,7 +67,8 @@ export default async function Profile({ params }: Props) {
       </section>
       <div className="grid">
         <Card id="week-hours" title="When in the week">
-          <WeekdayHours grid={hitmap.weekday_hours} />
+          <ChartImage src={`${images}/hours.svg`} drawn={hoursImage} />
+          <WeekdayHoursTable grid={hitmap.weekday_hours} />
         </Card>
         <Card id="weekly" title="Weekly trend">
           <ChartImage src={`${images}/weekly.svg`} drawn={weeklyImage} />
