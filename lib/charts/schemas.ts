@@ -14,8 +14,9 @@ export const chartThemes = ['light', 'dark'] as const;
 
 /**
  * The query of a chart image. `range` is the span of `languages` (default 30d); `activity` and
- * `hours` always show the last 365 days and `weekly` the last 12 ISO weeks, so they ignore it (a value outside
- * the list is still refused). Without `theme`, the image follows the viewer's colour scheme.
+ * `hours` always show the last 365 days and `weekly` the last 12 ISO weeks, so they ignore it (a
+ * value outside the list is still refused). Without `theme`, the image follows the viewer's
+ * colour scheme.
  */
 export const chartImageQuerySchema = z.object({
   range: z
