@@ -45,8 +45,13 @@ afterAll(async () => {
 });
 
 const uniq = () => Math.random().toString(36).slice(2, 8);
-/** A visitor's own address, as a trusted proxy names it. */
-const from = () => ({ 'x-forwarded-for': `198.51.100.${1 + Math.floor(Math.random() * 250)}` });
+/**
+ * A visitor's own address, as a trusted proxy names it: a new one at every call. Limits count per
+ * address, so an address picked at random could be one a test already spent (a stranger's).
+ */
+let addresses = 0;
+const addressBlock = Math.floor(Math.random() * 0xffff).toString(16);
+const from = () => ({ 'x-forwarded-for': `2001:db8:${addressBlock}::${(++addresses).toString(16)}` });
 /** The path and query of a mailed link, on the test server. */
 const onServer = (link: string) => {
   const url = new URL(link);
