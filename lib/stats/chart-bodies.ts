@@ -92,7 +92,6 @@ export async function languageChart(db: Db, target: ChartTarget, query: RangeQue
   return { ...c, total_seconds: languages.reduce((sum, l) => sum + l.seconds, 0), languages };
 }
 
-
 export async function hitmapChart(db: Db, target: ChartTarget, query: RangeQuery, today = todayFor(target)) {
   const c = await common(db, target, query, today);
   // The two queries are independent: on PostgreSQL they run side by side on two connections.

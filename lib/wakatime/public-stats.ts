@@ -50,7 +50,10 @@ type OwnStats = Awaited<ReturnType<typeof stats>>;
 function renamed(list: WakaDuration[], total: number, rename: (name: string) => string): WakaDuration[] {
   if (list.every((d) => rename(d.name) === d.name)) return list;
   const merged = new Map<string, number>();
-  for (const d of list) merged.set(rename(d.name), (merged.get(rename(d.name)) ?? 0) + d.total_seconds);
+  for (const d of list) {
+    const name = rename(d.name);
+    merged.set(name, (merged.get(name) ?? 0) + d.total_seconds);
+  }
   return [...merged].map(([name, seconds]) => duration(name, seconds, total)).sort((a, b) => b.total_seconds - a.total_seconds || a.name.localeCompare(b.name));
 }
 
