@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { CACHED_BADGE_ROOT, cachedBadgePath } from './lib/badges/urls';
 import { CACHED_CHART_ROOT, cachedChartPath } from './lib/charts/urls';
+import { isApiPath } from './lib/http/api-paths';
 import { ApiError, problemResponse } from './lib/http/problem';
 
 // Runs before these requests only (the matcher below):
@@ -13,12 +14,15 @@ import { ApiError, problemResponse } from './lib/http/problem';
 //   what a badge URL makes; the proxy runs before Next's cache, here and on Vercel alike;
 // - another method than GET or HEAD on one of Next's image routes (a profile's social image, the
 //   icons): a 405 problem with Allow, where Next's own 405 names nothing allowed;
-// - a form action (a POST with Next-Action) whose Origin is no URL or names another host than the
-//   request's: 403. Next refuses those too (its check against cross-site form actions), but with
-//   a 500, and one whose Origin is no URL makes it fail;
+// - a form action whose Origin is no URL or names another host than the request's: 403. A form
+//   action is a POST with Next-Action (sent by the page's script) or, from a form posted without
+//   JavaScript, any multipart/form-data POST to a page (Next reads the action from the body). Next
+//   refuses those too (its check against cross-site form actions), but with a 500 and error lines
+//   in the log, and one whose Origin is no URL makes it fail;
 // - a form post to a page that sends multipart/form-data: a form posted without JavaScript reaches
 //   Next as such a body, and Next answers 500 when it cannot be read. Here it gets a 400 problem
 //   instead; a readable body goes on to the page untouched.
+// The API's paths (lib/http/api-paths.ts) are their routes' to answer: none of the form rules apply.
 export async function proxy(request: NextRequest): Promise<Response> {
   if (request.nextUrl.pathname === '/unsubscribe' && request.method === 'POST') return NextResponse.rewrite(new URL(`/main/api/v1/unsubscribe${request.nextUrl.search}`, request.url));
   if (isCachedPath(request.nextUrl.pathname)) return problemResponse(new ApiError('not_found', 'No such page.'));
@@ -29,11 +33,12 @@ export async function proxy(request: NextRequest): Promise<Response> {
   // (304): Next serves its cached answers whole, whatever If-None-Match says.
   const cached = request.headers.has('if-none-match') ? null : (cachedBadgePath(request.method, request.nextUrl) ?? cachedChartPath(request.method, request.nextUrl));
   if (cached) return NextResponse.rewrite(new URL(cached, request.url));
-  if (request.method !== 'POST' || request.nextUrl.pathname.startsWith('/main/api/')) return NextResponse.next();
-  if (request.headers.has('next-action') && !sameOriginAction(request.headers)) {
-    return problemResponse(new ApiError('forbidden', 'A form action is taken only from a page of this site: its Origin names another one.'));
+  if (request.method !== 'POST' || isApiPath(request.nextUrl.pathname)) return NextResponse.next();
+  const multipart = /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '');
+  if ((multipart || request.headers.has('next-action')) && !sameOriginAction(request.headers)) {
+    return problemResponse(new ApiError('forbidden', 'A form is taken only from a page of this site: its Origin names another one.'));
   }
-  if (!/^multipart\/form-data/i.test(request.headers.get('content-type') ?? '')) return NextResponse.next();
+  if (!multipart) return NextResponse.next();
   try {
     await request.formData();
     return NextResponse.next();

@@ -86,6 +86,12 @@ export const configSchema = z.object({
   SYNC_RATE_LIMIT_PER_MINUTE: intFrom(120),
   // Write requests a minute of one user over all their tokens; unset: twice the per-token limit.
   SYNC_USER_RATE_LIMIT_PER_MINUTE: optionalString.pipe(z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).optional()),
+  // Requests a minute of one token other than activity writes (reads above all), and of one user
+  // over all their tokens and sessions (unset: twice the per-token limit): counted apart from the
+  // write budgets. The default leaves room for every real client at once: a status bar asking
+  // every few seconds, the dashboard, Raycast, README actions.
+  READ_RATE_LIMIT_PER_MINUTE: intFrom(600),
+  READ_USER_RATE_LIMIT_PER_MINUTE: optionalString.pipe(z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).optional()),
   // Sign-in (Auth.js). Each provider is on when its variables are set.
   AUTH_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   AUTH_PASSWORD: z
@@ -149,9 +155,15 @@ export const configSchema = z.object({
 export type Config = z.infer<typeof configSchema>;
 
 /** The two write budgets (lib/http/rate-limit.ts); 0 turns one off. */
-export function writeLimits(cfg: Config = config()): { token: number; user: number } {
+export function writeLimits(cfg: Config = config()): { kind: 'write'; token: number; user: number } {
   const token = cfg.SYNC_RATE_LIMIT_PER_MINUTE;
-  return { token, user: cfg.SYNC_USER_RATE_LIMIT_PER_MINUTE ?? 2 * token };
+  return { kind: 'write', token, user: cfg.SYNC_USER_RATE_LIMIT_PER_MINUTE ?? 2 * token };
+}
+
+/** The two read budgets (lib/http/rate-limit.ts); 0 turns one off. */
+export function readLimits(cfg: Config = config()): { kind: 'read'; token: number; user: number } {
+  const token = cfg.READ_RATE_LIMIT_PER_MINUTE;
+  return { kind: 'read', token, user: cfg.READ_USER_RATE_LIMIT_PER_MINUTE ?? 2 * token };
 }
 
 export class ConfigError extends Error {}

@@ -9,7 +9,17 @@ import { authSecretProblem } from '../lib/auth/secret';
 import { stopImports } from '../lib/wakatime/import-queue';
 import { enterAppRoot, loadConfigOrExit } from './env';
 
+/** How long requests in flight, then imports being read, get to finish once the server stops. */
 const STOP_GRACE_MS = 10_000;
+/**
+ * The longest a stop takes in all: both graces and closing the database (PostgreSQL's pool closes
+ * the connections whose statements still run after 5 s; the embedded database first runs the
+ * statements already queued for it, each bounded: no statement of the service runs for minutes on
+ * the thread that would handle the signal). Past it the process exits without waiting longer, as a
+ * host's SIGKILL would end it, only sooner and saying so.
+ */
+const STOP_BOUND_MS = 2 * STOP_GRACE_MS + 10_000;
+let stopping = false;
 
 const root = enterAppRoot();
 const cfg = loadConfigOrExit();
@@ -39,13 +49,20 @@ console.log(`[codetally] serving on http://localhost:${cfg.PORT}`);
 /**
  * Stop taking connections, let requests in flight finish (up to a bound), put the imports being
  * read back in the queue (their start not counted: a deploy is not a file that kills the server),
- * close the database.
+ * close the database; all of it within STOP_BOUND_MS.
  */
 async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
   console.log(`[codetally] ${signal}: finishing requests in flight, then stopping`);
+  setTimeout(() => {
+    console.error(`[codetally] still stopping after ${STOP_BOUND_MS / 1000} s: exiting without waiting for the rest`);
+    process.exit(1);
+  }, STOP_BOUND_MS);
   await stopServing(server, STOP_GRACE_MS);
   await stopImports(STOP_GRACE_MS);
   await closeDb().catch((err) => console.error('[codetally] closing the database failed:', (err as Error).message));
   process.exit(0);
 }
+// Once: the same signal again ends the process at once (the operator's way not to wait).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(signal));

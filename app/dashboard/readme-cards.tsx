@@ -13,10 +13,16 @@ export function ReadmeCards({ site, handle, profilePublic, sharesLanguages }: { 
         Tools made for WakaTime draw your coding time into a GitHub README; pointed at this site they read your figures here.{' '}
         <a href="/docs/readme-cards">How each one works</a>.
       </p>
+      <p data-testid="readme-card-key">
+        The GitHub Actions send a key and show your own figures. Give them one of their own: in <a href="/dashboard/settings#tokens">Keys</a>,
+        a token for a tool made for WakaTime with the <code>stats</code> scope alone. It reads your figures (private ones, projects
+        included) but cannot send time or change your settings or projects; a project you hid stays unnamed, its time counted in the totals. Not your
+        editor&apos;s key: that one also sends time in your name.
+      </p>
       {(!profilePublic || !sharesLanguages) && (
         <p className="muted" data-testid="readme-card-private">
           The github-readme-stats card reads without a key, so it shows languages only while your profile is public and you share languages
-          (settings above). The GitHub Actions send a key with the <code>stats</code> scope (a key made for your editor has it) and show your own figures.
+          (settings above).
         </p>
       )}
       <div className="grid">

@@ -5,6 +5,7 @@ import { Field, FormMessage } from '../components/form-bits';
 import { changePasswordAction, connectEditor, createBadgeAction, createToken, deleteAccountAction, latestActivityAction, saveSettings } from './actions';
 import { submitted, type FormState } from '@/lib/web/account/forms';
 import type { SiteAddress } from '@/lib/web/account/session';
+import type { Scope } from '@/lib/auth/tokens';
 import { useVisitorOrigin, useVisitorText } from './visitor-origin';
 
 /** Copies `text`; naming the site (`site`), at the address the visitor uses (./visitor-origin.tsx). */
@@ -35,12 +36,19 @@ const clientConfigCommand = (site: string) => `npx codetally config --api-url ${
 /** The lines of ~/.wakatime.cfg that point a WakaTime plugin (wakatime-cli) at this site with `key`. */
 const wakatimeCfg = (site: string, key: string) => `[settings]\napi_url = ${site}/api/wakatime/v1\napi_key = ${key}`;
 
+/** A scope the token form offers, with what it lets a token do (lib/auth/tokens.ts's scopeTexts) and whether it starts ticked. */
+export interface ScopeChoice {
+  scope: Scope;
+  text: string;
+  checked: boolean;
+}
+
 /**
  * A named token, and where it goes: a WakaTime editor plugin gets a key in WakaTime's format with
  * the lines of ~/.wakatime.cfg; Codetally's client, its desktop agent or a script a ct_ token
  * with the client's command. Each is shown with the settings of what it was made for only.
  */
-export function TokenCreator({ site: address }: { site: SiteAddress }) {
+export function TokenCreator({ site: address, scopes }: { site: SiteAddress; scopes: ScopeChoice[] }) {
   const site = useVisitorOrigin(address);
   const [state, action, pending] = useActionState<FormState, FormData>(createToken, {});
   const token = state.result?.token as string | undefined;
@@ -56,7 +64,7 @@ export function TokenCreator({ site: address }: { site: SiteAddress }) {
         <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
           <legend>For</legend>
           <label className="check">
-            <input type="radio" name="use" value="wakatime" defaultChecked={submitted(state, 'use') !== 'client'} /> a WakaTime editor plugin or wakatime-cli
+            <input type="radio" name="use" value="wakatime" defaultChecked={submitted(state, 'use') !== 'client'} /> a WakaTime editor plugin, wakatime-cli or another tool made for WakaTime (a README Action)
           </label>
           <label className="check">
             <input type="radio" name="use" value="client" defaultChecked={submitted(state, 'use') === 'client'} /> Codetally&apos;s client, its desktop agent, or a script
@@ -64,18 +72,11 @@ export function TokenCreator({ site: address }: { site: SiteAddress }) {
         </fieldset>
         <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
           <legend className="sr-only">Scopes</legend>
-          <label className="check">
-            <input type="checkbox" name="scopes" value="sync" defaultChecked /> sync (send activity, and show today&apos;s total in your status bar)
-          </label>
-          <label className="check">
-            <input type="checkbox" name="scopes" value="badges" defaultChecked /> badges (publish your totals as README badges: whoever holds the token can read them that way)
-          </label>
-          <label className="check">
-            <input type="checkbox" name="scopes" value="stats" /> stats (read your own figures through the WakaTime API: Raycast, wakatime-client, README generators)
-          </label>
-          <label className="check">
-            <input type="checkbox" name="scopes" value="account" /> account (settings, export, delete)
-          </label>
+          {scopes.map((s) => (
+            <label key={s.scope} className="check">
+              <input type="checkbox" name="scopes" value={s.scope} defaultChecked={s.checked} /> {s.scope} ({s.text})
+            </label>
+          ))}
         </fieldset>
         <button type="submit" disabled={pending}>
           Create token

@@ -10,7 +10,7 @@ import { getDb } from '@/lib/db/client';
 import { mailConfigured } from '@/lib/mail/transport';
 import { formError, parseForm, type FormState } from '@/lib/web/account/forms';
 import { passwordSignIn } from '@/lib/web/account/auth-actions';
-import { requestOrigin, visitorAddress } from '@/lib/web/account/session';
+import { requestOrigin, visitorAddress, visitorAsker } from '@/lib/web/account/session';
 
 // The forms of links sent by mail: asking for a password reset, choosing the new password,
 // confirming an address, and asking for a confirmation link again. Mails leave after the answer
@@ -24,7 +24,7 @@ export async function requestReset(_: FormState, form: FormData): Promise<FormSt
   const parsed = parseForm(z.object({ email: emailSchema }), values);
   if ('state' in parsed) return { ...parsed.state, values };
   try {
-    after((await requestPasswordReset(await getDb(), parsed.data.email, await visitorAddress())).delivered);
+    after((await requestPasswordReset(await getDb(), parsed.data.email, await visitorAsker())).delivered);
   } catch (err) {
     return formError(err, values);
   }
@@ -75,9 +75,10 @@ export async function sendConfirmationAgain(_: FormState, form: FormData): Promi
   const email = emailSchema.safeParse(form.get('email'));
   if (!email.success) return { message: 'Enter your email and password again first.' };
   try {
-    after((await resendConfirmation(await getDb(), email.data, { address: await visitorAddress() })).delivered);
+    after((await resendConfirmation(await getDb(), email.data, await visitorAsker())).delivered);
   } catch (err) {
     return formError(err);
   }
-  return { ok: true, message: 'A new link is on its way to your address. It works once, for 24 hours.' };
+  // The same words whether a link left now or one sent in the last minutes is still on its way.
+  return { ok: true, message: 'A link is on its way to your address (if one was sent in the last few minutes, that one). It works once, for 24 hours.' };
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { passwordLogins } from '../db/schema';
 import { configuredOrigin } from '../http/origin';
@@ -7,8 +7,8 @@ import { verifyPassword } from '../auth/password';
 import { alreadyRegisteredMail, confirmMail } from '../mail/messages';
 import { deliver } from '../mail/transport';
 import { withinMailBudget, type Asker } from '../mail/budget';
-import { issueMailToken, peekMailToken, useMailToken } from './mail-tokens';
-import { emailSchema, passwordCounters, signUp, type SignUpInput } from './sign-in';
+import { issueMailTokenUnlessRecent, peekMailToken, useMailToken } from './mail-tokens';
+import { emailSchema, loginByEmail, passwordCounters, signUp, type SignUpInput } from './sign-in';
 
 // Confirming the address of a new email + password login, where the site sends mail: the account
 // is made at once but cannot sign in until the link mailed to the address is used, together with
@@ -17,21 +17,22 @@ import { emailSchema, passwordCounters, signUp, type SignUpInput } from './sign-
 // person's click, and a later sign-up for the same address replaces the credentials still waiting
 // (lib/accounts/sign-in.ts). A sign-up answers "check your mail" whether the address was new or
 // not; the mail says which it was (a new account's link, or "you already have an account").
-// Every mail spends the address's budget with the asker's (lib/mail/budget.ts).
+// Every mail spends the address's budgets (lib/mail/budget.ts). One confirmation mail is pending
+// at a time: while the link mailed in the last QUIET_MINUTES still works, a sign-up or "send again"
+// for the address mails nothing and answers the same; that link confirms the newest credentials,
+// with their password (docs/decisions/0027-a-ceiling-per-recipient.md).
 
 export const CONFIRM_HOURS = 24;
+/** How long a confirmation link mailed keeps the next one from being mailed. */
+export const QUIET_MINUTES = 10;
 
 const confirmLink = (token: string) => `${configuredOrigin()}/confirm-email?${new URLSearchParams({ token })}`;
 
+/** Mails a new confirmation link, unless one mailed in the last QUIET_MINUTES still works. */
 async function mailConfirmation(db: Db, userId: string, email: string): Promise<{ delivered: Promise<void> }> {
-  const token = await issueMailToken(db, userId, 'confirm', CONFIRM_HOURS * 3600);
+  const token = await issueMailTokenUnlessRecent(db, userId, 'confirm', CONFIRM_HOURS * 3600, QUIET_MINUTES * 60);
+  if (!token) return { delivered: Promise.resolve() };
   return { delivered: deliver(confirmMail(email, confirmLink(token), CONFIRM_HOURS), 'confirmation') };
-}
-
-/** Where the login of this address stands, if there is one. */
-async function loginOf(db: Db, email: string) {
-  const [login] = await db.select().from(passwordLogins).where(sql`lower(${passwordLogins.email}) = lower(${email})`);
-  return login;
 }
 
 /**
@@ -42,8 +43,9 @@ export async function signUpByMail(db: Db, input: SignUpInput, clientAddress: st
   return withinMailBudget(db, input.email, { address: clientAddress }, async () => {
     const pending = await signUp(db, input, clientAddress, { awaitingConfirmation: true });
     if (pending) return mailConfirmation(db, pending, input.email);
-    const login = await loginOf(db, input.email);
+    const login = await loginByEmail(db, input.email);
     if (!login) return { delivered: Promise.resolve() }; // deleted in between: nothing to tell anyone
+    if (login.awaitingConfirmation) return mailConfirmation(db, login.userId, login.email); // made at the same moment
     const mail = alreadyRegisteredMail(login.email, `${configuredOrigin()}/signin`, `${configuredOrigin()}/forgot-password`);
     return { delivered: deliver(mail, 'sign-up notice') };
   });
@@ -51,12 +53,13 @@ export async function signUpByMail(db: Db, input: SignUpInput, clientAddress: st
 
 /**
  * "Send the link again", from the sign-in page after a refusal: a new link when the address's
- * login still waits for one; nothing otherwise. Within the address's mail budget.
+ * login still waits for one and none was mailed in the last QUIET_MINUTES; nothing otherwise.
+ * Within the address's mail budgets.
  */
 export async function resendConfirmation(db: Db, email: string, asker: Asker): Promise<{ delivered: Promise<void> }> {
   const address = emailSchema.parse(email);
   return withinMailBudget(db, address, asker, async () => {
-    const login = await loginOf(db, address);
+    const login = await loginByEmail(db, address);
     if (!login?.awaitingConfirmation) return { delivered: Promise.resolve() };
     return mailConfirmation(db, login.userId, login.email);
   });
@@ -82,7 +85,7 @@ export async function confirmEmail(db: Db, token: string, password: string, clie
   if (!known) return { confirmed: false, why: 'password' };
   return db.transaction(async (tx) => {
     // The link is used in the statement that checks it; credentials replaced since the password
-    // was checked took the link with them.
+    // was checked are not confirmed (the answer sends the visitor to sign up again).
     if ((await useMailToken(tx, token, 'confirm')) !== login.userId) return { confirmed: false, why: 'link' } as const;
     const [confirmed] = await tx
       .update(passwordLogins)

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, not, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { mailTokens } from '../db/schema';
 
@@ -16,13 +16,32 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('hex
 
 /** Makes the user's new link for `purpose`, valid for `seconds`; the one before stops working. */
 export async function issueMailToken(db: Db, userId: string, purpose: MailTokenPurpose, seconds: number): Promise<string> {
+  return (await issue(db, userId, purpose, seconds))!;
+}
+
+/**
+ * As issueMailToken, unless the user's link for `purpose` was made less than `quietSeconds` ago
+ * and still works: then null, and that link stays (decided in the one statement that writes).
+ */
+export async function issueMailTokenUnlessRecent(db: Db, userId: string, purpose: MailTokenPurpose, seconds: number, quietSeconds: number): Promise<string | null> {
+  return issue(db, userId, purpose, seconds, quietSeconds);
+}
+
+async function issue(db: Db, userId: string, purpose: MailTokenPurpose, seconds: number, quietSeconds?: number): Promise<string | null> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = sql`now() + make_interval(secs => ${seconds})`;
-  await db
+  // With a quiet time, the link stored stays when it was made within it and still works.
+  const stays = quietSeconds === undefined ? undefined : and(gt(mailTokens.createdAt, sql`now() - make_interval(secs => ${quietSeconds})`), gt(mailTokens.expiresAt, sql`now()`));
+  const [made] = await db
     .insert(mailTokens)
     .values({ userId, purpose, hash: hashOf(token), expiresAt })
-    .onConflictDoUpdate({ target: [mailTokens.userId, mailTokens.purpose], set: { hash: hashOf(token), expiresAt, createdAt: sql`now()` } });
-  return token;
+    .onConflictDoUpdate({
+      target: [mailTokens.userId, mailTokens.purpose],
+      set: { hash: hashOf(token), expiresAt, createdAt: sql`now()` },
+      setWhere: stays && not(stays),
+    })
+    .returning({ userId: mailTokens.userId });
+  return made ? token : null;
 }
 
 const live = (token: string, purpose: MailTokenPurpose) =>

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { handleTag, LEADERBOARD_TAG, PROFILES_TAG } from '../cache/tags';
 import { usersChanged } from '../db/changes';
@@ -6,16 +6,15 @@ import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { handOverBoards } from '../leaderboards/boards';
 import { handOverTeams } from '../teams/teams';
-import { authAccounts, badges, desktopActivity, goals, heartbeats, ideActivity, imports, lateHeartbeatKeys, passwordLogins, teamMembers, teams, users } from '../db/schema';
+import { authAccounts, heartbeats, ideActivity, lateHeartbeatKeys, passwordLogins, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { displayNameSchema, handleSchema, settingsSchema, timezoneSchema, tokenFormatSchema, tokenNameSchema, tokenScopesSchema, userSchema, type UserDto } from './schemas';
-import { listTokens } from './tokens';
 import { accountPlan, accountPlanSchema } from '../plans/account';
 import { markUserDates } from '../stats/community';
 import { leaderboardUserChanged } from '../stats/leaderboard/snapshot';
 import { handleTaken, settingColumns, userDto } from './users';
 
-// The signed-in user's own account: read, change, export, delete. Used by the /me routes and
+// The signed-in user's own account: read, change, delete (its export: ./export.ts). Used by the /me routes and
 // by the dashboard's forms alike, with the same schemas.
 
 export const updateAccountSchema = z
@@ -99,68 +98,4 @@ export async function deleteAccount(db: Db, userId: string): Promise<void> {
     await tx.delete(lateHeartbeatKeys).where(eq(lateHeartbeatKeys.userId, userId));
   });
   await usersChanged(db, [userId], [LEADERBOARD_TAG, PROFILES_TAG]);
-}
-
-const day = (d: string | Date) => (typeof d === 'string' ? d : d.toISOString().slice(0, 10));
-
-/** Everything stored about the user, as JSON: account, tokens (never their values), badges, activity. */
-export async function exportAccount(db: Db, userId: string) {
-  const account = await getAccount(db, userId);
-  const ide = await db.select().from(ideActivity).where(eq(ideActivity.userId, userId)).orderBy(asc(ideActivity.date), asc(ideActivity.hour));
-  const desktop = await db
-    .select()
-    .from(desktopActivity)
-    .where(eq(desktopActivity.userId, userId))
-    .orderBy(asc(desktopActivity.date), asc(desktopActivity.hour));
-  const ownBadges = await db.select().from(badges).where(eq(badges.userId, userId)).orderBy(asc(badges.createdAt));
-  const beats = await db.select().from(heartbeats).where(eq(heartbeats.userId, userId)).orderBy(asc(heartbeats.at));
-  const ownImports = await db.select().from(imports).where(eq(imports.userId, userId)).orderBy(asc(imports.createdAt));
-  const ownGoals = await db.select().from(goals).where(eq(goals.userId, userId)).orderBy(asc(goals.createdAt));
-  // My memberships only: the other members' data is theirs.
-  const memberships = await db
-    .select({ id: teams.id, name: teams.name, role: teamMembers.role, share: teamMembers.share, joinedAt: teamMembers.joinedAt })
-    .from(teamMembers)
-    .innerJoin(teams, eq(teams.id, teamMembers.teamId))
-    .where(eq(teamMembers.userId, userId))
-    .orderBy(asc(teamMembers.joinedAt));
-  return {
-    exported_at: new Date().toISOString(),
-    account,
-    tokens: await listTokens(db, userId),
-    badges: ownBadges.map((b) => ({ id: b.id, metric: b.metric, range: b.range, language: b.language, label: b.label, color: b.color, style: b.style, created_at: new Date(b.createdAt).toISOString() })),
-    goals: ownGoals.map((g) => ({ id: g.id, period: g.period, seconds: g.seconds, language: g.language, project: g.project, title: g.title, created_at: new Date(g.createdAt).toISOString() })),
-    teams: memberships.map((t) => ({ id: t.id, name: t.name, role: t.role, share: t.share, joined_at: t.joinedAt.toISOString() })),
-    activities: ide.map((a) => ({
-      date: day(a.date),
-      hour: a.hour,
-      language: a.language,
-      project_name: a.project || null,
-      ide_name: a.editor || null,
-      time: a.millis / 1000,
-      lines: a.lines,
-    })),
-    desktop_activities: desktop.map((a) => ({ date: day(a.date), hour: a.hour, platform: a.platform, app: a.app, time: a.millis / 1000 })),
-    // Heartbeats of the last 14 days, as stored (their files only as a keyed digest, not exported).
-    heartbeats: beats.map((h) => ({
-      time: h.at / 1000,
-      type: h.type,
-      category: h.category,
-      language: h.language,
-      project: h.project || null,
-      editor: h.editor,
-      operating_system: h.os,
-      app: h.app || null,
-      counted_seconds: (h.creditedUntil - h.at) / 1000,
-    })),
-    imports: ownImports.map((i) => ({
-      id: i.id,
-      status: i.status,
-      bytes: i.bytes,
-      heartbeats_read: i.heartbeatsRead,
-      heartbeats_skipped: i.heartbeatsSkipped,
-      error: i.error,
-      created_at: i.createdAt.toISOString(),
-      finished_at: i.finishedAt?.toISOString() ?? null,
-    })),
-  };
 }

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { passwordLogins } from '../db/schema';
 import { configuredOrigin } from '../http/origin';
@@ -6,10 +6,11 @@ import { hashPassword } from '../auth/password';
 import { endSessions } from '../auth/sessions';
 import { resetMail } from '../mail/messages';
 import { deliver, mailConfigured } from '../mail/transport';
-import { spendMailBudget } from '../mail/budget';
+import { spendMailBudget, type Asker } from '../mail/budget';
 import { dropMailTokens, issueMailToken, peekMailToken, useMailToken } from './mail-tokens';
 import { revokeAllTokens } from './tokens';
-import { emailSchema } from './sign-in';
+import { emailSchema, loginByEmail } from './sign-in';
+import { forgetSignInNetworks } from './sign-in-networks';
 
 // A forgotten password, reset by a link mailed to the login's address (only where the site sends
 // mail; elsewhere an operator resets it: lib/admin/commands.ts). Asking answers the same whether
@@ -24,14 +25,15 @@ export const resetLink = (token: string) => `${configuredOrigin()}/reset-passwor
  * Mails a reset link to `email` when it is a login's address; nothing otherwise. `delivered`
  * settles once the mail is sent or its failure logged (the caller keeps the process alive for it
  * but does not make the visitor wait: the time an answer takes must not tell accounts apart).
- * Throws TooManyAttempts past the mail budget of the address and this asker
- * (lib/mail/budget.ts), whether or not the address has an account.
+ * Throws TooManyAttempts past the mail budgets (lib/mail/budget.ts), whether or not the address
+ * has an account; the address's owner (signed in, or asking from where they sign in) is never
+ * held off by what strangers spent.
  */
-export async function requestPasswordReset(db: Db, email: string, clientAddress: string): Promise<{ delivered: Promise<void> }> {
+export async function requestPasswordReset(db: Db, email: string, asker: Asker): Promise<{ delivered: Promise<void> }> {
   if (!mailConfigured()) throw new Error('password reset by mail needs SMTP_URL and MAIL_FROM');
   const address = emailSchema.parse(email);
-  await spendMailBudget(db, address, { address: clientAddress });
-  const [login] = await db.select().from(passwordLogins).where(sql`lower(${passwordLogins.email}) = lower(${address})`);
+  await spendMailBudget(db, address, asker);
+  const login = await loginByEmail(db, address);
   if (!login) return { delivered: Promise.resolve() };
   const token = await issueMailToken(db, login.userId, 'reset', RESET_MINUTES * 60);
   return { delivered: deliver(resetMail(login.email, resetLink(token), RESET_MINUTES), 'password reset') };
@@ -54,7 +56,7 @@ export async function resetPassword(db: Db, token: string, password: string, opt
   return db.transaction(async (tx) => {
     const userId = await useMailToken(tx, token, 'reset');
     if (!userId) return false;
-    await tx.update(passwordLogins).set({ passwordHash, awaitingConfirmation: false }).where(eq(passwordLogins.userId, userId));
+    await tx.update(passwordLogins).set({ passwordHash, awaitingConfirmation: false, ...forgetSignInNetworks }).where(eq(passwordLogins.userId, userId));
     await dropMailTokens(tx, userId);
     await endSessions(tx, userId);
     if (options.revokeTokens) await revokeAllTokens(tx, userId);
@@ -70,7 +72,7 @@ export async function resetPassword(db: Db, token: string, password: string, opt
 export async function setPasswordByOperator(db: Db, userId: string, password: string, options: { revokeTokens: boolean }): Promise<{ tokensRevoked: number } | null> {
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
-    const [login] = await tx.update(passwordLogins).set({ passwordHash, awaitingConfirmation: false }).where(eq(passwordLogins.userId, userId)).returning();
+    const [login] = await tx.update(passwordLogins).set({ passwordHash, awaitingConfirmation: false, ...forgetSignInNetworks }).where(eq(passwordLogins.userId, userId)).returning();
     if (!login) return null;
     await dropMailTokens(tx, userId);
     await endSessions(tx, userId);

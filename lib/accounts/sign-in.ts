@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from '../auth/password';
 import { attemptPolicies, limitedAttempt, takeAttempt, type Counter } from '../auth/attempts';
 import { endSessions } from '../auth/sessions';
 import { isUniqueViolation } from '../db/errors';
-import { dropMailTokens } from './mail-tokens';
+import { forgetSignInNetworks, rememberSignInNetwork } from './sign-in-networks';
 import { findUserByHandle, handleTaken, insertUser } from './users';
 import { displayNameSchema, handleSchema, timezoneSchema } from './schemas';
 
@@ -34,7 +34,7 @@ export const signUpSchema = z.object({
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
 /** The login of an address (any case), if there is one. */
-async function loginByEmail(db: Db, email: string, lock = false) {
+export async function loginByEmail(db: Db, email: string, lock = false) {
   const query = db.select().from(passwordLogins).where(sql`lower(${passwordLogins.email}) = lower(${email})`);
   const [login] = lock ? await query.for('update') : await query;
   return login;
@@ -52,7 +52,8 @@ async function loginByEmail(db: Db, email: string, lock = false) {
  * confirmation then replaces that login's credentials (handle, password, timezone) and returns
  * its id: whoever signed up first never chose the credentials a later confirmation confirms, so a
  * stranger who signs up with someone's address cannot have that person confirm the stranger's
- * password. The links mailed before stop working.
+ * password. A link mailed before now confirms the new credentials, with their password
+ * (lib/accounts/confirmation.ts decides whether to mail a new one).
  */
 export async function signUp(db: Db, input: SignUpInput, clientAddress: string, options: { awaitingConfirmation?: boolean } = {}): Promise<string | null> {
   await takeAttempt(db, [{ policy: attemptPolicies.signUp, subject: clientAddress }]);
@@ -79,8 +80,7 @@ export async function signUp(db: Db, input: SignUpInput, clientAddress: string, 
 /** A new sign-up's credentials for a login still awaiting its confirmation (see signUp). */
 async function replacePending(tx: Db, userId: string, input: SignUpInput, passwordHash: string): Promise<string> {
   await tx.update(users).set({ handle: input.handle, displayName: input.handle, timezone: input.timezone ?? 'UTC' }).where(eq(users.id, userId));
-  await tx.update(passwordLogins).set({ email: input.email, passwordHash }).where(eq(passwordLogins.userId, userId));
-  await dropMailTokens(tx, userId);
+  await tx.update(passwordLogins).set({ email: input.email, passwordHash, ...forgetSignInNetworks }).where(eq(passwordLogins.userId, userId));
   return userId;
 }
 
@@ -101,7 +101,7 @@ export async function changePassword(db: Db, userId: string, input: z.infer<type
   if (!(await limitedAttempt(db, passwordCounters(login.email, clientAddress), current))) return false;
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
-    await tx.update(passwordLogins).set({ passwordHash }).where(eq(passwordLogins.userId, userId));
+    await tx.update(passwordLogins).set({ passwordHash, ...forgetSignInNetworks }).where(eq(passwordLogins.userId, userId));
     await endSessions(tx, userId);
   });
   return true;
@@ -116,7 +116,8 @@ export const passwordCounters = (email: string, clientAddress: string): Counter[
 /**
  * The user id for this email and password, or null; unknown emails take as long as wrong
  * passwords. Guesses are limited per account and per client address (lib/auth/attempts.ts):
- * past the limit this throws TooManyAttempts without checking the password.
+ * past the limit this throws TooManyAttempts without checking the password. The right password
+ * of a confirmed login remembers the client's network (lib/accounts/sign-in-networks.ts).
  */
 export async function checkPassword(db: Db, email: string, password: string, clientAddress: string): Promise<string | null> {
   const address = emailSchema.safeParse(email);
@@ -128,6 +129,7 @@ export async function checkPassword(db: Db, email: string, password: string, cli
     userId = (await verifyPassword(password, login?.passwordHash)) && login ? login.userId : null;
     return userId !== null;
   });
+  if (userId) await rememberSignInNetwork(db, userId, clientAddress);
   return userId;
 }
 

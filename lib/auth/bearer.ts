@@ -1,12 +1,14 @@
+import { readLimits } from '../config';
 import { getDb, type Db } from '../db/client';
 import { ApiError, errorResponse } from '../http/problem';
-import type { RateLimitState, WriteLimits } from '../http/rate-limit';
-import { findPrincipal, type Principal } from './principal';
+import { assertWithinLimit, knownRefusal, rateLimitHeaders, type Limits, type RateLimitState } from '../http/rate-limit';
+import { findPrincipal, peekPrincipal, type Found, type Principal } from './principal';
 import { anyOf, hashToken, looksLikeToken, satisfies, type Scope, type ScopeRule } from './tokens';
 
 // The auth wrapper of every token-authenticated route that does not write activity (the write
 // routes have their own, lib/auth/write-token.ts): the header is read, the token hashed and looked
-// up once, its scope checked, and the handler gets a typed context.
+// up once, its scope checked, the request counted against the read budgets of the token and its
+// user by the same statement (lib/http/rate-limit.ts), and the handler gets a typed context.
 
 export interface TokenContext<P> extends Principal {
   request: Request;
@@ -42,14 +44,9 @@ export function tokenHashOf(request: Request): string {
 /**
  * The live token with this hash, checked for `scope` (one scope, or any of several): 401 when
  * unknown or revoked, 403 without the scope. With `limits`, the same lookup counts the request
- * against the write budgets.
+ * against the budgets of their kind.
  */
-export async function authenticateHash(
-  db: Db,
-  tokenHash: string,
-  scope: ScopeRule,
-  limits?: WriteLimits,
-): Promise<{ principal: Principal; rate?: RateLimitState }> {
+export async function authenticateHash(db: Db, tokenHash: string, scope: ScopeRule, limits?: Limits): Promise<Found> {
   const found = await findPrincipal(db, tokenHash, limits && { scope, limits });
   if (!found) throw unauthorized('The token is unknown or revoked.', 'invalid_token');
   if (!satisfies(found.principal.token.scopes, scope)) {
@@ -58,12 +55,24 @@ export async function authenticateHash(
   return found;
 }
 
-/** Authenticates the request's Bearer token for a route needing `scope` (one scope, or any of several). */
-export async function authenticateToken(request: Request, scope: ScopeRule): Promise<{ principal: Principal; db: Db }> {
+/**
+ * authenticateHash counting the request against the read budgets: 429 past one. A token (or its
+ * user) this process refused in the current window is refused again before the database is asked.
+ */
+export async function authenticateRead(db: Db, tokenHash: string, scope: ScopeRule): Promise<Found> {
+  const limits = readLimits();
+  const refusal = knownRefusal({ tokenHash, userId: peekPrincipal(tokenHash)?.user.id }, limits);
+  if (refusal) throw refusal;
+  const found = await authenticateHash(db, tokenHash, scope, limits);
+  assertWithinLimit(found.rate, { tokenHash, userId: found.principal.user.id });
+  return found;
+}
+
+/** Authenticates the request's Bearer token for a route needing `scope` (one scope, or any of several), counted as a read. */
+export async function authenticateToken(request: Request, scope: ScopeRule): Promise<Found & { db: Db }> {
   const tokenHash = tokenHashOf(request);
   const db = await getDb();
-  const { principal } = await authenticateHash(db, tokenHash, scope);
-  return { principal, db };
+  return { ...(await authenticateRead(db, tokenHash, scope)), db };
 }
 
 /** Copies headers an auth wrapper computed (rate limits) onto the handler's answer unless it set them. */
@@ -74,15 +83,20 @@ export function withHeaders(response: Response, headers: Record<string, string>)
   return response;
 }
 
+/** The RateLimit fields of a counted request (none when it was not counted) onto its answer. */
+export const withRate = (response: Response, rate: RateLimitState | undefined): Response => withHeaders(response, rate ? rateLimitHeaders(rate) : {});
+
 /** A route for tokens with `scope`; whatever the handler throws becomes a problem+json answer. */
 export function withToken<P = Record<string, never>>(scope: Scope, handler: (ctx: TokenContext<P>) => Promise<Response>) {
   return async (request: Request, route?: RouteContext<P>): Promise<Response> => {
+    let rate: RateLimitState | undefined;
     try {
-      const { principal, db } = await authenticateToken(request, scope);
+      const found = await authenticateToken(request, scope);
+      rate = found.rate;
       const params = ((await route?.params) ?? {}) as P;
-      return await handler({ ...principal, request, db, params });
+      return withRate(await handler({ ...found.principal, request, db: found.db, params }), rate);
     } catch (err) {
-      return errorResponse(err);
+      return withRate(errorResponse(err), rate);
     }
   };
 }

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { preparedRows, type Db } from '../db/client';
 import { col, selected } from '../db/names';
 import { apiTokens, users } from '../db/schema';
-import { countedColumns, countWriteCtes, rateLimitState, type CountedRow, type RateLimitState, type WriteLimits } from '../http/rate-limit';
+import { countCtes, countedColumns, rateLimitState, type CountedRow, type Limits, type RateLimitState } from '../http/rate-limit';
 import { cacheTally } from '../metrics/tally';
 import { anyOf, type Scope, type ScopeRule } from './tokens';
 
@@ -33,6 +33,11 @@ export async function cachedPrincipal(db: Db, tokenHash: string): Promise<Princi
   return entry?.principal;
 }
 
+/** The principal last found for this token hash in this process, if any, asking nothing (for knownRefusal). */
+export function peekPrincipal(tokenHash: string): Principal | undefined {
+  return cached.peek(tokenHash)?.principal;
+}
+
 /** Forgets a token's principal: it was found revoked, or its user's timezone changed. */
 export function forgetPrincipal(tokenHash: string): void {
   cached.delete(tokenHash);
@@ -48,28 +53,41 @@ interface PrincipalRow {
   user_id: string;
   handle: string;
   timezone: string;
+  stats_version: number;
+}
+
+/** A found token: its principal, the request's count (when counted), and the user's data version. */
+export interface Found {
+  principal: Principal;
+  rate?: RateLimitState;
+  /**
+   * The user's data version (users.stats_version: every change of their figures moves it) as
+   * this statement read it, so after every write answered before: what the owner's cached
+   * figures key on (lib/stats/own-cache.ts).
+   */
+  statsVersion: number;
 }
 
 /**
  * The live (not revoked) token with this hash and its user, or null. With `count`, the same
- * statement also counts the request against the write budgets of the token and its user (when
- * the token has the scope), so authenticating a write costs one round trip.
+ * statement also counts the request against the budgets of `count.limits`' kind, the token's and
+ * its user's (when the token has the scope), so authenticating a request costs one round trip.
  */
 export async function findPrincipal(
   db: Db,
   tokenHash: string,
-  count?: { scope: ScopeRule; limits: WriteLimits },
-): Promise<{ principal: Principal; rate?: RateLimitState } | null> {
+  count?: { scope: ScopeRule; limits: Limits },
+): Promise<Found | null> {
   const [t, u] = [apiTokens, users];
   const token = sql`
-    SELECT ${t.id} AS token_id, ${selected(t.scopes, t.lastUsedAt)}, ${u.id} AS user_id, ${selected(u.handle, u.timezone)}
+    SELECT ${t.id} AS token_id, ${selected(t.scopes, t.lastUsedAt)}, ${u.id} AS user_id, ${selected(u.handle, u.timezone)}, ${u.statsVersion}::float8 AS stats_version
     FROM ${t} JOIN ${u} ON ${u.id} = ${t.userId}
     WHERE ${t.hash} = ${tokenHash} AND ${t.revokedAt} IS NULL`;
   const [row] = await preparedRows<PrincipalRow & Partial<CountedRow>>(
     db,
     count
       ? sql`WITH token AS (${token}),
-              ${countWriteCtes(sql`SELECT token_id, user_id FROM token WHERE ${holdsAny(count.scope)}`, count.limits)}
+              ${countCtes(sql`SELECT token_id, user_id FROM token WHERE ${holdsAny(count.scope)}`, count.limits)}
             SELECT token.*, ${countedColumns} FROM token`
       : sql`SELECT * FROM (${token}) AS token`,
   );
@@ -86,6 +104,7 @@ export async function findPrincipal(
   return {
     principal,
     rate: count && rateLimitState(count.limits, row as CountedRow),
+    statsVersion: Number(row.stats_version),
   };
 }
 

@@ -7,6 +7,20 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 export const scopes = ['sync', 'badges', 'account', 'stats'] as const;
 export type Scope = (typeof scopes)[number];
 
+/**
+ * What each scope lets a token do and what it does not, as the dashboard's token form and the API
+ * reference say it: a person choosing scopes for a key they hand to a program (a README Action, a
+ * launcher) reads here what that program could do with it. `stats` is the reader's scope: it
+ * changes nothing of the account (goals aside) and never learns which projects are hidden.
+ */
+export const scopeTexts: Record<Scope, string> = {
+  sync: "send your activity, and read today's total for your editor's status bar; no other figure",
+  badges: 'make, list and delete README badges of your totals (whoever holds the token can read those figures that way); nothing else',
+  stats:
+    'read your own figures, private ones included, for the tools made for WakaTime (Raycast, wakatime-client, README Actions); it changes nothing (no goals, no settings, no project changes, no export) and never names a hidden project (its time counts in totals only)',
+  account: 'everything the dashboard does: settings, tokens, goals, project changes (rename, merge, split, hide), import, export and deleting the account',
+};
+
 /** What a token for an editor plugin or the desktop agent may do. */
 export const pluginScopes: Scope[] = ['sync', 'badges'];
 /** What a key for WakaTime plugins may do: send heartbeats and read the status bar and summaries. */

@@ -1,17 +1,8 @@
 import { writeLimits } from '../config';
 import { getDb, type Db } from '../db/client';
 import { errorResponse } from '../http/problem';
-import {
-  assertWithinLimit,
-  knownRefusal,
-  rateLimitHeaders,
-  rateLimitState,
-  type Budgeted,
-  type CountedRow,
-  type RateLimitState,
-  type WriteLimits,
-} from '../http/rate-limit';
-import { authenticateHash, tokenHashOf, unauthorized, withHeaders } from './bearer';
+import { assertWithinLimit, knownRefusal, rateLimitState, type Budgeted, type CountedRow, type RateLimitState, type WriteLimits } from '../http/rate-limit';
+import { authenticateHash, tokenHashOf, unauthorized, withRate } from './bearer';
 import { cachedPrincipal, forgetPrincipal, type Principal } from './principal';
 
 // The auth wrapper of the write routes (sync and activities): tokens with the `sync` scope, counted
@@ -99,9 +90,9 @@ export function withWriteToken(handler: (ctx: WriteContext) => Promise<Response>
       const found = await authenticateHash(db, tokenHash, 'sync', writeLimits());
       rate = found.rate;
       assertWithinLimit(rate, { tokenHash, userId: found.principal.user.id });
-      return withHeaders(await handler({ ...found.principal, request, db }), rate ? rateLimitHeaders(rate) : {});
+      return withRate(await handler({ ...found.principal, request, db }), rate);
     } catch (err) {
-      return withHeaders(errorResponse(err), rate ? rateLimitHeaders(rate) : {});
+      return withRate(errorResponse(err), rate);
     }
   };
 }
@@ -133,5 +124,5 @@ export async function admittedInStatement(
     admission.rate = rate;
     assertWithinLimit(rate, who);
   }
-  return withHeaders(response, admission.rate ? rateLimitHeaders(admission.rate) : {});
+  return withRate(response, admission.rate);
 }

@@ -82,6 +82,16 @@ export function withinDeadline<T>(ms: number, work: () => Promise<T>, grace = 0)
 }
 
 /**
+ * Throws DeadlineExceeded when the current work's deadline has passed: for work of many short
+ * statements (lib/db/keyset.ts), whose statements the embedded database cannot cut, so that it
+ * stops at the next one rather than running on after its request was answered 503.
+ */
+export function checkDeadline(what: string): void {
+  const deadline = deadlines.getStore();
+  if (deadline !== undefined && Date.now() >= deadline) throw new DeadlineExceeded(what);
+}
+
+/**
  * Runs `work` outside any request's deadline (statements keep their own bound): for work shared by
  * many requests, such as a connection's queue of announcements, that no one request's end may cut.
  */

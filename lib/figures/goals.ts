@@ -8,7 +8,7 @@ import { isUuid } from '../ids';
 import { localDateHour } from '../local-time';
 import { earliestDate } from '../stats/queries';
 import { historyStart } from '../plans/limits';
-import { hiddenNames } from '../projects/read';
+import { hiddenNames, type ProjectReader } from '../projects/read';
 import { durationText } from '../wakatime/summaries';
 import { MAX_GOALS_PER_USER, type CreateGoalInput, type GoalPeriod } from './schemas';
 
@@ -24,9 +24,10 @@ export type GoalRow = typeof goals.$inferSelect;
 export interface Judged {
   goal: GoalRow;
   period: GoalPeriod;
+  /** The title the owner sees (the dashboard, the weekly mail): their own, or one made from the goal. */
   title: string;
-  /** The goal's project as shown: HIDDEN_PROJECT while the owner hides it. */
-  shownProject: string | null;
+  /** The goal as each reader may see it (seenBy). */
+  seen: Record<ProjectReader, Seen>;
   /** Period start -> capped millis, from the oldest period read to the current one. */
   actual: (periodStart: string) => number;
   /** The current period's start, and the period starts back from it, newest first. */
@@ -35,20 +36,46 @@ export interface Judged {
   streak: number;
 }
 
+/**
+ * A goal as one reader sees it: `project`, the name it filters on (null: none, or, to a `stats`
+ * key, a hidden one), `title`, and `customTitle`, the owner's own title when this reader may see it.
+ */
+export interface Seen {
+  project: string | null;
+  title: string;
+  customTitle: string | null;
+}
+
 /** How a goal names a project the owner hides (lib/projects/hidden.ts): the name shows only on the project list. */
 export const HIDDEN_PROJECT = 'a hidden project';
 
-/** The goal's project as shown, given the owner's hidden project names. */
-export function shownProject(project: string | null, hidden: readonly string[]): string | null {
-  if (project === null) return null;
-  const lower = project.toLowerCase();
-  return hidden.some((h) => h.toLowerCase() === lower) ? HIDDEN_PROJECT : project;
+/** Whether `project` is one of the owner's hidden ones (a goal matches its project regardless of case). */
+const isHidden = (project: string, hidden: readonly string[]) => hidden.some((h) => h.toLowerCase() === project.toLowerCase());
+
+/** Whether free text (a goal's own title) holds a hidden project's name, in any case. */
+const namesHidden = (text: string, hidden: readonly string[]) => hidden.some((h) => text.toLowerCase().includes(h.toLowerCase()));
+
+/** The title made from the goal, its project as shown ("Code 1 hr per day in Go on a hidden project"). */
+export function goalTitle(g: Pick<GoalRow, 'period' | 'seconds' | 'language'>, project: string | null): string {
+  return `Code ${durationText(g.seconds)} per ${g.period}${g.language ? ` in ${g.language}` : ''}${project ? ` on ${project}` : ''}`;
 }
 
-/** The title shown: the owner's own, or one made from the goal (its project as shown). */
-export function goalTitle(g: Pick<GoalRow, 'period' | 'seconds' | 'language' | 'title'>, project: string | null): string {
-  if (g.title) return g.title;
-  return `Code ${durationText(g.seconds)} per ${g.period}${g.language ? ` in ${g.language}` : ''}${project ? ` on ${project}` : ''}`;
+/**
+ * The goal as each reader sees it (decision 0031). Every title says "a hidden project" where the
+ * goal's project is hidden. The owner (the session, an `account` token) reads the project's name
+ * and their own title as stored. A `stats` key (README Actions, WakaTime's tools, and every
+ * WakaTime-shaped read) reads no hidden name: `project` null, and the made-up title in place of the
+ * owner's own when the goal is on a hidden project or that title holds a hidden name, since free
+ * text written for the owner may well name it.
+ */
+function seenBy(goal: GoalRow, hidden: readonly string[]): Record<ProjectReader, Seen> {
+  const onHidden = goal.project !== null && isHidden(goal.project, hidden);
+  const made = goalTitle(goal, onHidden ? HIDDEN_PROJECT : goal.project);
+  const ownTitle = goal.title && !onHidden && !namesHidden(goal.title, hidden) ? goal.title : null;
+  return {
+    owner: { project: goal.project, title: goal.title || made, customTitle: goal.title || null },
+    stats: { project: onHidden ? null : goal.project, title: ownTitle ?? made, customTitle: ownTitle },
+  };
 }
 
 const periodStart = (period: GoalPeriod, date: string) => (period === 'week' ? isoWeekStart(date) : date);
@@ -93,20 +120,21 @@ export async function judgeGoals(db: Db, user: { id: string; timezone: string },
   const by = { language: list.some((g) => g.language !== null), project: list.some((g) => g.project !== null) };
   // Streaks count no day before the plan's window of history (lib/plans/history.ts).
   const floor = await historyStart(db, user.id, today);
-  const hidden = by.project ? await hiddenNames(db, user.id) : [];
+  // The hidden names matter to a goal on a project, and to an owner's title that may name one.
+  const hidden = by.project || list.some((g) => g.title !== null) ? await hiddenNames(db, user.id) : [];
   let earliest: string | undefined;
   for (let days = FIRST_WINDOW_DAYS; ; days *= 4) {
     const week = isoWeekStart(addDays(today, -days));
     const from = floor !== null && week < floor ? floor : week;
     const found = await cappedDays(db, user.id, from, today, by);
-    const judged = list.map((goal) => judge(goal, shownProject(goal.project, hidden), found, from, today));
+    const judged = list.map((goal) => judge(goal, seenBy(goal, hidden), found, from, today));
     if (judged.every((j) => !j.reachesStart)) return judged.map((j) => j.judged);
     earliest ??= (await earliestDate(db, { userId: user.id })) ?? today;
     if (from <= earliest || from === floor) return judged.map((j) => j.judged);
   }
 }
 
-function judge(goal: GoalRow, shown: string | null, found: { date: string; language: string; project: string; millis: number }[], from: string, today: string) {
+function judge(goal: GoalRow, seen: Record<ProjectReader, Seen>, found: { date: string; language: string; project: string; millis: number }[], from: string, today: string) {
   const period = goal.period as GoalPeriod;
   const language = goal.language?.toLowerCase();
   const project = goal.project?.toLowerCase();
@@ -125,19 +153,20 @@ function judge(goal: GoalRow, shown: string | null, found: { date: string; langu
   let streak = 0;
   let p = met(current) ? current : back(current, 1);
   for (; p >= from && met(p); p = back(p, 1)) streak += 1;
-  return { judged: { goal, period, title: goalTitle(goal, shown), shownProject: shown, actual, current, back, streak } satisfies Judged, reachesStart: p < from && streak > 0 };
+  return { judged: { goal, period, title: seen.owner.title, seen, actual, current, back, streak } satisfies Judged, reachesStart: p < from && streak > 0 };
 }
 
-/** A goal as /me/goals shows it. */
-export function goalDto(j: Judged) {
+/** A goal as /me/goals shows it to `reader`. */
+export function goalDto(j: Judged, reader: ProjectReader) {
   const actual = Math.round(j.actual(j.current) / 1000);
+  const { project, title } = j.seen[reader];
   return {
     id: j.goal.id,
     period: j.period,
     seconds: j.goal.seconds,
     language: j.goal.language,
-    project: j.goal.project,
-    title: j.title,
+    project,
+    title,
     progress: { period_start: j.current, actual_seconds: actual, done: j.actual(j.current) >= j.goal.seconds * 1000 },
     streak_periods: j.streak,
   };
@@ -181,7 +210,7 @@ export async function deleteGoal(db: Db, userId: string, id: string): Promise<vo
   if (gone.length === 0) throw noSuchGoal();
 }
 
-/** GET /me/goals: every goal with its progress. */
-export async function ownGoals(db: Db, user: { id: string; timezone: string }) {
-  return { goals: (await judgeGoals(db, user, await listGoals(db, user.id))).map(goalDto) };
+/** GET /me/goals: every goal with its progress, as `reader` may see it (the dashboard is the owner). */
+export async function ownGoals(db: Db, user: { id: string; timezone: string }, reader: ProjectReader = 'owner') {
+  return { goals: (await judgeGoals(db, user, await listGoals(db, user.id))).map((j) => goalDto(j, reader)) };
 }

@@ -25,7 +25,12 @@ const segment = z
   .meta({ id: 'TimelineSegment' });
 
 export const timelineSchema = z
-  .object({ date: z.string(), timezone: z.string(), segments: z.array(segment) })
+  .object({
+    date: z.string(),
+    timezone: z.string(),
+    segments: z.array(segment),
+    truncated: z.literal(true).optional().meta({ description: 'Present when the day switched between projects, languages or editors so often that only its first heartbeat segments are drawn (the operation says how many); absent otherwise.' }),
+  })
   .meta({ id: 'Timeline' });
 
 export const insightsQuerySchema = z

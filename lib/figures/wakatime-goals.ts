@@ -6,7 +6,9 @@ import { findGoal, judgeGoals, listGoals, type Judged } from './goals';
 
 // Goals in WakaTime's shape (GET /api/wakatime/v1/users/current/goals[/{id}]). wakatime-cli's
 // --today-goal <id> prints `data.chart_data[last].actual_seconds_text` of the single goal, so the
-// last entry is always the current period and chart_data is never empty.
+// last entry is always the current period and chart_data is never empty. A goal reads here as a
+// `stats` key sees it, whatever the key (as every WakaTime-shaped read names no hidden project):
+// a goal on a hidden project lists no project, and its title says "a hidden project".
 
 /** How many periods chart_data holds, as WakaTime's goal charts. */
 const CHART_PERIODS = 7;
@@ -49,19 +51,20 @@ function chartEntry(j: Judged, start: string, timezone: string) {
 }
 
 function wakaGoal(j: Judged, timezone: string) {
+  const { project, title, customTitle } = j.seen.stats;
   const starts = Array.from({ length: CHART_PERIODS }, (_, i) => j.back(j.current, CHART_PERIODS - 1 - i));
   const chart = starts.map((s) => chartEntry(j, s, timezone));
   const lastDay = addDays(j.current, j.period === 'week' ? 6 : 0);
   return {
     id: j.goal.id,
-    title: j.title,
-    custom_title: j.goal.title,
+    title,
+    custom_title: customTitle,
     delta: j.period,
     seconds: j.goal.seconds,
     status: chart.at(-1)!.range_status,
     type: 'coding' as const,
     languages: j.goal.language ? [j.goal.language] : [],
-    projects: j.shownProject ? [j.shownProject] : [],
+    projects: project ? [project] : [],
     editors: [],
     is_enabled: true,
     is_inverse: false,

@@ -1,3 +1,5 @@
+import { apiPaths } from './api-paths';
+
 // Headers the site's answers carry whoever answers them: Next (next.config.ts `headers()`) or the
 // front server's own refusals (lib/server/front.ts). Pages may be
 // framed by no one and load nothing from elsewhere. Scripts and styles allow 'unsafe-inline':
@@ -25,13 +27,12 @@ export const dataContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-
 
 /**
  * Where the answers are data or images, never a page: a path ending in `/` stands for everything
- * under it, any other for itself. The APIs, the internal cached badge and chart routes, Auth.js's JSON
- * answers, the badge preview, the icon, the sitemap, robots.txt and the metrics.
+ * under it, any other for itself. The APIs at every path they answer (lib/http/api-paths.ts), the
+ * internal cached badge and chart routes, Auth.js's JSON answers, the badge preview, the icon, the
+ * sitemap, robots.txt and the metrics.
  */
 export const dataPaths = [
-  '/main/api/',
-  '/api/wakatime/',
-  '/api/v1/', // the same routes at WakaTime's path layout (lib/wakatime/paths.ts)
+  ...apiPaths,
   '/cached-badge/',
   '/cached-chart/',
   '/auth/session',
@@ -42,7 +43,7 @@ export const dataPaths = [
   '/sitemap.xml',
   '/robots.txt',
   '/metrics',
-] as const;
+];
 
 /** On every answer. */
 export const everyAnswerHeaders: Record<string, string> = {

@@ -6,6 +6,7 @@ import { healthSchema } from '../health';
 import { badgeListSchema, badgeQuerySchema, badgeSchema, createBadgeSchema, shieldsSchema } from '../badges/schemas';
 import { chartImageQuerySchema, chartImages } from '../charts/schemas';
 import { queryParameters } from '../http/query';
+import { scopes, scopeTexts } from '../auth/tokens';
 import { leaderboardQuerySchema } from '../stats/leaderboard/query';
 import { planListSchema } from '../plans';
 import { chartQueries, hitmapChartSchema, leaderboardSchema, languageChartSchema, timeChartSchema, weeklyChartSchema } from '../stats/schemas';
@@ -39,7 +40,7 @@ import {
   wakaUserSchema,
 } from '../wakatime/schemas';
 import { componentSchemas, idOf, namedSchemas, ref } from './components';
-import { accountOperation, always, jsonBody, ok, problems, publicGet, publicRead, svg, writeOperation } from './operations';
+import { accountOperation, always, jsonBody, ok, problems, publicGet, publicRead, readRateNote, svg, writeOperation } from './operations';
 import { wakatimePaths } from './wakatime';
 import { figuresPaths, figuresRoots, wakatimeGoalPaths } from './figures';
 import { planLimitNote, planPaths, planRoots } from './plans';
@@ -86,13 +87,17 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Codetally API',
       version: '1.0.0',
       description:
-        'Aggregated coding activity from editor plugins and a desktop agent, and public reads of what users chose to share. All paths are under /main/api/v1, except the WakaTime-compatible ones under /api/wakatime/v1, and the same at WakaTime\'s own layout, /api/v1 (each path names its servers), which answer errors in WakaTime\'s shape, `{"error": ...}`. Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code`; clients retry 5xx, 409 and 429 (honouring `Retry-After`) and network failures with back-off, and drop what another 4xx rejects. Every route answers a method it does not take with 405 `method_not_allowed` and an `Allow` header, and `OPTIONS` with the methods it takes. Write rate: `SYNC_RATE_LIMIT_PER_MINUTE` requests a minute per token (default 120) and `SYNC_USER_RATE_LIMIT_PER_MINUTE` per account over all its tokens (default twice that), in fixed one-minute windows. A user holds at most 20 live tokens. A request must arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS (30), except a data dump upload (POST /me/imports), which may take longer while it never stalls that long.',
+        'Aggregated coding activity from editor plugins and a desktop agent, and public reads of what users chose to share. All paths are under /main/api/v1, except the WakaTime-compatible ones under /api/wakatime/v1, and the same at WakaTime\'s own layout, /api/v1 (each path names its servers), which answer errors in WakaTime\'s shape, `{"error": ...}`. Errors are RFC 9457 problem details (`application/problem+json`) with a stable `code`; clients retry 5xx, 409 and 429 (honouring `Retry-After`) and network failures with back-off, and drop what another 4xx rejects. Every route answers a method it does not take with 405 `method_not_allowed` and an `Allow` header, and `OPTIONS` with the methods it takes. Write rate: `SYNC_RATE_LIMIT_PER_MINUTE` requests a minute per token (default 120) and `SYNC_USER_RATE_LIMIT_PER_MINUTE` per account over all its tokens (default twice that), in fixed one-minute windows. Every other request made with a token (reads above all) counts against the read rate, in counters of its own: `READ_RATE_LIMIT_PER_MINUTE` per token (default 600) and `READ_USER_RATE_LIMIT_PER_MINUTE` per account over all its tokens and dashboard sessions (default twice that); past either, 429 `rate_limited` with `Retry-After`. A user holds at most 20 live tokens. A request must arrive whole within HTTP_REQUEST_TIMEOUT_SECONDS (30), except a data dump upload (POST /me/imports), which may take longer while it never stalls that long.',
     },
     servers: [{ url: '/main/api/v1' }],
     components: {
       schemas,
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'A Codetally token (`ct_...`, or a key in the uuid format), scopes sync, badges, account, stats.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `A Codetally token (\`ct_...\`, or a key in the uuid format). Its scopes: ${scopes.map((s) => `\`${s}\`, ${scopeTexts[s]}`).join('; ')}.`,
+        },
         wakatimeBasic: { type: 'http', scheme: 'basic', description: 'WakaTime-compatible routes: the key as the user name (base64(key) or base64(key:)), as wakatime-cli sends it.' },
         wakatimeQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'WakaTime-compatible routes: the key as `?api_key=`.' },
         admin: { type: 'http', scheme: 'bearer', description: 'The operator token ADMIN_TOKEN.' },
@@ -169,7 +174,7 @@ export function openApiDocument(): Record<string, unknown> {
         }),
       },
       '/me/export': {
-        get: accountOperation('Export all my data', 'One JSON document (a download): account, tokens (never their values), badges, goals, my team memberships (team, role, what I share; not the other members), every IDE and desktop bucket, the heartbeats of the last 14 days (without their files) and the imports.', {
+        get: accountOperation('Export all my data', 'One JSON document (a download, written as it is read: its size has no bound but the account\'s): account, tokens (never their values), badges, goals, my team memberships (team, role, what I share; not the other members), every IDE and desktop bucket, the heartbeats of the last 14 days (without their files), the imports, `user_agents` (the User-Agents my heartbeats came with, as kept: `value`, `editor`, `os`, `created_at`, `last_seen_at`) and `project_merges` (the merges of one of my projects into another that can still be split: `project`, `into`, `merged_at`). Not one snapshot: a row written while it is read may or may not be in it, none twice.', {
           '200': { description: 'JSON, `Content-Disposition: attachment`.', content: { 'application/json': { schema: { type: 'object' } } } },
         }),
       },
@@ -273,6 +278,7 @@ export function openApiDocument(): Record<string, unknown> {
               forbidden: 'the token lacks the `badges` scope, or asks for a language badge of an owner who keeps languages private (`languages_not_shared`), or for an `ai` badge while `share_ai` is off (`ai_not_shared`).',
               invalid_payload: 'naming the field.',
               plan_limit: planLimitNote('badges'),
+              rate_limited: readRateNote,
               ...always,
             }),
           },
@@ -280,7 +286,7 @@ export function openApiDocument(): Record<string, unknown> {
         get: {
           summary: 'List my badges',
           security: [{ bearer: ['badges'] }],
-          responses: { '200': ok(badgeListSchema), ...problems({ unauthorized: '', forbidden: 'the token lacks the `badges` scope.', ...always }) },
+          responses: { '200': ok(badgeListSchema), ...problems({ unauthorized: '', forbidden: 'the token lacks the `badges` scope.', rate_limited: readRateNote, ...always }) },
         },
       },
       '/badges/{id}/refresh': {
@@ -290,7 +296,7 @@ export function openApiDocument(): Record<string, unknown> {
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
           responses: {
             '200': { description: 'The badge.', content: { 'application/json': { schema: ref(badgeSchema) } } },
-            ...problems({ unauthorized: '', forbidden: 'the token lacks the `badges` scope.', not_found: 'not one of my badges.', ...always }),
+            ...problems({ unauthorized: '', forbidden: 'the token lacks the `badges` scope.', not_found: 'not one of my badges.', rate_limited: readRateNote, ...always }),
           },
         },
       },
@@ -301,7 +307,7 @@ export function openApiDocument(): Record<string, unknown> {
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
           responses: {
             '204': { description: 'Deleted.' },
-            ...problems({ unauthorized: '', forbidden: 'the token lacks the `badges` scope.', not_found: 'not one of my badges.', ...always }),
+            ...problems({ unauthorized: '', forbidden: 'the token lacks the `badges` scope.', not_found: 'not one of my badges.', rate_limited: readRateNote, ...always }),
           },
         },
       },

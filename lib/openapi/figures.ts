@@ -16,6 +16,7 @@ import {
 } from '../figures/schemas';
 import { ok, jsonBody, sessionOperation, type Operation } from './operations';
 import { wakatimeAt, wakatimeRead } from './wakatime';
+import { MAX_SEGMENTS } from '../figures/timeline';
 
 // The owner's own figures in openapi.json: timeline, insights and goals (lib/figures/), and the
 // goals in WakaTime's shape.
@@ -27,6 +28,9 @@ const ownOperation = (summary: string, description: string, responses: Record<st
 
 const goalRules = `Periods are the owner's local dates and ISO weeks (Monday first). A goal counts coding time (each hour capped at 3600 s; a language's or project's share of an hour over the cap scaled down in proportion), in its language and/or project when given (matched regardless of case). Every past period is judged too, so a new goal can already have a streak. At most ${MAX_GOALS_PER_USER} goals a user.`;
 
+const hiddenGoalRule =
+  'The session and an `account` token read each goal as stored. To a `stats` key no goal names a hidden project: a goal on one has `project` null and the title made from the goal, "a hidden project" in place of the name; that made-up title also stands in for the owner\'s own title there, and for an own title that holds a hidden name.';
+
 const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 
 export function figuresPaths(): Record<string, unknown> {
@@ -34,7 +38,8 @@ export function figuresPaths(): Record<string, unknown> {
     '/me/timeline': {
       get: ownOperation(
         'When I coded on a day',
-        "Segments in time order; `start`/`end` are ISO 8601 with the owner's offset at that moment (a daylight-saving day shows two offsets). From heartbeats while they are kept (14 days): a run of heartbeats of one project, language and editor, each credited up to the next, is one segment, exact to the second. From hourly buckets otherwise (the sync routes, imports, and heartbeats no longer kept): a bucket's segment spans its whole local hour (an hour the clock skipped is drawn as the hour after the jump; a repeated hour spans both) and may overlap others. Heartbeat time is also in the buckets, so on a day with both a bucket shows only what the heartbeats to its hour and key do not explain; each hour counts at most 3600 s, the buckets' part scaled down to fit, so the segments' seconds add up to the day's total. `project` and `editor` are null when none was sent.",
+        "Segments in time order; `start`/`end` are ISO 8601 with the owner's offset at that moment (a daylight-saving day shows two offsets). From heartbeats while they are kept (14 days): a run of heartbeats of one project, language and editor, each credited up to the next, is one segment, exact to the second. From hourly buckets otherwise (the sync routes, imports, and heartbeats no longer kept): a bucket's segment spans its whole local hour (an hour the clock skipped is drawn as the hour after the jump; a repeated hour spans both) and may overlap others. Heartbeat time is also in the buckets, so on a day with both a bucket shows only what the heartbeats to its hour and key do not explain; each hour counts at most 3600 s, the buckets' part scaled down to fit, so the segments' seconds add up to the day's total. `project` and `editor` are null when none was sent." +
+          ` At most ${MAX_SEGMENTS} heartbeat segments (one every 9 seconds of the day): a day that switches more often draws its first ones, \`truncated: true\`.`,
         { '200': ok(timelineSchema) },
         { invalid_query: '`date` missing or not a real date YYYY-MM-DD.' },
         { parameters: queryParameters(timelineQuerySchema) },
@@ -50,8 +55,8 @@ export function figuresPaths(): Record<string, unknown> {
       ),
     },
     '/me/goals': {
-      get: ownOperation('My goals', `Each with the current period's progress and its streak. ${goalRules}`, { '200': ok(goalListSchema) }),
-      post: ownOperation(
+      get: ownOperation('My goals', `Each with the current period's progress and its streak. ${goalRules} ${hiddenGoalRule}`, { '200': ok(goalListSchema) }),
+      post: sessionOperation(
         'Set a goal',
         `\`seconds\`: at least 60, at most the period (86400 a day, 604800 a week). \`title\` defaults to one made from the goal. ${goalRules} A ${MAX_GOALS_PER_USER + 1}st goal is refused (422 \`too_many_goals\`: delete one first).`,
         { '201': { ...ok(goalSchema), description: 'Created, with its progress. `Location` names it.', headers: { Location: { schema: { type: 'string' } } } } },
@@ -60,13 +65,13 @@ export function figuresPaths(): Record<string, unknown> {
       ),
     },
     '/me/goals/{id}': {
-      delete: ownOperation('Drop a goal', 'Deleted at once.', { '204': { description: 'Deleted.' } }, { not_found: 'no goal of mine with that id (another user\'s is not found either).' }, { parameters: [idParameter] }),
+      delete: sessionOperation('Drop a goal', 'Deleted at once.', { '204': { description: 'Deleted.' } }, { not_found: 'no goal of mine with that id (another user\'s is not found either).' }, { parameters: [idParameter] }),
     },
   };
 }
 
 const wakaGoalRules =
-  "`chart_data` holds the last 7 periods (days or ISO weeks in the owner's timezone), oldest first, the last one the current period: `wakatime-cli --today-goal <id>` prints its `actual_seconds_text`. `range_status` is `success` once the period's time reaches the goal, `pending` for the current period before that, `fail` for a past one; the goal's `status` is its current period's.";
+  "`chart_data` holds the last 7 periods (days or ISO weeks in the owner's timezone), oldest first, the last one the current period: `wakatime-cli --today-goal <id>` prints its `actual_seconds_text`. `range_status` is `success` once the period's time reaches the goal, `pending` for the current period before that, `fail` for a past one; the goal's `status` is its current period's. No hidden project is named: a goal on one lists no `projects` and has the title made from the goal, \"a hidden project\" in place of the name; there, and where the owner's own title holds a hidden name, `custom_title` is null and `title` the made-up one.";
 
 /** The WakaTime-compatible goal routes, under their own servers. */
 export function wakatimeGoalPaths(): Record<string, unknown> {

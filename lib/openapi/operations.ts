@@ -50,6 +50,19 @@ export const rateHeaders = {
   },
 };
 
+/**
+ * What a route counted against the read budgets may answer past them: every route a token or the
+ * dashboard session opens, except the activity writes (lib/http/rate-limit.ts).
+ */
+export const readRateNote =
+  'over the read rate (every request but activity writes) of the token (`read`: READ_RATE_LIMIT_PER_MINUTE) or of its account, all tokens and sessions together (`read-user`); honour `Retry-After`. Answers counted carry `RateLimit` (`"read";r=<n>;t=<s>` or `"read-user";r=<n>;t=<s>`) and `RateLimit-Policy` (`"read";q=<per minute>;w=60, "read-user";q=<per minute>;w=60`; a session\'s, `"read-user"` only).';
+
+/** `notes` with the read rate's 429: an operation's own meaning of `rate_limited`, if any, first. */
+export const withReadRate = (notes: Partial<Record<ErrorCode, string>>): Partial<Record<ErrorCode, string>> => ({
+  ...notes,
+  rate_limited: notes.rate_limited ? `${notes.rate_limited} Or ${readRateNote}` : readRateNote,
+});
+
 const idempotencyHeader = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -135,7 +148,7 @@ export function sessionOperation(
         unauthorized: 'no session and no token, or a bad token.',
         forbidden: `${named.length === 1 ? `the token lacks ${named[0]}` : `the token has neither ${named.join(' nor ')}`}, or a session change came from another site.`,
         ...always,
-        ...notes,
+        ...withReadRate(notes),
       }),
     },
   };

@@ -36,7 +36,7 @@ export function projectPaths(): Record<string, unknown> {
       get: {
         ...ownOperation(
           'My projects',
-          `Each project with time in the range, the largest first, with its languages and editors and the last date of the range it had time; \`hidden\` lists the hidden projects, which only this list names (they are in \`projects\` too). ${rangeRules}`,
+          `Each project with time in the range, the largest first, with its languages and editors and the last date of the range it had time; \`hidden\` lists the hidden projects, which only this list names (they are in \`projects\` too), to the owner: the session or an \`account\` token. A \`stats\` key reads the list as every other surface shows it: no hidden project and no \`hidden\`. ${rangeRules}`,
           { '200': ok(projectListSchema) },
           { invalid_query: 'a bad range, named in `errors`.' },
         ),
@@ -54,14 +54,14 @@ export function projectPaths(): Record<string, unknown> {
               content: { 'application/json': { schema: ok(projectDaysSchema).content['application/json'].schema }, 'text/csv': { schema: { type: 'string' } } },
             },
           },
-          { invalid_query: 'a bad range or format, named in `errors`.', not_found: 'no project of mine of that name has any time.' },
+          { invalid_query: 'a bad range or format, named in `errors`.', not_found: 'no project of mine of that name has any time, or, to a `stats` key, it is hidden.' },
         ),
         parameters: [nameParameter, ...queryParameters(projectDaysQuery)],
       },
     },
     '/me/projects/{name}/rename': {
       post: {
-        ...ownOperation(
+        ...accountOperation(
           'Rename a project',
           `Every figure of the project, past (buckets, heartbeats of the last 14 days, imported days) and future (heartbeats and buckets that still carry the old name, from plugins or imports), counts under the new name on every surface, at once. Renaming onto a project that has time merges the two (\`merged: true\`; the hour cap still holds). Renames chain: a to b, then b to c, sends a's later time to c; renaming back onto an old name makes it a name of its own again. Repeating a rename changes nothing (\`merged: false\`). Renaming \`${NO_PROJECT}\` moves the time recorded so far without a project; time that arrives later without one stays so. A hidden project stays hidden under its new name unless it merges into a project that has time (that one keeps its own setting). One transaction; the new name follows the rules of a project name in a bucket (at most 200 characters, trimmed, no control, invisible or text-direction characters).`,
           { '200': ok(renamedProjectSchema) },
@@ -73,7 +73,7 @@ export function projectPaths(): Record<string, unknown> {
     },
     '/me/projects/{name}/split': {
       post: {
-        ...ownOperation(
+        ...accountOperation(
           'Split a merged project back out',
           `Undoes a merge (a rename onto \`{name}\` while it had time, \`merged: true\`): the time \`project\` had when it was merged, its heartbeats of the last 14 days, its imported days' credits, the goals that followed it and its hidden flag go back under its own name, and its name stops counting under \`{name}\`. What came under either name since the merge stays in \`{name}\` (it counted there, as the merge asked), except a heartbeat's credit that the merged heartbeats' successors changed, which goes back with them. A merge can be split until a later rename of either name; a second merge into \`{name}\` is split on its own. One transaction.`,
           { '200': ok(splitProjectAnswerSchema) },
@@ -90,9 +90,9 @@ export function projectPaths(): Record<string, unknown> {
     },
     '/me/projects/{name}/hidden': {
       put: {
-        ...ownOperation(
+        ...accountOperation(
           'Hide a project, or show it again',
-          'A hidden project\'s time still counts in every total, but its name shows on no surface but my project list (GET /me/projects and the dashboard\'s projects page): the dashboard\'s project chart and the WakaTime-compatible reads (summaries, stats, status bar, projects) leave it out, its time counted in their totals only. Public pages show no project names at all. The data export keeps every name.',
+          'A hidden project\'s time still counts in every total, but its name shows on no surface but my project list as I read it (GET /me/projects with the session or an `account` token, and the dashboard\'s projects page; a `stats` key does not see it): the dashboard\'s project chart and the WakaTime-compatible reads (summaries, stats, status bar, projects) leave it out, its time counted in their totals only. Public pages show no project names at all. The data export keeps every name.',
           { '200': ok(hiddenProjectSchema) },
           { ...jsonBody, invalid_payload: 'a bad `hidden`, named in `errors`.', not_found: 'no project of mine of that name.' },
           hideProjectSchema,

@@ -3,7 +3,8 @@ import { anyOf, statusBarScopes, type ScopeRule } from '../auth/tokens';
 import type { ErrorCode } from '../http/errors';
 import { heartbeatSchema } from '../wakatime/heartbeat-input';
 import { WAKAPI_BASE, WAKATIME_ALIAS, WAKATIME_BASE } from '../wakatime/paths';
-import { sliceFields } from '../wakatime/day-reads';
+import { MAX_DAY_RUNS, sliceFields } from '../wakatime/day-reads';
+import { DAY_PAGE } from '../wakatime/day-beats';
 import { DEFAULT_STATS_RANGE, statsRanges } from '../wakatime/reads';
 import {
   allTimeSchema,
@@ -29,7 +30,7 @@ import {
   wakaMembersSchema,
 } from '../wakatime/schemas';
 import { ref } from './components';
-import { always, jsonBody, ok, problems, rateHeaders, type Operation } from './operations';
+import { always, jsonBody, ok, problems, rateHeaders, readRateNote, type Operation } from './operations';
 
 // The operations of the WakaTime-compatible API in openapi.json (lib/wakatime/).
 
@@ -67,6 +68,8 @@ function wakatimeOperation(
   const errors = {
     unauthorized: 'no key, or a key that is unknown, revoked or not a Codetally key.',
     forbidden: `the key lacks the ${anyOf(scope).map((one) => `\`${one}\``).join(' or ')} scope${extra.withUser === false ? '' : ', or the path names another user'}.`,
+    // The heartbeat routes count against the write rate instead, and say so.
+    rate_limited: readRateNote,
     ...notes,
     ...always,
   };
@@ -193,7 +196,13 @@ export function wakatimePaths(): Record<string, unknown> {
     '/program_languages': { get: publicMeta('Languages (WakaTime)', 'The languages on the public leaderboard (of listed users who share languages).', namedListSchema) },
     '/users/{user}/heartbeats': {
       post: heartbeatPost('one', true),
-      get: wakatimeRead('One day\'s heartbeats (WakaTime)', 'The heartbeats of `date` (the owner\'s timezone; default today), oldest first, for the 14 days heartbeats are kept (an older day: an empty list). `entity` is the stored digest, never a path.', dayHeartbeatsSchema, { invalid_query: '`date` is not a date.' }, [query('date', 'YYYY-MM-DD; default today.')]),
+      get: wakatimeRead(
+        'One day\'s heartbeats (WakaTime)',
+        `The heartbeats of \`date\` (the owner's timezone; default today), oldest first (by time, then type and entity, as their ids sort), for the 14 days heartbeats are kept (an older day: an empty list). \`entity\` is the stored digest, never a path. At most \`limit\` a page (${DAY_PAGE} unless asked for fewer: a day of a few thousand heartbeats is one page, as WakaTime answers it); when the day holds more, \`next_after\` is the last one's id, and the same request with \`after\` set to it gives the next page, until \`next_after\` is null. Each heartbeat comes once across the pages, however many arrive meanwhile.`,
+        dayHeartbeatsSchema,
+        { invalid_query: `\`date\` is not a date, \`limit\` not a whole number from 1 to ${DAY_PAGE}, or \`after\` not a heartbeat's id.` },
+        [query('date', 'YYYY-MM-DD; default today.'), query('limit', `The most heartbeats answered, 1 to ${DAY_PAGE}; default ${DAY_PAGE}.`), query('after', 'Answer the heartbeats after this one: a previous page\'s `next_after` (a heartbeat\'s id).')],
+      ),
     },
     '/users/{user}/heartbeats.bulk': { post: heartbeatPost('bulk', true) },
     '/heartbeats': { post: heartbeatPost('one', false) },
@@ -219,11 +228,11 @@ export function wakatimePaths(): Record<string, unknown> {
       ),
     },
     '/users/{user}/summaries': {
-      get: wakatimeRead('Figures per date (WakaTime)', 'One entry per date of the range (at most 366 days), with the cumulative total and the daily average.', summariesSchema, { invalid_query: 'bad dates, a span over 366 days, an unknown range, or a project name that is not well-formed text.' }, [
+      get: wakatimeRead('Figures per date (WakaTime)', 'One entry per date of the range (at most 366 days), with the cumulative total and the daily average.', summariesSchema, { invalid_query: 'bad dates, a span over 366 days, an unknown range, or a project name that is not well-formed text.', not_found: '`project` names no project GET projects lists: none of that name, or a hidden one (as projects/{project}).' }, [
         query('start', 'First date, YYYY-MM-DD.'),
         query('end', 'Last date, YYYY-MM-DD.'),
         query('range', 'Instead of start and end: Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month, Last Month.'),
-        query('project', 'Only this project\'s figures (its name as the project list gives it).'),
+        query('project', 'Only this project\'s figures (its name as the project list gives it; a hidden project or none of that name: 404).'),
       ]),
     },
     '/users/{user}/stats': { get: statsOperation(false) },
@@ -238,7 +247,7 @@ export function wakatimePaths(): Record<string, unknown> {
     '/users/{user}/durations': {
       get: wakatimeRead(
         'One day\'s runs of coding time (WakaTime)',
-        'Each heartbeat\'s credit (up to the next heartbeat, at most 15 minutes) joined into runs per project and `slice_by` value, for the 14 days heartbeats are kept (an older day: an empty list). A hidden project is null.',
+        `Each heartbeat's credit (up to the next heartbeat, at most 15 minutes) joined into runs per project and \`slice_by\` value, for the 14 days heartbeats are kept (an older day: an empty list). A hidden project is null. At most ${MAX_DAY_RUNS} runs (one every 9 seconds of the day): a day that switches more often than that answers its first ${MAX_DAY_RUNS} with \`truncated: true\`.`,
         durationsSchema,
         { invalid_query: '`date` is not a date, or `slice_by` is not one of the list.' },
         [query('date', 'YYYY-MM-DD; default today.'), query('project', 'Only this project\'s runs.'), query('slice_by', `One of ${sliceFields.join(', ')}; default project.`)],
@@ -272,7 +281,7 @@ function teamPaths(): Record<string, Record<string, unknown>> {
   const consent =
     'Another member\'s figures as they share them with the team: share `none`, 403; `total`, each date\'s total time with every list empty; `languages`, the totals and languages. Projects, editors, categories, systems, machines and line changes are never shown to a team (`project=`: 403). The caller\'s own figures are whole.';
   const summaryParams = [
-    query('start', 'First date, YYYY-MM-DD (the member\'s timezone).'),
+    query('start', 'First date, YYYY-MM-DD: a UTC date, as on the team page (the member\'s time on that local date; their timezone is not shown); the caller\'s own, in their own timezone.'),
     query('end', 'Last date, YYYY-MM-DD.'),
     query('range', 'Instead of start and end, as GET summaries. None of the three: the last 7 days (wakatime-client asks a dashboard member\'s summaries with no dates).'),
   ];

@@ -6,9 +6,10 @@ import { heartbeats, hiddenProjects, ideActivity, users } from '../db/schema';
 import { storedProjects, textArray, unknownProject } from './read';
 
 // Hiding a project (PUT /me/projects/{name}/hidden): its time still counts in every total, but its
-// name shows on no surface but the owner's project list (GET /me/projects and the dashboard's
-// projects page). The owner's other lists of projects (the dashboard's, the WakaTime-compatible
-// reads) leave it out: its time counts there in the totals only. The data export keeps every name:
+// name shows on no surface but the owner's project list (GET /me/projects with the session or an
+// `account` token, and the dashboard's projects page; a `stats` key reads that list without it,
+// lib/projects/read.ts). The owner's other lists of projects (the dashboard's, the
+// WakaTime-compatible reads) leave it out: its time counts there in the totals only. The data export keeps every name:
 // it is the owner's data, not a figure shown. Stored by the name lists show ("(no project)").
 
 export async function setProjectHidden(db: Db, userId: string, name: string, hidden: boolean): Promise<{ project: string; hidden: boolean }> {

@@ -13,7 +13,7 @@ import type { ProjectAliases } from './aliases';
 // stored heartbeats it renamed (with what each was credited then), the imported days' credits it
 // renamed, the goals that followed and the alias map before. Splitting subtracts that from the
 // target and puts it back under the old name, in one transaction that holds the users row as a
-// rename does (lib/projects/rename.ts).
+// rename does (lib/projects/rename.ts), chunk by chunk, each row found by its key (decision 0028).
 //
 // What still holds after the merge: time keeps arriving into the target (writes add, so what the
 // merge added can still be subtracted), and a heartbeat of the target that a later one extends or
@@ -49,6 +49,21 @@ const a = ideActivity;
 const bucketColumns = [a.date, a.hour, a.language, a.project, a.editor, a.category, a.machine, a.os, a.aiAgent, a.millis, a.lines, a.aiAdditions, a.aiDeletions, a.humanAdditions, a.humanDeletions];
 const keyColumns = [a.date, a.hour, a.language, a.editor, a.category, a.machine, a.os, a.aiAgent];
 const sumColumns = [a.millis, a.lines, a.aiAdditions, a.aiDeletions, a.humanAdditions, a.humanDeletions];
+/**
+ * How many buckets or heartbeats one statement of a split handles: however much a merge moved,
+ * each statement's work stays bounded (the embedded database runs it on the thread that serves
+ * requests, and PostgreSQL's statement timeout holds for each).
+ */
+const CHUNK = 2_000;
+
+/** A column of `table` under the alias `x` (a row looked up inside a statement on the same table). */
+const ofX = (column: { name: string }) => sql`x.${sql.identifier(column.name)}`;
+
+function chunks<T>(list: T[]): T[][] {
+  const parts: T[][] = [];
+  for (let i = 0; i < list.length; i += CHUNK) parts.push(list.slice(i, i + CHUNK));
+  return parts;
+}
 
 /**
  * Records what merging `names` into `target` is about to move (called in the rename's transaction,
@@ -163,64 +178,113 @@ async function movedNow(tx: Db, userId: string, record: MergeRecord): Promise<Bu
     else for (let i = 9; i < 15; i++) (found[i] as number) += b[i] as number;
   };
   for (const b of record.buckets) add(b);
-  if (record.beats.length > 0) {
-    const h = heartbeats;
-    const keys = JSON.stringify(record.beats.map(([at, type, digest, until, project]) => ({ at, type, digest, until, project })));
+  const h = heartbeats;
+  const deltas = new Deltas();
+  for (const part of chunks(record.beats)) {
+    const keys = JSON.stringify(part.map(([at, type, digest, until, project]) => ({ at, type, digest, until, project })));
+    // Each heartbeat found by its key (a LIMIT keeps the lookup a subquery the planner cannot
+    // turn into a join over all of the user's heartbeats).
     const now = await rows<{ at: string; until_then: string; until_now: string; zone: string; type: string; language: string; editor: string; os: string; app: string; category: string; machine: string; agent: string; project: string }>(
       tx,
-      sql`SELECT ${h.at} AS at, k.until AS until_then, ${h.creditedUntil} AS until_now, ${h.zone} AS zone, ${h.type} AS type, ${h.language} AS language, ${h.editor} AS editor,
-                 ${h.os} AS os, ${h.app} AS app, ${h.category} AS category, coalesce(${h.machine}, '') AS machine, coalesce(${h.aiAgent}, '') AS agent, k.project AS project
+      sql`SELECT b.at, k.until AS until_then, b.until_now, b.zone, b.type, b.language, b.editor, b.os, b.app, b.category, b.machine, b.agent, k.project AS project
           FROM jsonb_to_recordset(${keys}::jsonb) AS k(at bigint, type text, digest bigint, until bigint, project text)
-          JOIN ${h} ON ${h.userId} = ${userId}::uuid AND ${h.at} = k.at AND ${h.type} = k.type AND ${h.entityDigest} = k.digest AND ${h.project} = ${record.target}
-          WHERE ${h.creditedUntil} <> k.until`,
+          CROSS JOIN LATERAL (
+            SELECT ${h.at} AS at, ${h.creditedUntil} AS until_now, ${h.zone} AS zone, ${h.type} AS type, ${h.language} AS language, ${h.editor} AS editor, ${h.os} AS os, ${h.app} AS app,
+                   ${h.category} AS category, coalesce(${h.machine}, '') AS machine, coalesce(${h.aiAgent}, '') AS agent
+            FROM ${h} WHERE ${h.userId} = ${userId}::uuid AND ${h.at} = k.at AND ${h.type} = k.type AND ${h.entityDigest} = k.digest AND ${h.project} = ${record.target} LIMIT 1) b
+          WHERE b.until_now <> k.until`,
     );
-    const deltas = new Deltas();
     for (const r of now) {
       const at = Number(r.at);
       deltas.add(r, at, Number(r.until_now), r.zone, 1);
       deltas.add(r, at, Number(r.until_then), r.zone, -1);
     }
-    for (const [date, hour, language, project, editor, millis, category = 'coding', machine = '', os = '', agent = ''] of deltas.credits().ide) {
-      add([date, hour, language, project, editor, category, machine, os, agent, millis, 0, 0, 0, 0, 0]);
-    }
+  }
+  for (const [date, hour, language, project, editor, millis, category = 'coding', machine = '', os = '', agent = ''] of deltas.credits().ide) {
+    add([date, hour, language, project, editor, category, machine, os, agent, millis, 0, 0, 0, 0, 0]);
   }
   return [...byKey.values()];
 }
 
-/** Subtracts `back` from the target's buckets and adds it under the old names, unless the target no longer holds it (409). */
+/** A bucket's key without its project: the bucket of the target it came out of. */
+const targetKey = (b: Bucket) => JSON.stringify([b[0], b[1], b[2], b[4], b[5], b[6], b[7], b[8]]);
+
+/**
+ * Subtracts `back` from the target's buckets and adds it under the old names, unless the target no
+ * longer holds it (409). Linear in what the merge moved, chunk by chunk (decision 0028): the target's
+ * buckets of a chunk's keys are taken out, each found by its whole primary key and deleted by its
+ * row address (no join the planner could run as a loop over all of the target's buckets), the
+ * remainder is worked out here and put back, then the old names' buckets are added by key (an
+ * upsert probes the key's index row by row). All of it in the split's transaction: a refusal in
+ * the last chunk undoes the first.
+ */
 async function splitBuckets(tx: Db, userId: string, target: string, back: Bucket[]): Promise<void> {
   if (back.length === 0) return;
-  const names = (list: typeof keyColumns) => sql.join(list.map((c) => sql.identifier(c.name)), sql`, `);
-  const recordset = sql`jsonb_to_recordset(${JSON.stringify(back.map((b) => Object.fromEntries(bucketColumns.map((c, i) => [c.name, b[i]]))))}::jsonb)
-    AS m(date date, hour smallint, language text, project text, editor text, category text, machine text, os text, ai_agent text, millis bigint, lines bigint, ai_additions bigint, ai_deletions bigint, human_additions bigint, human_deletions bigint)`;
-  const grouped = sql`SELECT ${names(keyColumns)}, ${sql.join(sumColumns.map((c) => sql`sum(${sql.identifier(c.name)}) AS ${sql.identifier(c.name)}`), sql`, `)} FROM ${recordset} GROUP BY ${names(keyColumns)}`;
-  const sameKey = sql.join(keyColumns.map((c) => sql`${c} = t.${sql.identifier(c.name)}`), sql` AND `);
-  const [{ short }] = await rows<{ short: boolean }>(
-    tx,
-    sql`SELECT EXISTS (SELECT 1 FROM (${grouped}) t LEFT JOIN ${a} ON ${a.userId} = ${userId}::uuid AND ${a.project} = ${target} AND ${sameKey}
-                       WHERE t.millis > coalesce(${a.millis}, 0)) AS short`,
-  );
-  if (short) throw new ApiError('merge_changed', 'The merged time is no longer all in the project it went to: it can no longer be split back out.');
-  await tx.execute(sql`UPDATE ${a} SET ${sql.join(sumColumns.map((c) => sql`${col(c)} = ${c} - t.${sql.identifier(c.name)}`), sql`, `)}, ${col(a.updatedAt)} = now()
-                       FROM (${grouped}) t WHERE ${a.userId} = ${userId}::uuid AND ${a.project} = ${target} AND ${sameKey}`);
-  // What only the merge had put in a bucket of the target leaves no empty row behind.
-  await tx.execute(sql`DELETE FROM ${a} USING (${grouped}) t
-                       WHERE ${a.userId} = ${userId}::uuid AND ${a.project} = ${target} AND ${sameKey} AND ${sql.join(sumColumns.map((c) => sql`${c} = 0`), sql` AND `)}`);
+  // What each bucket of the target gives back: the old names' buckets of its key, summed.
+  const taken = new Map<string, Bucket>();
+  for (const b of back) {
+    const key = targetKey(b);
+    const found = taken.get(key);
+    if (!found) taken.set(key, [...b.slice(0, 3), target, ...b.slice(4)] as Bucket);
+    else for (let i = 9; i < 15; i++) (found[i] as number) += b[i] as number;
+  }
+  const shortfall = () => new ApiError('merge_changed', 'The merged time is no longer all in the project it went to: it can no longer be split back out.');
+  const sameKey = sql.join(keyColumns.map((c) => sql`${ofX(c)} = t.${sql.identifier(c.name)}`), sql` AND `);
+  for (const part of chunks([...taken.entries()].sort(([k1], [k2]) => byText(k1, k2)).map(([, b]) => b))) {
+    const keys = JSON.stringify(part.map((b) => Object.fromEntries(keyColumns.map((c) => [c.name, b[bucketColumns.indexOf(c)]]))));
+    const held = await rows<{ key: unknown[]; millis: string; lines: string; ai_additions: string; ai_deletions: string; human_additions: string; human_deletions: string }>(
+      tx,
+      sql`DELETE FROM ${a} WHERE ${a.userId} = ${userId}::uuid AND ctid = ANY(ARRAY(
+            SELECT (SELECT x.ctid FROM ${a} AS x WHERE ${ofX(a.userId)} = ${userId}::uuid AND ${ofX(a.project)} = ${target} AND ${sameKey})
+            FROM jsonb_to_recordset(${keys}::jsonb) AS t(date date, hour smallint, language text, editor text, category text, machine text, os text, ai_agent text)))
+          RETURNING jsonb_build_array(${sql.join(keyColumns, sql`, `)}) AS key, ${sql.join(sumColumns, sql`, `)}`,
+    );
+    const holds = new Map(held.map((r) => [JSON.stringify(r.key), sumColumns.map((c) => Number(r[c.name as 'millis']))]));
+    const left: Bucket[] = [];
+    for (const b of part) {
+      const sums = holds.get(targetKey(b));
+      if ((b[9] as number) > (sums?.[0] ?? 0)) throw shortfall();
+      if (!sums) continue;
+      const rest = sums.map((n, i) => n - (b[9 + i] as number));
+      // What only the merge had put in a bucket of the target leaves no empty row behind.
+      if (rest.some((n) => n !== 0)) left.push([...b.slice(0, 9), ...rest] as Bucket);
+    }
+    await addBuckets(tx, userId, left);
+  }
+  const byName = back.map((b) => [JSON.stringify([b[3], targetKey(b)]), b] as const).sort(([k1], [k2]) => byText(k1, k2));
+  for (const part of chunks(byName.map(([, b]) => b))) await addBuckets(tx, userId, part);
+}
+
+/** Orders texts by their code units (keys of buckets: the order of the rows they land in). */
+const byText = (k1: string, k2: string) => (k1 < k2 ? -1 : k1 > k2 ? 1 : 0);
+
+/** Adds buckets (one per key) to the stored ones, by key. */
+async function addBuckets(tx: Db, userId: string, list: Bucket[]): Promise<void> {
+  if (list.length === 0) return;
+  const names = (columns: typeof bucketColumns) => sql.join(columns.map((c) => sql.identifier(c.name)), sql`, `);
   const key = cols(a.userId, a.project, ...keyColumns);
   await tx.execute(sql`
     INSERT INTO ${a} (${key}, ${cols(...sumColumns)})
-    SELECT ${userId}::uuid, project, ${names(keyColumns)}, ${sql.join(sumColumns.map((c) => sql`sum(${sql.identifier(c.name)})`), sql`, `)}
-    FROM ${recordset} GROUP BY project, ${names(keyColumns)} ORDER BY project, ${names(keyColumns)}
+    SELECT ${userId}::uuid, project, ${names(keyColumns)}, ${names(sumColumns)}
+    FROM jsonb_to_recordset(${JSON.stringify(list.map((b) => Object.fromEntries(bucketColumns.map((c, i) => [c.name, b[i]]))))}::jsonb)
+      AS m(date date, hour smallint, language text, project text, editor text, category text, machine text, os text, ai_agent text, millis bigint, lines bigint, ai_additions bigint, ai_deletions bigint, human_additions bigint, human_deletions bigint)
+    ORDER BY project, ${names(keyColumns)}
     ON CONFLICT (${key}) DO UPDATE SET ${sql.join(sumColumns.map((c) => sql`${col(c)} = ${c} + excluded.${col(c)}`), sql`, `)}, ${col(a.updatedAt)} = now()`);
 }
 
 /** The heartbeats, imported credits, goals and hidden flag the merge renamed, back under their names. */
 async function restoreRest(tx: Db, userId: string, record: MergeRecord, project: string, into: string): Promise<void> {
   const h = heartbeats;
-  if (record.beats.length > 0) {
-    const keys = JSON.stringify(record.beats.map(([at, type, digest, , name]) => ({ at, type, digest, name })));
-    await tx.execute(sql`UPDATE ${h} SET ${col(h.project)} = k.name FROM jsonb_to_recordset(${keys}::jsonb) AS k(at bigint, type text, digest bigint, name text)
-                         WHERE ${h.userId} = ${userId}::uuid AND ${h.at} = k.at AND ${h.type} = k.type AND ${h.entityDigest} = k.digest AND ${h.project} = ${record.target}`);
+  // Name by name (a merge moves a name or two), chunk by chunk: each heartbeat found by its key and
+  // renamed by its row address, as splitBuckets takes buckets out.
+  for (const name of new Set(record.beats.map(([, , , , n]) => n))) {
+    for (const part of chunks(record.beats.filter(([, , , , n]) => n === name))) {
+      const keys = JSON.stringify(part.map(([at, type, digest]) => ({ at, type, digest })));
+      await tx.execute(sql`UPDATE ${h} SET ${col(h.project)} = ${name} WHERE ${h.userId} = ${userId}::uuid AND ctid = ANY(ARRAY(
+                             SELECT (SELECT x.ctid FROM ${h} AS x WHERE ${ofX(h.userId)} = ${userId}::uuid AND ${ofX(h.at)} = k.at AND ${ofX(h.type)} = k.type
+                                                                         AND ${ofX(h.entityDigest)} = k.digest AND ${ofX(h.project)} = ${record.target})
+                             FROM jsonb_to_recordset(${keys}::jsonb) AS k(at bigint, type text, digest bigint)))`);
+    }
   }
   for (const [day, , renamed] of record.credits) {
     let path = sql`${importedDays.credits}`;

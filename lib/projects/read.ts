@@ -1,5 +1,6 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { HOUR_CAP_MILLIS } from '../activity';
+import { satisfies, type Scope } from '../auth/tokens';
 import { compiled, preparedRows, type Db } from '../db/client';
 import { hiddenProjects, ideActivity, userHours } from '../db/schema';
 import { ApiError } from '../http/problem';
@@ -111,7 +112,28 @@ export async function hiddenNames(db: Db, userId: string): Promise<string[]> {
   return (await preparedRows<{ project: string }>(db, hiddenStatement({ user: userId }))).map((r) => r.project);
 }
 
-/** Every project with time in the range, largest first, with its languages and editors; and the hidden names. */
+/**
+ * Who reads the owner's projects: the owner (the dashboard's session, or a token with `account`,
+ * which may also hide, rename, merge and split them), or a `stats` key, which reads the figures as
+ * every other surface shows them: no hidden project named, its time counted in totals only. A
+ * `stats` key is what README Actions and other tools hold; which projects are hidden is the
+ * owner's business.
+ */
+export type ProjectReader = 'owner' | 'stats';
+
+/** The reader a request of the account routes is (the caller as lib/auth/account.ts gives it). */
+export function projectReader(caller: { via: 'session' | 'token'; scopes?: readonly Scope[] }): ProjectReader {
+  return caller.via === 'session' || satisfies(caller.scopes ?? [], 'account') ? 'owner' : 'stats';
+}
+
+/** The list as `reader` may see it: for a `stats` key, no hidden project and no list of them. */
+export function shownTo(reader: ProjectReader, list: { projects: ProjectFigures[]; hidden: string[] }): { projects: ProjectFigures[]; hidden?: string[] } {
+  if (reader === 'owner') return list;
+  const hidden = new Set(list.hidden);
+  return { projects: list.projects.filter((p) => !hidden.has(p.name)) };
+}
+
+/** Every project with time in the range, largest first, with its languages and editors; and the hidden names (the owner's view). */
 export async function listProjects(db: Db, userId: string, range: { from: string; to: string }): Promise<{ projects: ProjectFigures[]; hidden: string[] }> {
   const [found, hidden] = await Promise.all([
     preparedRows<{ project: string; language: string; editor: string; millis: number; last: string }>(db, listStatement({ user: userId, ...range })),
@@ -166,8 +188,18 @@ export interface ProjectDay extends Named {
   languages: Named[];
 }
 
-/** The project's time per date of the range (dates without time left out); 404 for a project with no time ever. */
-export async function projectDays(db: Db, userId: string, name: string, range: { from: string; to: string }): Promise<{ project: string; days: { date: string; seconds: number; languages: Named[] }[] }> {
+/**
+ * The project's time per date of the range (dates without time left out); 404 for a project with
+ * no time ever, and for a `stats` key a hidden one (as the WakaTime-compatible projects/{name}).
+ */
+export async function projectDays(
+  db: Db,
+  userId: string,
+  name: string,
+  range: { from: string; to: string },
+  reader: ProjectReader = 'owner',
+): Promise<{ project: string; days: { date: string; seconds: number; languages: Named[] }[] }> {
+  if (reader === 'stats' && (await hiddenNames(db, userId)).includes(name)) throw unknownProject();
   const names = textArray(storedProjects(name));
   const found = await preparedRows<{ date: string; language: string; millis: number }>(db, daysStatement({ user: userId, ...range, names }));
   if (found.length === 0 && !(await hasProject(db, userId, name))) throw unknownProject();

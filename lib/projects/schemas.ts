@@ -40,7 +40,10 @@ export const projectListSchema = z
         })
         .meta({ id: 'ProjectFigures' }),
     ),
-    hidden: z.array(z.string()).meta({ description: 'The hidden projects (all of them, whatever the range).' }),
+    hidden: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'The hidden projects (all of them, whatever the range), to the owner only: the session or an `account` token. A `stats` key gets no such list, and no hidden project in `projects`.' }),
   })
   .meta({ id: 'ProjectList' });
 

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
+import { isApiPath } from '../http/api-paths';
 import { UNSUPPORTED_METHOD_HEADER } from '../http/methods';
 import { problemBody } from '../http/problem';
 import { dataHeaders, everyAnswerHeaders } from '../http/site-headers';
@@ -31,8 +32,6 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 const nextMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-/** Where the route handlers of the API live (the rest are pages and a few routes of Next's). */
-const apiPaths = ['/main/api/', '/api/wakatime/', '/api/v1/'];
 /** What pages (and the few route handlers outside the API) answer. */
 const pageMethods = 'GET, HEAD, POST';
 const pageMethodSet = new Set(pageMethods.split(', '));
@@ -198,7 +197,7 @@ export function frontServer(handle: Handler, options: FrontOptions): http.Server
         return;
       }
       if (!req.complete) limitRequestTime(req, res, options.requestTimeoutMs, method === 'POST' && uploadPaths.has(path));
-      const api = apiPaths.some((prefix) => path.startsWith(prefix));
+      const api = isApiPath(path); // the API's routes, every WakaTime alias included; the rest are pages
       // OPTIONS of a page is answered here: Next fails it (500) on a route it caches.
       if (!api && method === 'OPTIONS') {
         res.writeHead(204, { allow: pageMethods, 'cache-control': 'no-store' });

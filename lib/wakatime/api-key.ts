@@ -1,4 +1,4 @@
-import { authenticateHash, unauthorized, withHeaders } from '../auth/bearer';
+import { authenticateHash, authenticateRead, unauthorized, withRate } from '../auth/bearer';
 import { cachedPrincipal, type Principal } from '../auth/principal';
 import { Admission, admittedInStatement, refuseKnownOverBudget } from '../auth/write-token';
 import { hashToken, looksLikeToken, satisfies, type ScopeRule } from '../auth/tokens';
@@ -6,7 +6,7 @@ import { writeLimits } from '../config';
 import { getDb, type Db } from '../db/client';
 import { ApiError, errorResponse } from '../http/problem';
 import { corsHeaders } from '../http/public';
-import { assertWithinLimit, rateLimitHeaders, type RateLimitState } from '../http/rate-limit';
+import { assertWithinLimit, type RateLimitState } from '../http/rate-limit';
 
 // The auth wrapper of the WakaTime-compatible routes (/api/wakatime/v1): the key as wakatime-cli
 // and the plugins send it (Basic with the key as user name, Bearer, or ?api_key=), the user named
@@ -20,6 +20,12 @@ export interface WakaContext extends Principal {
   params: Record<string, string>;
   /** On the counted routes, when the key's principal is known: what the write statement checks and counts. */
   admission?: Admission;
+  /**
+   * The owner's data version as the statement that looked the key up read it (lib/auth/principal.ts),
+   * what their cached figures key on (lib/stats/own-cache.ts); absent when the principal came from
+   * memory (a write route's known key).
+   */
+  statsVersion?: number;
 }
 
 /** The key of a request, wherever wakatime-cli or a plugin put it; an empty `?api_key=` is none (README tools send one when they have no key). */
@@ -71,7 +77,8 @@ function assertOwnUser(named: string, user: Principal['user']): void {
  * A WakaTime-compatible route for keys with `scope` (one scope, or any of several). `counted`:
  * the request counts against the write budgets (the heartbeat routes), as every write route's
  * does; a key this process knows is then checked and counted by the handler's write statement, as
- * the sync routes do (lib/auth/write-token.ts).
+ * the sync routes do (lib/auth/write-token.ts). Otherwise it counts against the read budgets, in
+ * the statement that looks the key up (lib/auth/bearer.ts: authenticateRead).
  */
 export function withWakatimeKey(scope: ScopeRule, handler: (ctx: WakaContext) => Promise<Response>, options: { counted?: boolean } = {}) {
   return async (request: Request, route?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
@@ -90,13 +97,13 @@ export function withWakatimeKey(scope: ScopeRule, handler: (ctx: WakaContext) =>
         assertOwnUser(named, known.user);
         return await admittedInStatement(db, tokenHash, known, request, (ctx) => handler({ ...ctx, params }), wakatimeError);
       }
-      const found = await authenticateHash(db, tokenHash, scope, options.counted ? writeLimits() : undefined);
+      const found = options.counted ? await authenticateHash(db, tokenHash, scope, writeLimits()) : await authenticateRead(db, tokenHash, scope);
       rate = found.rate;
       assertWithinLimit(rate, { tokenHash, userId: found.principal.user.id });
       assertOwnUser(named, found.principal.user);
-      return withHeaders(await handler({ ...found.principal, request, db, params }), rate ? rateLimitHeaders(rate) : {});
+      return withRate(await handler({ ...found.principal, request, db, params, statsVersion: found.statsVersion }), rate);
     } catch (err) {
-      return withHeaders(await wakatimeError(err), rate ? rateLimitHeaders(rate) : {});
+      return withRate(await wakatimeError(err), rate);
     }
   };
 }

@@ -1,8 +1,9 @@
 import { wakaGoalById, wakaGoals } from '../figures/wakatime-goals';
-import { json, parseJsonText, readJsonBody } from '../http/body';
+import { json, jsonContentType, parseJsonText, readJsonBody } from '../http/body';
 import { siteOrigin } from '../http/origin';
 import { ApiError } from '../http/problem';
 import { metrics } from '../metrics/registry';
+import { ownFiguresText } from '../stats/own-cache';
 import type { WakaContext } from './api-key';
 import { MAX_HEARTBEATS } from './heartbeat';
 import { answerStatus, bulkAnswer, heartbeatAnswer } from './heartbeat-answers';
@@ -75,14 +76,19 @@ export async function summariesHandler({ db, user, request }: WakaContext): Prom
   return own(await summaries(db, user, new URL(request.url).searchParams));
 }
 
+/** The owner's figures of a long range, from memory until their data changes (lib/stats/own-cache.ts). */
+const ownCached = async ({ user, statsVersion }: WakaContext, what: string, compute: () => Promise<unknown>) =>
+  new Response(await ownFiguresText({ ...user, statsVersion }, what, compute), { headers: { 'content-type': jsonContentType, 'cache-control': 'private, no-store' } });
+
 /** GET stats/{range}, or stats (the last 7 days). */
-export async function statsHandler({ db, user, params }: WakaContext): Promise<Response> {
-  return own(await stats(db, user, params.range ?? DEFAULT_STATS_RANGE));
+export async function statsHandler(ctx: WakaContext): Promise<Response> {
+  const range = ctx.params.range ?? DEFAULT_STATS_RANGE;
+  return ownCached(ctx, `stats/${range}`, () => stats(ctx.db, ctx.user, range));
 }
 
 /** GET all_time_since_today. */
-export async function allTimeHandler({ db, user }: WakaContext): Promise<Response> {
-  return own(await allTimeSinceToday(db, user));
+export async function allTimeHandler(ctx: WakaContext): Promise<Response> {
+  return ownCached(ctx, 'all_time_since_today', () => allTimeSinceToday(ctx.db, ctx.user));
 }
 
 /** GET users/current. */
@@ -105,9 +111,9 @@ export async function goalHandler({ db, user, params }: WakaContext): Promise<Re
   return own(await wakaGoalById(db, user, params.id ?? ''));
 }
 
-/** GET machine_names: the machines the owner's time was counted on. */
-export async function machineNamesHandler({ db, user }: WakaContext): Promise<Response> {
-  return own(await machineNames(db, user.id));
+/** GET machine_names: the machines the owner's time was counted on (read over all their history: kept as stats are). */
+export async function machineNamesHandler(ctx: WakaContext): Promise<Response> {
+  return ownCached(ctx, 'machine_names', () => machineNames(ctx.db, ctx.user.id));
 }
 
 /** GET user_agents: the User-Agents the owner's heartbeats came with. */

@@ -1,15 +1,16 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { compiled, preparedRows, type Db } from '../db/client';
 import { col, cols, selected } from '../db/names';
-import { heartbeats, lateHeartbeatKeys, userAgents, users } from '../db/schema';
+import { heartbeats, lateHeartbeatKeys, users } from '../db/schema';
 import { untilDefaults } from '../ingest/rows';
 import { admitCtes, admittedColumns, desktopWrites, ideWrites } from '../ingest/store';
 import type { Admission, Admit, AdmitResult } from '../auth/write-token';
 import type { WriteLimits } from '../http/rate-limit';
 import { announce, QUARTER_MS } from './credits';
 import { digestHex, GAP_MS, LATE_LIMIT_MS, type Heartbeat, type SeenAgent } from './heartbeat';
-import { purgeNowAndThen } from './heartbeat-purge';
+import { heartbeatKeySql, KEYS_KEPT_MS, purgeNowAndThen } from './heartbeat-purge';
+import { recordAgentsCtes } from './user-agents';
 import { aliasedInSnapshot } from '../projects/aliases';
 
 // Heartbeats to time, by WakaTime's rule: for each user, heartbeats ordered by time; the gap to
@@ -20,7 +21,10 @@ import { aliasedInSnapshot } from '../projects/aliases';
 // batch recomputes exactly those credits and sends the differences to the same buckets the sync
 // routes write (lib/ingest/store.ts): any arrival order, batching or repetition ends at the totals
 // of the stream in order. Rows older than the 14 days a heartbeat may be late are deleted; their
-// credits can no longer change.
+// credits can no longer change, and their keys are kept a while longer (heartbeat-purge.ts).
+
+/** A heartbeat's key (heartbeatKeySql) from the columns of `c`, a heartbeat of the batch: what it is remembered by once its row is purged. */
+const keyOf = (c: string) => heartbeatKeySql(sql.raw(`${c}.at`), sql.raw(`${c}.type`), sql.raw(`${c}.digest`));
 
 /**
  * The one statement that stores a batch of heartbeats. The user's row is its lock: `user_lock`
@@ -28,7 +32,7 @@ import { aliasedInSnapshot } from '../projects/aliases';
  * for any other batch of the user, and finds whether one committed after this statement's snapshot
  * was taken (the version moved since). If none did, the snapshot holds every heartbeat of the user
  * and `ok`; otherwise the statement writes nothing and the caller runs it again. With `ok`: the new
- * heartbeats (not stored yet, and, for a late one, not counted before: late_heartbeat_keys) and the
+ * heartbeats (not stored yet, and, for a late one, not purged before: late_heartbeat_keys) and the
  * stored ones within 15 minutes of them, in order; each new heartbeat's credit and its
  * predecessor's (the gap to the next, when at most 15 minutes) recomputed; the heartbeats stored
  * with their credits and the changed ones updated; each change of credit cut into quarter hours, as
@@ -42,15 +46,17 @@ import { aliasedInSnapshot } from '../projects/aliases';
  *
  * Late heartbeats (older than the 14 days, `late_before`): counted by the same rule among the
  * heartbeats still kept, kept themselves until `keep_until` (14 days from now, so that a client
- * sending a long history in many requests credits each with the next), and their keys kept for
- * good, so that one sent again never counts twice; they move neither `heartbeats_since` (what an
- * import leaves to this path) nor anything else of the user's.
+ * sending a long history in many requests credits each with the next); they move neither
+ * `heartbeats_since` (what an import leaves to this path) nor anything else of the user's. A
+ * heartbeat whose row was purged is remembered by its key (late_heartbeat_keys, written by the
+ * purge): one sent again is found there and counts no second time, and its key is kept
+ * `remember_until` (KEYS_KEPT_MS from now) since it came again (decision 0026).
  */
 const heartbeatStatement = compiled<
-  { user: string; zone: string; beats: string; earliest: number; since: number | null; late_before: number; keep_until: number; agents?: string; token?: string },
+  { user: string; zone: string; beats: string; earliest: number; since: number | null; late_before: number; keep_until: number; remember_until: number; agents?: string; token?: string },
   { limits: WriteLimits | null; agents: boolean }
 >(({ limits, agents }) => {
-  const [h, u, k, ua] = [heartbeats, users, lateHeartbeatKeys, userAgents];
+  const [h, u, k] = [heartbeats, users, lateHeartbeatKeys];
   // With an admission (lib/auth/write-token.ts), the same statement checks the token and counts the request.
   const admission = limits ? sql`${admitCtes({ tokenId: sql.placeholder('token'), timeZone: sql.placeholder('zone'), limits })},` : sql``;
   const user = { id: sql.placeholder('user') };
@@ -61,21 +67,11 @@ const heartbeatStatement = compiled<
   const zone = sql`${sql.placeholder('zone')}::text`;
   const mine = sql`${h.userId} = ${user.id}::uuid`;
   const rowKey = sql`${h.at} = c.at AND ${h.type} = c.type AND ${h.entityDigest} = c.digest`;
-  // What tells two heartbeats apart, as one 64-bit number: the key a late one is remembered by.
-  const lateKey = (c: string) => sql.raw(`('x' || left(md5(${c}.at::text || '/' || ${c}.type || '/' || ${c}.digest::text), 16))::bit(64)::bigint`);
   const fields = sql`category, language, project, editor, os, app, machine, ai_agent, ai_lines, human_lines`;
   // A credit's bucket: an editor's (every dimension) or, for `type: app`, desktop time's (system and
   // application). Machine and AI agent are NULL in most heartbeats (lib/db/tables/wakatime.ts): '' in a bucket.
   const ide = (c: string) => sql.raw(`CASE WHEN p.type = 'app' THEN '' ELSE ${c === 'machine' || c === 'ai_agent' ? `coalesce(p.${c}, '')` : `p.${c}`} END`);
-  const recordAgents = agents
-    ? sql`,
-    seen AS (
-      INSERT INTO ${ua} (${cols(ua.userId, ua.value, ua.editor, ua.os)})
-      SELECT ${user.id}::uuid, e->>0, e->>1, e->>2 FROM jsonb_array_elements(${sql.placeholder('agents')}::text::jsonb) AS e
-      WHERE (SELECT ok FROM user_lock)
-      ON CONFLICT (${cols(ua.userId, ua.value)}) DO UPDATE SET ${col(ua.lastSeenAt)} = now(), ${col(ua.editor)} = excluded.${col(ua.editor)}, ${col(ua.os)} = excluded.${col(ua.os)}
-    )`
-    : sql``;
+  const recordAgents = agents ? sql`,${recordAgentsCtes(sql`${user.id}::uuid`, sql.placeholder('agents'), sql`(SELECT ok FROM user_lock)`)}` : sql``;
   return sql`
     WITH ${admission}
     snap AS (SELECT ${u.statsVersion} AS version FROM ${u} WHERE ${u.id} = ${user.id}::uuid),
@@ -102,12 +98,9 @@ const heartbeatStatement = compiled<
     fresh AS MATERIALIZED (
       SELECT * FROM incoming c WHERE NOT EXISTS (
         SELECT 1 FROM ${h} WHERE ${mine} AND ${h.at} BETWEEN (SELECT min(at) FROM incoming) AND (SELECT max(at) FROM incoming) AND ${rowKey}
-      ) AND (c.at >= ${lateBefore} OR NOT EXISTS (SELECT 1 FROM ${k} WHERE ${k.userId} = ${user.id}::uuid AND ${k.key} = ${lateKey('c')}))
+      ) AND (c.at >= ${lateBefore} OR NOT EXISTS (SELECT 1 FROM ${k} WHERE ${k.userId} = ${user.id}::uuid AND ${k.key} = ${keyOf('c')}))
     ),
-    remembered AS (
-      INSERT INTO ${k} (${cols(k.userId, k.key)}) SELECT ${user.id}::uuid, ${lateKey('fresh')} FROM fresh WHERE at < ${lateBefore}
-      ON CONFLICT DO NOTHING
-    ),
+    ${rememberedAgain(user.id, lateBefore)},
     near AS (
       SELECT false AS is_new, ${h.at} AS at, ${h.type} AS type, ${h.entityDigest} AS digest,
              ${selected(h.category, h.language, h.project, h.editor, h.os, h.app, h.machine, h.aiAgent, h.aiLines, h.humanLines)},
@@ -178,6 +171,20 @@ const heartbeatStatement = compiled<
     SELECT (SELECT ok FROM user_lock) AS ok, ((SELECT count(*) FROM credits) + (SELECT count(*) FROM lines))::int AS changed, ${limits ? admittedColumns : sql`NULL AS "timeZone"`}`;
 });
 
+/**
+ * The heartbeat statement's CTE that moves the horizon of the keys of late heartbeats sent again
+ * (found among the keys of purged rows: `fresh` leaves them out) to KEYS_KEPT_MS from now, so that
+ * a client that keeps sending the same history counts it once however long it goes on (decision 0026).
+ */
+function rememberedAgain(userId: SQLWrapper, lateBefore: SQL): SQL {
+  const k = lateHeartbeatKeys;
+  return sql`remembered AS (
+      UPDATE ${k} SET ${col(k.forgetAfter)} = ${sql.placeholder('remember_until')}::bigint
+      WHERE ${k.userId} = ${userId}::uuid AND ${k.forgetAfter} < ${sql.placeholder('remember_until')}::bigint
+        AND ${k.key} IN (SELECT ${keyOf('c')} FROM incoming c WHERE c.at < ${lateBefore})
+    )`;
+}
+
 // Per process, when each user's User-Agent was last recorded: a request records the ones not
 // recorded within the hour, so most heartbeat statements carry no such insert.
 const agentsRecorded = new LRUCache<string, number>({ max: 10_000 });
@@ -236,7 +243,7 @@ export async function storeHeartbeats(
   const lateBefore = now - LATE_LIMIT_MS;
   const { beats, earliest, since } = statementBatch(batch, lateBefore);
   const agents = agentsToRecord(user.id, seenAgents, now);
-  const values = { user: user.id, beats, earliest, since, late_before: lateBefore, keep_until: now + LATE_LIMIT_MS, agents: agents ?? undefined };
+  const values = { user: user.id, beats, earliest, since, late_before: lateBefore, keep_until: now + LATE_LIMIT_MS, remember_until: now + KEYS_KEPT_MS, agents: agents ?? undefined };
   const run = async (on: Db, zone: string, admit?: Admit): Promise<Result | undefined> => {
     const statement = heartbeatStatement({ ...values, zone, token: admit?.tokenId }, { limits: admit ? admit.limits : null, agents: agents !== null });
     return (await preparedRows<Result>(on, statement))[0];

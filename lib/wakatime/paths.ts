@@ -5,7 +5,8 @@
 // posts to `/api/users/current/heartbeats.bulk`, older configurations to `/api/heartbeat`, and
 // Wakapi's own layout of WakaTime's routes is `/api/compat/wakatime/v1`). One set of route files
 // serves them all: next.config.ts rewrites the others to the first before Next looks for a route,
-// so the proxy, the auth wrapper, rate limits and body limits are the same for each. Only paths
+// so the proxy, the auth wrapper, rate limits and body limits are the same for each; the headers
+// are the API's at every one of them (lib/http/api-paths.ts lists them all). Only paths
 // no other route of the site has are rewritten: nothing else answers under `/api` but this API.
 
 export const WAKATIME_BASE = '/api/wakatime/v1';

@@ -91,17 +91,24 @@ function dailyAverage(dayTotals: readonly number[]) {
   return { holidays: dayTotals.length - coded, days_including_holidays: dayTotals.length, days_minus_holidays: coded, seconds: coded ? Math.round(total / coded) : 0 };
 }
 
-/** GET summaries: one entry per date, with the cumulative total and the daily average. */
-export async function summaries(db: Db, user: WakaUser, params: URLSearchParams) {
-  const { from, to } = summaryRange(params, user.timezone);
+/**
+ * GET summaries: one entry per date, with the cumulative total and the daily average. The dates
+ * are asked and shown in `zone`: the user's own, or for a teammate's the team's (UTC, as the team
+ * page's; lib/wakatime/teams.ts), which shows nothing of where the teammate lives.
+ */
+export async function summaries(db: Db, user: WakaUser, params: URLSearchParams, zone = user.timezone) {
+  const { from, to } = summaryRange(params, zone);
   const project = params.get('project');
   if (project !== null && (project.length > 1000 || textProblem(project))) throw new ApiError('invalid_query', 'project must be at most 1000 characters of well-formed text.');
+  // A project is named as projects/{name} names it: a hidden one is not found, as one never used is
+  // (so that asking cannot tell them apart), and neither its time nor its name shows.
+  if (project !== null && !(await isListedProject(db, user, project))) throw unknownProject();
   const perDay = await figures(db, user, from, to, 'day', { project: project ?? undefined });
-  const today = localDateHour(user.timezone).date;
+  const today = localDateHour(zone).date;
   const data = [...perDay].map(([date, f]) => ({
     ...f,
     dependencies: [],
-    range: { date, start: `${date}T00:00:00`, end: `${date}T23:59:59`, text: summaryDayText(date, today), timezone: user.timezone },
+    range: { date, start: `${date}T00:00:00`, end: `${date}T23:59:59`, text: summaryDayText(date, today), timezone: zone },
   }));
   const total = data.reduce((sum, d) => sum + d.grand_total.total_seconds, 0);
   const { seconds: average, ...days } = dailyAverage(data.map((d) => d.grand_total.total_seconds));
@@ -231,6 +238,25 @@ export function publicUserFields(u: { id: string; handle: string; display_name: 
 const hiddenOf = (userId: string, project: SQLWrapper) =>
   sql`SELECT 1 FROM ${hiddenProjects} WHERE ${hiddenProjects.userId} = ${userId}::uuid AND ${hiddenProjects.project} = ${project}`;
 
+/**
+ * The buckets GET projects names a project by: the user's, of a project (not ''), with time, in the
+ * plan's window of history (from `floor`), not hidden.
+ */
+const listedBuckets = (userId: string, floor: string) => {
+  const a = ideActivity;
+  return sql`${a.userId} = ${userId}::uuid AND ${a.project} <> '' AND ${a.date} >= ${floor} AND ${a.millis} > 0 AND NOT EXISTS (${hiddenOf(userId, a.project)})`;
+};
+
+/** The first date GET projects reads: a project last used before the plan's window of history is not named. */
+const listFloor = async (db: Db, user: WakaUser) => (await historyStart(db, user.id, localDateHour(user.timezone).date)) ?? '0001-01-01';
+
+/** Whether GET projects lists a project of this name (so that projects/{name} answers it). */
+export async function isListedProject(db: Db, user: WakaUser, name: string): Promise<boolean> {
+  const a = ideActivity;
+  const [found] = await rows<{ listed: boolean }>(db, sql`SELECT EXISTS (SELECT 1 FROM ${a} WHERE ${listedBuckets(user.id, await listFloor(db, user))} AND ${a.project} = ${name}) AS listed`);
+  return Boolean(found?.listed);
+}
+
 /** How many projects a page of GET projects holds. */
 const PROJECTS_PAGE = 100;
 
@@ -261,15 +287,13 @@ export async function projects(db: Db, user: WakaUser, params: URLSearchParams, 
   const page = params.get('page') ?? '1';
   if (!/^[1-9]\d{0,5}$/.test(page)) throw new ApiError('invalid_query', 'page must be a whole number from 1.');
   const [a, h] = [ideActivity, heartbeats];
-  // A project last used before the plan's window of history is not named.
-  const floor = (await historyStart(db, user.id, localDateHour(user.timezone).date)) ?? '0001-01-01';
   const found = await rows<ProjectRow>(
     db,
     sql`WITH p AS (
           SELECT ${a.project} AS name, min(${a.date}) AS first, max(${a.date} + make_interval(hours => ${a.hour} + 1)) AS last_local
           FROM ${a}
-          WHERE ${a.userId} = ${user.id}::uuid AND ${a.project} <> '' AND ${a.date} >= ${floor} AND ${a.millis} > 0
-            ${q ? sql`AND strpos(lower(${a.project}), lower(${q})) > 0` : sql``} ${exact === undefined ? sql`` : sql`AND ${a.project} = ${exact}`} AND NOT EXISTS (${hiddenOf(user.id, a.project)})
+          WHERE ${listedBuckets(user.id, await listFloor(db, user))}
+            ${q ? sql`AND strpos(lower(${a.project}), lower(${q})) > 0` : sql``} ${exact === undefined ? sql`` : sql`AND ${a.project} = ${exact}`}
           GROUP BY 1
         ), beats AS (
           SELECT ${h.project} AS name, max(${h.at}) AS at FROM ${h} WHERE ${h.userId} = ${user.id}::uuid GROUP BY 1

@@ -173,6 +173,10 @@ export const dayHeartbeatsSchema = z
       }),
     ),
     ...dayEnvelope,
+    next_after: z
+      .string()
+      .nullable()
+      .meta({ description: 'The id of the last heartbeat of this page when the day holds more: ask again with `after` set to it for the next page. null once the day is whole.' }),
   })
   .meta({ id: 'WakaTimeDayHeartbeats' });
 
@@ -185,6 +189,7 @@ export const durationsSchema = z
         .meta({ description: 'A run: its start (epoch seconds), its length in seconds, its project and, with slice_by, the sliced field (`machine_name_id` for machine).' }),
     ),
     ...dayEnvelope,
+    truncated: z.literal(true).optional().meta({ description: 'Present when the day switched so often that it holds more runs than one answer gives: only the first ones are given, and the last of them may end early. Absent otherwise.' }),
   })
   .meta({ id: 'WakaTimeDurations' });
 

@@ -27,6 +27,9 @@ interface TeamRow {
   created_at: string;
 }
 
+/** The timezone a team's dates are in: UTC, as GET /teams/{id}'s (a team has none of its own; a member's is theirs). */
+const TEAM_ZONE = 'UTC';
+
 const manages = (role: TeamRole) => role !== 'member';
 const people = (n: number) => (n === 1 ? '1 person' : `${n} people`);
 const onePage = <T>(data: T[]) => ({ data, total: data.length, total_pages: 1, page: 1, prev_page: null, next_page: null });
@@ -71,7 +74,7 @@ export async function wakaOrgs(db: Db, userId: string) {
       invited_people_count_human_readable: '0 people',
       is_duration_visible: true,
       default_project_privacy: 'hidden',
-      timezone: 'UTC',
+      timezone: TEAM_ZONE,
       timeout: 15,
       writes_only: false,
       can_current_user_list_dashboards: true,
@@ -183,8 +186,10 @@ function teamView(f: Figures, share: TeamShare) {
 
 /**
  * GET teams/{team}/members/{member}/summaries (and an organization dashboard's): the member's
- * figures per date (start and end, or range=, in the member's timezone; none: the last 7 days)
- * as the team may see them.
+ * figures per date as the team may see them (start and end, or range=; none: the last 7 days).
+ * Another member's dates are the team's (UTC: `range=Today`, `Yesterday` and `range.timezone`
+ * alike), each date the member's time on that local date, as the team page shows it: their own
+ * timezone is shown on no team surface. The caller's own are in their own timezone.
  */
 export async function wakaMemberSummaries(db: Db, userId: string, teamId: string, member: string, params: URLSearchParams) {
   const m = await teamMember(db, userId, teamId, member);
@@ -193,7 +198,7 @@ export async function wakaMemberSummaries(db: Db, userId: string, teamId: string
   if (m.own) return summaries(db, m, params);
   if (m.share === 'none') throw notShared("This member's time");
   if (params.get('project') !== null) throw notShared("A member's time per project");
-  const found = await summaries(db, m, params);
+  const found = await summaries(db, m, params, TEAM_ZONE);
   return { ...found, data: found.data.map(({ range, dependencies, ...f }) => ({ ...teamView(f, m.share), dependencies, range })) };
 }
 

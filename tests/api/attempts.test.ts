@@ -101,6 +101,45 @@ describe('password guesses', () => {
   });
 });
 
+describe('client addresses by network', () => {
+  // Per file database: blocks counted up from here are new to it.
+  let blocks = 0;
+  const network = () => `2001:db8:${(++blocks).toString(16)}:1`;
+
+  it('an IPv6 /64 is one client: guesses from many of its addresses share one budget, and the next /64 is another client', async () => {
+    const db = await getDb();
+    const net = network();
+    const accounts = await Promise.all(Array.from({ length: 4 }, () => newLogin()));
+    let refused = 0;
+    for (let i = 0; i < attemptPolicies.address.limit + 5; i++) {
+      const result = await checkPassword(db, accounts[i % accounts.length].email, `guess ${i}`, `${net}::${(i + 1).toString(16)}`).catch((err) => err);
+      if (result instanceof TooManyAttempts) refused++;
+    }
+    expect(refused).toBe(5);
+    await expect(checkPassword(db, accounts[0].email, password, `${net}:ffff:ffff:ffff:ffff`)).rejects.toBeInstanceOf(TooManyAttempts);
+    expect(await checkPassword(db, accounts[0].email, password, `${net}1::1`)).toBe(accounts[0].id);
+  });
+
+  it('sign-ups from many addresses of one /64 share its limit', async () => {
+    const db = await getDb();
+    const net = network();
+    const one = (i: number) => signUp(db, { handle: `su_${uniq()}`, email: `${uniq()}@example.test`, password }, `${net}::${i}`);
+    for (let i = 1; i <= signUpPolicy.limit; i++) await one(i);
+    await expect(one(99)).rejects.toBeInstanceOf(TooManyAttempts);
+  });
+
+  it('an attempt refused by one counter takes nothing from the others', async () => {
+    const db = await getDb();
+    const { email } = await newLogin();
+    const from = `${network()}::1`;
+    for (let i = 0; i < account.limit; i++) await checkPassword(db, email, `wrong ${i}`, address());
+    // The account is locked: guesses at it from this address no longer count against the address.
+    for (let i = 0; i < attemptPolicies.address.limit; i++) await expect(checkPassword(db, email, `more ${i}`, from)).rejects.toBeInstanceOf(TooManyAttempts);
+    const other = await newLogin();
+    expect(await checkPassword(db, other.email, 'a wrong one', from)).toBeNull();
+  });
+});
+
 describe('sign-ups', () => {
   it('are limited per client address', async () => {
     const db = await getDb();

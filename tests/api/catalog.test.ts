@@ -14,7 +14,7 @@ describe('the migrated database', () => {
     const unlogged = await catalog<{ name: string }>(sql`
       SELECT relname AS name FROM pg_class
       WHERE relkind = 'r' AND relpersistence = 'u' AND relnamespace = 'public'::regnamespace ORDER BY 1`);
-    expect(unlogged.map((r) => r.name)).toEqual(['auth_attempts', 'rate_limits', 'user_rate_limits']);
+    expect(unlogged.map((r) => r.name)).toEqual(['auth_attempts', 'rate_limits', 'read_rate_limits', 'user_rate_limits', 'user_read_rate_limits']);
   });
 
   it('carries each rollup figure in its primary key index (INCLUDE), for index-only reads of a user', async () => {

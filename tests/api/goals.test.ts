@@ -9,6 +9,7 @@ import { issueToken } from '@/lib/accounts/tokens';
 import { addDays, isoWeekStart } from '@/lib/dates';
 import { getDb } from '@/lib/db/client';
 import { localDateHour } from '@/lib/local-time';
+import { setProjectHidden } from '@/lib/projects/hidden';
 import { call, newUser, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 
@@ -86,12 +87,72 @@ describe('/me/goals', () => {
     expect((await goalsOf(u.account)).map((g: { id: string }) => g.id)).toEqual([named.id]);
   });
 
-  it('takes a token with the stats scope too, and refuses one with neither', async () => {
+  it('reads with a stats key too, but sets and drops goals only with account: stats gets 403 naming it', async () => {
     const u = await owner();
     const stats = await tokenWithScopes(u.user.id, ['stats']);
-    expect((await create(stats, { period: 'day', seconds: 600 })).status).toBe(201);
-    expect(await goalsOf(stats)).toHaveLength(1);
+    const { id } = await (await create(u.account, { period: 'day', seconds: 600 })).json();
+    expect((await goalsOf(stats)).map((g: { id: string }) => g.id)).toEqual([id]);
+    for (const refused of [await create(stats, { period: 'day', seconds: 600 }), await drop(stats, id)]) {
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ code: 'forbidden', detail: expect.stringContaining('"account"') });
+    }
+    expect((await goalsOf(u.account)).map((g: { id: string }) => g.id)).toEqual([id]);
     expect((await create(u.token, { period: 'day', seconds: 600 })).status).toBe(403); // sync + badges
+    expect((await drop(u.token, id)).status).toBe(403);
+  });
+
+  it('names no hidden project to a stats key, in /me/goals and in WakaTime\'s shape; the owner reads it as stored', async () => {
+    const u = await owner();
+    const stats = await tokenWithScopes(u.user.id, ['stats']);
+    await send(u.token, [
+      { date: u.today, hour: 0, language: 'Go', time: 900, project_name: 'acme-secret' },
+      { date: u.today, hour: 1, language: 'Go', time: 300, project_name: 'web' },
+    ]);
+    const bodies = [
+      { period: 'day', seconds: 600, project: 'acme-secret' },
+      { period: 'week', seconds: 3600, project: 'ACME-Secret', title: 'Ship acme-secret v2' },
+      { period: 'day', seconds: 600, language: 'Go', title: 'Go, then Acme-Secret' },
+      { period: 'day', seconds: 600, project: 'web', title: 'Web daily' },
+    ];
+    const ids: string[] = [];
+    for (const body of bodies) ids.push((await (await create(u.account, body)).json()).id);
+    const named = (value: unknown) => JSON.stringify(value).toLowerCase().includes('acme-secret');
+    const wakaList = async () => (await (await waka(u.key)).json()).data;
+    // Not vacuous: shown while the project is not hidden, to every reader.
+    expect(named(await goalsOf(stats))).toBe(true);
+    expect(named(await wakaList())).toBe(true);
+
+    await setProjectHidden(await getDb(), u.user.id, 'acme-secret', true);
+    const madeTitles = ['Code 10 mins per day on a hidden project', 'Code 1 hr per week on a hidden project', 'Code 10 mins per day in Go', 'Web daily'];
+    const seenByStats = await goalsOf(stats);
+    expect(named(seenByStats)).toBe(false);
+    expect(seenByStats.map((g: { project: string | null; title: string }) => [g.project, g.title])).toEqual([
+      [null, madeTitles[0]],
+      [null, madeTitles[1]],
+      [null, madeTitles[2]],
+      ['web', 'Web daily'],
+    ]);
+    // Its time still counts toward the goal.
+    expect(seenByStats[0].progress).toMatchObject({ actual_seconds: 900, done: true });
+
+    const data = await wakaList();
+    expect(named(data)).toBe(false);
+    expect(data.map((g: { id: string; title: string; custom_title: string | null; projects: string[] }) => [g.id, g.title, g.custom_title, g.projects])).toEqual([
+      [ids[0], madeTitles[0], null, []],
+      [ids[1], madeTitles[1], null, []],
+      [ids[2], madeTitles[2], null, []],
+      [ids[3], 'Web daily', 'Web daily', ['web']],
+    ]);
+    expect(named(await (await waka(u.key, ids[1])).json())).toBe(false);
+    expect((await (await waka(u.key, ids[0])).json()).data.chart_data.at(-1).actual_seconds).toBe(900);
+
+    // The owner (an account token; the dashboard's session alike) reads each goal as stored.
+    expect((await goalsOf(u.account)).map((g: { project: string | null; title: string }) => [g.project, g.title])).toEqual([
+      ['acme-secret', madeTitles[0]],
+      ['ACME-Secret', 'Ship acme-secret v2'],
+      [null, 'Go, then Acme-Secret'],
+      ['web', 'Web daily'],
+    ]);
   });
 
   it.each([

@@ -234,6 +234,59 @@ describe('heartbeats to time', () => {
     expect(await total()).toBe(11 * 120_000);
   });
 
+  it('count once when sent again after their rows were purged, late or not; their keys are pruned by the purge after 90 days of silence', async () => {
+    const u = await wakaUser();
+    const db = await getDb();
+    const day = 86_400_000;
+    const beat = (at: number, entity: number) => ({ at, type: 'file' as const, digest: entity, category: 'coding', language: 'Go', project: 'p', editor: 'vim', os: 'Linux', app: '', machine: '', agent: '', aiLines: 0, humanLines: 0 });
+    // A session sent as it happened (an hour ago), and one sent late (a year old when it came);
+    // then the days after, each purge and request told its time (the purge that storing starts
+    // now and then, at the real time, finds nothing of them to purge).
+    const t = Date.now() - 3_600_000;
+    const onTime = [beat(t, 1), beat(t + 120_000, 2), beat(t + 240_000, 1)];
+    const late = [beat(t - 335 * day, 3), beat(t - 335 * day + 60_000, 4)];
+    const store = (batch: ReturnType<typeof beat>[], now: number) => storeHeartbeats(db, { id: u.user.id, timezone: 'UTC' }, batch, undefined, [], now);
+    await store(onTime, t + 300_000);
+    await store(late, t + 300_000);
+    const total = async () => (await storedIde(u.user.id)).reduce((sum, r) => sum + r.millis, 0);
+    const counted = 240_000 + 60_000;
+    expect(await total()).toBe(counted);
+    const count = async (table: 'heartbeats' | 'late_heartbeat_keys') =>
+      (await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE user_id = ${u.user.id}`))[0].n;
+    // 15 days on, every row is purged (the late ones 14 days after they came), each leaving its key.
+    await purgeOldHeartbeats(db, t + 15 * day);
+    expect([await count('heartbeats'), await count('late_heartbeat_keys')]).toEqual([0, 5]);
+    // A client's queue sends them all again: nothing counts twice, whatever the batching.
+    await store([...onTime, ...late], t + 16 * day);
+    await store([onTime[1]], t + 20 * day);
+    expect(await total()).toBe(counted);
+    // Sent again (day 16 for all, day 20 for one), the keys are kept 90 days from then; past that, the purge prunes them.
+    await purgeOldHeartbeats(db, t + 100 * day);
+    expect(await count('late_heartbeat_keys')).toBe(5);
+    await purgeOldHeartbeats(db, t + 107 * day);
+    expect(await count('late_heartbeat_keys')).toBe(1);
+    await purgeOldHeartbeats(db, t + 111 * day);
+    expect(await count('late_heartbeat_keys')).toBe(0);
+    expect(await total()).toBe(counted);
+  });
+
+  it('are purged, and their keys pruned, however many one account left behind (statement after statement)', async () => {
+    const u = await wakaUser();
+    const db = await getDb();
+    const day = 86_400_000;
+    const t = Date.now() - 3_600_000;
+    // 12 000 heartbeats a minute apart, as storing leaves them (more than one statement of the purge takes).
+    await db.execute(sql`INSERT INTO heartbeats (user_id, at, type, entity_digest, category, language, project, editor, os, app, credited_until, zone)
+      SELECT ${u.user.id}::uuid, ${t}::bigint - g::bigint * 60000, 'file', g, 'coding', 'Go', 'p', 'vim', 'Linux', '', ${t}::bigint - g::bigint * 60000, 'UTC' FROM generate_series(1, 12000) g`);
+    await db.execute(sql`UPDATE users SET heartbeats_since = ${t - 12_000 * 60_000} WHERE id = ${u.user.id}`);
+    const count = async (table: 'heartbeats' | 'late_heartbeat_keys') =>
+      (await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)} WHERE user_id = ${u.user.id}`))[0].n;
+    await purgeOldHeartbeats(db, t + 30 * day);
+    expect([await count('heartbeats'), await count('late_heartbeat_keys')]).toEqual([0, 12_000]);
+    await purgeOldHeartbeats(db, t + 121 * day);
+    expect(await count('late_heartbeat_keys')).toBe(0);
+  });
+
   it('count app heartbeats as desktop time, per application', async () => {
     const u = await wakaUser();
     const t = nowSeconds() - 600;

@@ -481,6 +481,54 @@ describe('split property', () => {
   });
 });
 
+// The split at a size that made it quadratic (decision 0028): thousands of buckets and stored
+// heartbeats, more than one chunk of each step, on a database where another user holds many more
+// rows. The same figures as the history written directly, as in the property above.
+describe('a large split', () => {
+  it('gives back every bucket and credit of thousands, and leaves another user\'s many rows as they were', async () => {
+    const db = await getDb();
+    const stranger = await owner();
+    await db.execute(sql`INSERT INTO ide_activity (user_id, date, hour, language, project, editor, millis)
+                         SELECT ${stranger.user.id}::uuid, current_date - 1 - i / 96, (i / 4) % 24, 'L' || i % 4, 'b', 'vscode', 60000 + i
+                         FROM generate_series(0, 59999) AS i`);
+    const strangers = await storedDimensions(stranger.user.id);
+    const [merged, direct] = [await owner(), await owner()];
+    // 120 buckets a day (24 hours, 5 languages): a holds 3 000, b 3 000 of which half have a's keys.
+    const buckets = (project: string, from: number, count: number) =>
+      Array.from({ length: count }, (_, k) => from + k).map((i) => ({ date: addDays(today(), -1 - Math.floor(i / 120)), hour: Math.floor(i / 5) % 24, language: `L${i % 5}`, project, seconds: 60 + (i % 600) }));
+    const start = Math.floor(Date.now() / 60_000) * 60_000 - 2 * 86_400_000;
+    // Heartbeats 20 s apart, each credited until the next.
+    const beats = (project: string, from: number, count: number) =>
+      Array.from({ length: count }, (_, k) => ({ at: start + (from + k) * 20_000, project, language: 'Go', entity: `f${(from + k) % 7}.go` }));
+    const send = async (who: Awaited<ReturnType<typeof owner>>, list: Bucket[], sent: Parameters<typeof heartbeats>[1]) => {
+      for (let i = 0; i < list.length; i += 1000) await write(who.sync, list.slice(i, i + 1000));
+      for (let i = 0; i < sent.length; i += 1000) await heartbeats(who.key, sent.slice(i, i + 1000));
+    };
+    const before = { buckets: [...buckets('a', 0, 3000), ...buckets('b', 1500, 3000)], beats: beats('a', 0, 2500) };
+    // After the merge: a bucket and heartbeats under the old name, one of which extends the last
+    // merged heartbeat's credit and one, late, cuts an early one's short.
+    const after = (project: string) => ({
+      buckets: buckets(project, 0, 1),
+      beats: [...beats(project, 2500, 10), { at: start + 100 * 20_000 + 10_000, project, language: 'Go', entity: 'late.go' }],
+    });
+
+    await send(merged, before.buckets, before.beats);
+    expect(await (await rename(merged.account, 'a', 'b')).json()).toEqual({ project: 'b', merged: true });
+    await send(merged, after('a').buckets, after('a').beats);
+    expect((await split(merged.account, 'b', 'a')).status).toBe(200);
+
+    await send(direct, before.buckets, before.beats);
+    await send(direct, after('b').buckets, after('b').beats);
+    const strip = (r: Awaited<ReturnType<typeof storedDimensions>>) => r.filter((x) => x.millis !== 0);
+    const got = strip(await storedDimensions(merged.user.id));
+    expect(got).toEqual(strip(await storedDimensions(direct.user.id)));
+    expect((await list(merged.account, 'range=all')).projects).toEqual((await list(direct.account, 'range=all')).projects);
+    // More than one chunk of buckets and of heartbeats went back (not a split of a few rows).
+    expect(got.filter((r) => r.project === 'a').length).toBeGreaterThan(3000);
+    expect(await storedDimensions(stranger.user.id)).toEqual(strangers);
+  }, 300_000);
+});
+
 describe('what else names a project', () => {
   it('a goal on a project follows its rename; the timeline leaves a hidden project unnamed', async () => {
     const o = await owner();

@@ -69,7 +69,7 @@ describe('write rate limit', () => {
       const second = await openDb({ databaseUrl: config().DATABASE_URL, dataDir: '', pooler: config().DATABASE_POOLER }, 4);
       try {
         const fromSecond = await Promise.all(
-          Array.from({ length: 6 }, () => findPrincipal(second.db, hashToken(token), { scope: 'sync', limits: { token: 10, user: 0 } })),
+          Array.from({ length: 6 }, () => findPrincipal(second.db, hashToken(token), { scope: 'sync', limits: { kind: 'write', token: 10, user: 0 } })),
         );
         expect(fromSecond.map((f) => f!.rate!.exceeded)).toEqual([false, false, false, false, false, false]);
         const answers = await Promise.all(Array.from({ length: 6 }, () => call(postBatch, '/sync/activities', { token, body })));

@@ -469,4 +469,31 @@ describe("WakaTime's team and organization routes", () => {
     await setShare(await getDb(), langs.user.id, t.id, 'none');
     expect((await of(langs.user.id, u.key)).status).toBe(403);
   });
+
+  it("give a teammate's dates as the team page does (UTC), never the teammate's timezone", async () => {
+    const db = await getDb();
+    const [viewer, far] = [await wakaUser(), await newUser({ timezone: 'Pacific/Kiritimati', settings: { share_languages: true } })];
+    const { token: farKey } = await issueToken(db, far.user.id, { name: 'cli', format: 'uuid' });
+    const t = await createTeam(db, viewer.user.id, 'Crew');
+    await joinTeam(db, far.user.id, t.inviteCode);
+    await setShare(db, far.user.id, t.id, 'languages');
+    // Half an hour on a local date of the teammate's, read back on that date.
+    const date = daysFromToday(-3);
+    expect((await call(postBatch, '/sync/activities', { token: far.token, body: { activities: [{ date, hour: 9, language: 'Rust', time: 1800 }] } })).status).toBe(200);
+    const of = (key: string, query: string) => read(getMemberSummaries, `teams/${t.id}/members/${far.user.id}/summaries?${query}`, { key, params: { team: t.id, member: far.user.id } });
+
+    for (const query of [`start=${date}&end=${date}`, 'range=Last 7 Days', '']) {
+      const seen = await of(viewer.key, query);
+      expect(JSON.stringify(seen), query).not.toMatch(/Kiritimati|\+14/);
+      expect(seen.data.every((d: { range: { timezone: string } }) => d.range.timezone === 'UTC'), query).toBe(true);
+      expect(seen.cumulative_total.seconds, query).toBe(1800);
+    }
+    // The last 7 days end on UTC's today, as the team page's dates do.
+    const week = await of(viewer.key, 'range=Last 7 Days');
+    expect(week.data.map((d: { range: { date: string } }) => d.range.date)).toEqual([-6, -5, -4, -3, -2, -1, 0].map(daysFromToday));
+    expect(week.data.at(-1).range.text).toBe('Today');
+    // The teammate's own, through the same route: in their own timezone.
+    const own = await of(farKey, `start=${date}&end=${date}`);
+    expect(own.data[0].range.timezone).toBe('Pacific/Kiritimati');
+  });
 });

@@ -34,7 +34,7 @@ async function api(method: string, path: string, token: string, body?: unknown) 
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_TOKEN, SYNC_RATE_LIMIT_PER_MINUTE: '0', LEADERBOARD_MAX_AGE: '0', PUBLIC_CACHE_SECONDS: '0', AUTH_PASSWORD: 'on' });
+  server = await startTestServer({ ADMIN_TOKEN, SYNC_RATE_LIMIT_PER_MINUTE: '0', READ_RATE_LIMIT_PER_MINUTE: '0', LEADERBOARD_MAX_AGE: '0', PUBLIC_CACHE_SECONDS: '0', AUTH_PASSWORD: 'on' });
   const settings = [
     { profile_public: true, share_languages: true, share_editors: true, leaderboard: true },
     { profile_public: false },

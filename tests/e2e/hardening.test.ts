@@ -224,6 +224,50 @@ describe('security headers', () => {
       expect([path, (await request('GET', `${base}${path}`)).headers['content-security-policy']]).toEqual([path, expect.stringContaining("frame-ancestors 'none'")]);
     }
   });
+
+  it('the WakaTime-compatible API carries the API\'s headers at every path plugins use, never a page\'s', async () => {
+    const { user, token } = await newUser(['sync', 'stats']);
+    const auth = { authorization: `Basic ${Buffer.from(token).toString('base64')}` };
+    const json = { ...auth, 'content-type': 'application/json' };
+    const beat = JSON.stringify({ entity: '/src/a.ts', type: 'file', time: Date.now() / 1000, language: 'TypeScript', project: 'p' });
+    const answers = {
+      'WakaTime layout': await request('GET', `${base}/api/v1/users/current/statusbar/today`, auth),
+      'Wakapi users/…': await request('POST', `${base}/api/users/current/heartbeats.bulk`, json, `[${beat}]`),
+      'Wakapi heartbeat': await request('POST', `${base}/api/heartbeat`, json, beat),
+      'Wakapi heartbeats': await request('POST', `${base}/api/heartbeats`, json, `[${beat}]`),
+      'Wakapi compat': await request('GET', `${base}/api/compat/wakatime/v1/users/${user.id}/stats`),
+      'Wakapi users/… without a key': await request('GET', `${base}/api/users/current/statusbar/today`),
+    };
+    for (const [what, res] of Object.entries(answers)) {
+      expect([what, res.status < 500, res.headers['content-type']]).toEqual([what, true, expect.stringMatching(/json/)]);
+      expect([what, res.headers['content-security-policy']]).toEqual([what, "default-src 'none'; style-src 'unsafe-inline'; sandbox"]);
+      expect([what, res.headers['x-frame-options']]).toEqual([what, undefined]);
+      expect([what, res.headers['x-content-type-options']]).toEqual([what, 'nosniff']);
+    }
+    // Each reached its route (a heartbeat stored, the stats answered): no page answered in its place.
+    for (const what of ['WakaTime layout', 'Wakapi users/…', 'Wakapi heartbeat', 'Wakapi heartbeats'] as const) {
+      expect([what, answers[what].status >= 200 && answers[what].status < 300]).toEqual([what, true]);
+    }
+  });
+
+  it("the WakaTime-compatible API answers its methods at every path plugins use: the route's Allow, the stats preflight with CORS", async () => {
+    const routes = [
+      ['/api/heartbeat', 'POST, OPTIONS'],
+      ['/api/heartbeats', 'POST, OPTIONS'],
+      ['/api/users/current/heartbeats.bulk', 'POST, OPTIONS'],
+      ['/api/compat/wakatime/v1/users/current/statusbar/today', 'GET, HEAD, OPTIONS'],
+      ['/api/v1/users/current/heartbeats.bulk', 'POST, OPTIONS'],
+    ];
+    for (const [path, allow] of routes) {
+      const res = await request('DELETE', `${base}${path}`);
+      expect([path, res.status, res.headers.allow]).toEqual([path, 405, allow]);
+      expect([path, res.headers['x-frame-options']]).toEqual([path, undefined]);
+    }
+    for (const path of ['/api/users/someone/stats', '/api/compat/wakatime/v1/users/someone/stats/last_7_days', '/api/wakatime/v1/users/someone/stats']) {
+      const preflight = await request('OPTIONS', `${base}${path}`, { origin: 'https://example.org', 'access-control-request-method': 'GET' });
+      expect([path, preflight.status, preflight.headers['access-control-allow-origin'], preflight.headers['access-control-allow-methods']]).toEqual([path, 204, '*', 'GET, HEAD, OPTIONS']);
+    }
+  });
 });
 
 describe('the cached badge route', () => {

@@ -34,7 +34,7 @@ async function stored(dataDir: string, id: string): Promise<{ status: string; at
 
 describe('an import the server dies in', () => {
   it('starts over at the next start, a stop not counted, and after the third death ends failed, its file removed; a hostile file is refused at once', async () => {
-    const env = { ADMIN_TOKEN: adminToken };
+    const env = { ADMIN_TOKEN: adminToken, READ_RATE_LIMIT_PER_MINUTE: '0' }; // it polls the import's state every 25 ms
     let server: TestServer & { port: number } = await startTestServer(env);
     const { dataDir, port } = server;
     try {

@@ -1,7 +1,13 @@
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { issueToken } from '../../lib/accounts/tokens';
 import { openDb, rows } from '../../lib/db/client';
+import { migrateDb } from '../../lib/db/migrate';
+import { renameProject } from '../../lib/projects/rename';
+import { largeMerge, projectTotals } from '../helpers/large-merge';
 import { startTestServer } from '../helpers/server';
+import { testDataRoot } from '../setup/databases';
 
 // A server of its own, stopped with SIGTERM while clients write to it, as a host stops it.
 
@@ -76,4 +82,60 @@ describe('stopping the server', () => {
       server.remove();
     }
   }, 90_000);
+
+  // The split of a large merge once ran minutes-long statements on the embedded database, on the
+  // thread that handles the signal: the server could not stop (decision 0028).
+  it('on SIGTERM while a large merge is split back out, stops within its bound and leaves the split whole or undone', async () => {
+    const dataDir = path.join(testDataRoot, `stop-split-${process.pid}-${Date.now()}`);
+    const setup = await openDb({ dataDir }, 1, { migrations: true });
+    let userId: string;
+    let token: string;
+    let before: Awaited<ReturnType<typeof projectTotals>>;
+    try {
+      await migrateDb(setup);
+      ({ userId } = await largeMerge(setup.db, { buckets: 35_000, heartbeats: 35_000, otherRows: 175_000 }));
+      before = await projectTotals(setup.db, userId);
+      ({ token } = await issueToken(setup.db, userId, { name: 'split', scopes: ['account'] }));
+      await renameProject(setup.db, userId, 'a', 'b');
+    } finally {
+      await setup.close();
+    }
+    const server = await startTestServer({}, undefined, dataDir);
+    try {
+      const split = fetch(`${server.baseUrl}/main/api/v1/me/projects/b/split`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ project: 'a' }),
+      }).then(
+        (res) => res.status,
+        () => 'cut',
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      // Within the stop's own bound (scripts/serve.ts, 30 s), with room for a slow host: not minutes.
+      const stopped = await Promise.race([server.stop().then(() => true), new Promise((r) => setTimeout(() => r(false), 60_000))]);
+      expect(server.output()).toContain('SIGTERM: finishing requests in flight');
+      expect(stopped).toBe(true);
+      const answered = await split;
+      expect([200, 503, 'cut']).toContain(answered);
+      const handle = await openDb({ dataDir });
+      try {
+        const after = await projectTotals(handle.db, userId);
+        const merged = await rows<{ n: number }>(handle.db, sql`SELECT count(*)::int AS n FROM project_merges WHERE user_id = ${userId}::uuid`);
+        // Split whole (as before the merge, the record gone), or not at all (all of it in b, the record kept).
+        if (answered === 200 || merged[0].n === 0) {
+          expect(after).toEqual(before);
+          expect(merged[0].n).toBe(0);
+        } else {
+          expect(after.map((p) => p.project)).toEqual(['b']);
+          expect(after[0].millis).toBe(before.reduce((sum, p) => sum + p.millis, 0));
+        }
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      // A server that did not stop is not left running.
+      await server.kill();
+      server.remove();
+    }
+  }, 240_000);
 });

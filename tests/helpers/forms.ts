@@ -5,6 +5,7 @@ const unescaped = (text: string) => text.replace(/&quot;/g, '"').replace(/&#x27;
 
 export interface FormAnswer {
   status: number;
+  type: string | null;
   location: string | null;
   /** The cookies the answer set, as a Cookie header sends them back. */
   cookies: string;
@@ -14,7 +15,8 @@ export interface FormAnswer {
 /**
  * Loads `page` (with `cookie`), takes its first POST form that has every field named in `fields`,
  * fills them in and posts it to the page's URL, as the form's empty `action` does. `headers` go
- * with both requests (an X-Forwarded-For, to be a visitor from another address behind a proxy).
+ * with both requests (an X-Forwarded-For, to be a visitor from another address behind a proxy;
+ * an Origin, to post from another site's page).
  */
 export async function postForm(base: string, page: string, fields: Record<string, string>, cookie = '', headers: Record<string, string> = {}): Promise<FormAnswer> {
   const html = await (await fetch(`${base}${page}`, { headers: { ...headers, cookie } })).text();
@@ -27,9 +29,10 @@ export async function postForm(base: string, page: string, fields: Record<string
     if (name && /type="hidden"/.test(attributes) && !(name in fields)) data.append(unescaped(name), unescaped(/value="([^"]*)"/.exec(attributes)?.[1] ?? ''));
   }
   for (const [name, value] of Object.entries(fields)) data.append(name, value);
-  const res = await fetch(`${base}${page}`, { method: 'POST', body: data, redirect: 'manual', headers: { ...headers, cookie, origin: base } });
+  const res = await fetch(`${base}${page}`, { method: 'POST', body: data, redirect: 'manual', headers: { origin: base, ...headers, cookie } });
   return {
     status: res.status,
+    type: res.headers.get('content-type'),
     location: res.headers.get('location'),
     cookies: res.headers
       .getSetCookie()

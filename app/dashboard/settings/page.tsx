@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { originText } from '@/lib/accounts/token-origin';
+import { pluginScopes, scopes, scopeTexts } from '@/lib/auth/tokens';
 import { wallClock } from '@/lib/local-time';
 import { keysData } from '@/lib/web/account/dashboard';
 import { requireUser } from '@/lib/web/account/session';
@@ -27,6 +28,9 @@ function RevokeToken({ id, name }: { id: string; name: string }) {
   );
 }
 
+/** The token form's scopes, each with what it allows; a plugin's ticked. */
+const scopeChoices = scopes.map((scope) => ({ scope, text: scopeTexts[scope], checked: pluginScopes.includes(scope) }));
+
 export default async function KeysPage() {
   const user = await requireUser('/dashboard/settings');
   const { tokens, site } = await keysData(user);
@@ -44,8 +48,12 @@ export default async function KeysPage() {
       </section>
 
       <h2 id="tokens">Tokens</h2>
-      <p>A token lets an editor plugin, the desktop agent or a script send your activity or read your figures.</p>
-      <TokenCreator site={site} />
+      <p>
+        A token lets an editor plugin, the desktop agent or a script send your activity or read your figures: it can do what its scopes say
+        and nothing more. For a README Action or another tool that only reads, make one for a tool made for WakaTime with <code>stats</code>{' '}
+        alone: it cannot send time, change your account or your projects, and it does not learn which projects you hid.
+      </p>
+      <TokenCreator site={site} scopes={scopeChoices} />
       {tokens.length === 0 ? (
         <p className="muted">No tokens yet.</p>
       ) : (

@@ -33,8 +33,11 @@ export default function ReadmeCardDocs() {
           your projects. A private or unknown profile is a 404, which README cards show as &ldquo;user not found&rdquo;.
         </li>
         <li>
-          With a key that has the <code>stats</code> scope (a key made for your editor has it), <code>users/current/stats/…</code> answers your
-          own figures, private ones included. Keep the key in a repository secret (<code>WAKATIME_API_KEY</code>), never in the README.
+          With a key that has the <code>stats</code> scope, <code>users/current/stats/…</code> answers your own figures, private ones included
+          (a project you hid stays unnamed, its time counted in the totals). Make the Action a key of its own in your{' '}
+          <a href="/dashboard/settings#tokens">settings, under Keys</a>: for a tool made for WakaTime, with <code>stats</code> alone, which
+          reads but cannot send time or change your settings or projects; not your editor&apos;s key, which also sends time. Keep it
+          in a repository secret (<code>WAKATIME_API_KEY</code>), never in the README, and revoke it there if it leaks.
         </li>
         <li>
           Public answers may be kept by caches for a minute; the image services keep their cards longer (github-readme-stats: hours), so a

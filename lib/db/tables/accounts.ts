@@ -105,6 +105,12 @@ export const passwordLogins = pgTable(
      * in is refused until it is (or a password reset by mail proves the address).
      */
     awaitingConfirmation: boolean('awaiting_confirmation').notNull().default(false),
+    /**
+     * The client networks (an IPv6 /64, an IPv4 address) the current password signed in from,
+     * newest first, at most 10, each a keyed hash (lib/accounts/sign-in-networks.ts): a mail asked
+     * for from one of them is the owner's, beyond the address's ceiling (lib/mail/budget.ts).
+     */
+    signInNetworks: text('sign_in_networks').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('password_logins_email_lower_idx').on(sql`lower(${t.email})`)],

@@ -54,18 +54,23 @@ export const heartbeats = pgTable(
 );
 
 /**
- * Heartbeats that arrived already older than the 14 days the heartbeat path keeps them (wakatime-cli's
- * AI sync sends agents' history; a long offline queue), by a 64-bit hash of what tells two
- * heartbeats apart (time, type, entity digest): kept for good, after the heartbeat itself is
- * purged, so that sending one again never counts it twice. Nothing else of the heartbeat.
+ * The heartbeats whose rows the purge deleted, late or not, by a 64-bit hash of what tells two
+ * heartbeats apart (time, type, entity digest): a heartbeat sent again after its row is gone (a
+ * long offline queue, wakatime-cli's AI sync sending agents' history again) is found here and
+ * counts no second time. Written by the purge as it deletes the rows, kept until `forget_after`
+ * (KEYS_KEPT_MS after the row went or the heartbeat was last sent again), then pruned by the same
+ * purge through its index (decision 0026). Nothing else of the heartbeat. (The name is from when
+ * only late heartbeats had keys, kept for good.)
  */
 export const lateHeartbeatKeys = pgTable(
   'late_heartbeat_keys',
   {
     userId: uuid('user_id').notNull(),
     key: bigint('key', { mode: 'number' }).notNull(),
+    /** Epoch ms after which the key is pruned. */
+    forgetAfter: bigint('forget_after', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('late_heartbeat_keys_forget_idx').on(t.forgetAfter)],
 );
 
 /**

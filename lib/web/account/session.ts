@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { sessionUser, type SessionUser } from '../../auth/session';
 import { clientAddress, siteOrigin } from '../../http/origin';
 import { config } from '../../config';
+import type { Asker } from '../../mail/budget';
 
 // The signed-in user of the page being rendered (server components and server actions).
 
@@ -20,6 +21,15 @@ export async function requireUser(back = '/dashboard'): Promise<SessionUser> {
 /** The address of the visitor whose request is being answered (lib/http/origin.ts). */
 export async function visitorAddress(): Promise<string> {
   return clientAddress(await headers());
+}
+
+/**
+ * Who asks for a mail from this page (lib/mail/budget.ts): the visitor's address, and the
+ * signed-in user if any (a signed-in owner asking for their own mail is never held off by strangers).
+ */
+export async function visitorAsker(): Promise<Asker> {
+  const [address, user] = await Promise.all([visitorAddress(), currentUser()]);
+  return user ? { address, userId: user.id } : { address };
 }
 
 /** The browser's User-Agent, for the record of where a token was made (lib/accounts/token-origin.ts). */

@@ -1,5 +1,6 @@
 // DELETE /main/api/v1/me/goals/{id} — drop one of my goals
-import { OWN_FIGURES_SCOPES, withAccount } from '@/lib/auth/account';
+// The session or a token with `account`: a `stats` key reads goals, it never changes them (403).
+import { withAccount } from '@/lib/auth/account';
 import { deleteGoal } from '@/lib/figures/goals';
 import { route } from '@/lib/http/methods';
 
@@ -8,6 +9,6 @@ export const dynamic = 'force-dynamic';
 const remove = withAccount<{ id: string }>(async ({ db, user, params }) => {
   await deleteGoal(db, user.id, params.id);
   return new Response(null, { status: 204 });
-}, OWN_FIGURES_SCOPES);
+}, 'account');
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ DELETE: remove }, { pattern: '/main/api/v1/me/goals/[id]' });

@@ -1,5 +1,6 @@
 // POST /main/api/v1/me/projects/{name}/rename — every figure of a project, past and future, under a new name (merging into one that exists)
-import { OWN_FIGURES_SCOPES, withAccount } from '@/lib/auth/account';
+// The session or a token with `account`: a `stats` key reads projects, it never changes them (403).
+import { withAccount } from '@/lib/auth/account';
 import { json, readJsonBody } from '@/lib/http/body';
 import { route } from '@/lib/http/methods';
 import { parseBody } from '@/lib/http/validate';
@@ -13,6 +14,6 @@ const post = withAccount<{ name: string }>(async ({ request, db, user, params })
   const name = projectParam(params.name);
   const { to } = parseBody(renameProjectSchema, (await readJsonBody(request)).value);
   return json(await renameProject(db, user.id, name, to));
-}, OWN_FIGURES_SCOPES);
+}, 'account');
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = route({ POST: post }, { pattern: '/main/api/v1/me/projects/[name]/rename' });

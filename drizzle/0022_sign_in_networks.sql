@@ -1,0 +1,1 @@
+ALTER TABLE "password_logins" ADD COLUMN "sign_in_networks" text[] DEFAULT '{}'::text[] NOT NULL;
