@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axe, chromiumPath, describeViolation, stickingOut } from '../helpers/audit';
 import { passwordUser } from '../helpers/forms';
+import { startTestServer, type TestServer } from '../helpers/server';
 
 // The charts as people read them, in Chromium against the production build, at 1366x900 and
 // 390x844, light and dark: the dates under the per-day chart each under its column and none over
@@ -10,8 +11,12 @@ import { passwordUser } from '../helpers/forms';
 // public profile's "When in the week" and "Weekly trend", and the README guide no wider than the
 // screen, with no text under 9 px; and axe finds nothing on them.
 
-const base = inject('baseUrl');
-const api = `${base}/main/api/v1`;
+// A server of its own: the suite's shared one takes ten sign-ups an hour from this machine's
+// address, and its other files use them.
+const adminToken = 'charts-admin-token-0123456789';
+let server: TestServer;
+let base: string;
+let api: string;
 const hasChromium = fs.existsSync(chromiumPath);
 if (!hasChromium && process.env.CI) throw new Error(`CI runs the browser checks, but there is no Chromium at ${chromiumPath}`);
 
@@ -49,6 +54,9 @@ const history = () => {
 
 beforeAll(async () => {
   if (!hasChromium) return;
+  server = await startTestServer({ ADMIN_TOKEN: adminToken });
+  base = server.baseUrl;
+  api = `${base}/main/api/v1`;
   browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
   // The signed-in coder: a session from the sign-up form, a key from the settings page.
   const { cookie } = await passwordUser(base);
@@ -65,7 +73,7 @@ beforeAll(async () => {
   publicHandle = `ch${Math.random().toString(36).slice(2, 10)}`;
   const made = await fetch(`${api}/admin/users`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${inject('adminToken')}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ handle: publicHandle, token: { format: 'uuid' }, settings: { profile_public: true, share_languages: true } }),
   });
   expect(made.status).toBe(201);
@@ -74,6 +82,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  await server?.stop();
+  server?.remove();
 });
 
 /** Each view of `path` at both sizes in both colour schemes, checked by `check` and by axe. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axe, chromiumFlags, chromiumPath, describeViolation, pageWidth, stickingOut } from '../helpers/audit';
 import { passwordUser } from '../helpers/forms';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -120,12 +120,21 @@ describe('a default install (no PLANS set)', () => {
 });
 
 describe.skipIf(!hasChromium)('an install that sells plans (PLANS=on), in a browser', () => {
-  const base = inject('baseUrl');
+  // A server of its own: the suite's shared one takes ten sign-ups an hour from this machine's
+  // address, and its other files use them.
+  let server: TestServer;
+  let base: string;
   let browser: Browser;
   beforeAll(async () => {
+    server = await startTestServer({ PLANS: 'on' });
+    base = server.baseUrl;
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
   });
-  afterAll(() => browser?.close());
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    server?.remove();
+  });
 
   it('a Free account is told its plan hides older days, with a link to where the plan is seen; /pricing lists the plans', async () => {
     const { session } = await accountWithHistory(base, lastYear);
