@@ -153,8 +153,7 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
     editor: origin.editor,
     os: origin.os || 'Unknown',
     app: appName || (type === 'app' ? 'Unknown' : ''),
-    // A dump's heartbeat names its machine by id (lib/wakatime/dump-origins.ts).
-    machine: ctx.machine ?? (machineName(h.hostname) || (ctx.dump?.machineOf(item as Record<string, unknown>) ?? '')),
+    machine: ctx.machine ?? machineName(h.hostname),
     agent: origin.agent,
     aiLines: h.ai_line_changes ?? 0,
     humanLines: h.human_line_changes ?? 0,
