@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { keysetPages, type PageProgress } from '../db/keyset';
 import { heartbeats } from '../db/schema';
+import { heartbeatTypes } from './heartbeat';
 
 // The stored heartbeats of a span of time, page by page along the table's key (user, time, type,
 // entity digest): the reads of one day (lib/wakatime/day-reads.ts, lib/figures/timeline.ts) never
@@ -34,8 +35,10 @@ export type BeatCursor = Pick<BeatRow, 'at' | 'type' | 'digest'>;
 
 /** The key a heartbeat's id (heartbeatKey, as WakaTime's shapes answer it) stands for; null when the text is not one. */
 export function parseCursor(text: string): BeatCursor | null {
-  const found = /^(\d{1,15})-(.{1,64})-([0-9a-f]{1,13})$/.exec(text);
-  return found ? { at: Number(found[1]), type: found[2], digest: parseInt(found[3], 16) } : null;
+  // The type is one of the stored ones, never free text: a cursor's text reaches the statement.
+  const found = /^(\d{1,15})-([a-z]{1,16})-([0-9a-f]{1,13})$/.exec(text);
+  if (!found || !(heartbeatTypes as readonly string[]).includes(found[2])) return null;
+  return { at: Number(found[1]), type: found[2], digest: parseInt(found[3], 16) };
 }
 
 /** Each column a read may ask for. Every value comes as a JS number or string on either driver (no bigint: float8). */

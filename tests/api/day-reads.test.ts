@@ -137,6 +137,10 @@ describe('heartbeats?date=, a page at a time', () => {
       [`limit=${DAY_PAGE + 1}`, 'limit'],
       ['limit=ten', 'limit'],
       ['after=yesterday', 'after'],
+      // Text that PostgreSQL refuses (a NUL, a lone surrogate) in the cursor's type: a 400, not a 5xx.
+      [`after=${encodeURIComponent('1700000000-fi\u0000le-a')}`, 'after'],
+      ['after=1700000000-fi%ED%A0%80le-a', 'after'],
+      ['after=1700000000-folder-a', 'after'],
     ]) {
       const res = await wakaRead(getDayHeartbeats, key, `heartbeats?date=${date}&${query}`);
       expect(res.status).toBe(400);
