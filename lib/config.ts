@@ -71,8 +71,12 @@ export const configSchema = z.object({
       .optional()
       .transform((v) => v ?? 'https://wakatime.com/api/v1'),
   ),
-  // The plan new accounts start on (a plan's id; unset: free). On a server of one's own, a plan
-  // that shows all of their history (pro, team): the server says at start which it is.
+  // Selling plans (lib/plans/limits.ts): `on`, accounts start on DEFAULT_PLAN and its limits apply;
+  // unset or `off` (a default install), every account sees all of its history and meets only the
+  // caps that protect the server, whatever plan is stored.
+  PLANS: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).optional().transform((v) => v === 'on'),
+  // The plan new accounts start on (a plan's id; unset: free); it applies while PLANS=on. The
+  // server says at start which it is.
   DEFAULT_PLAN: optionalString.pipe(z.string().max(64, 'must be a plan id, e.g. pro').optional()),
   ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   // GET /metrics (Prometheus) answers a caller presenting it; unset, the route does not exist.

@@ -72,6 +72,17 @@ const AGENTS: Readonly<Record<string, readonly string[]>> = {
   'Qwen Code': ['qwen-code', 'qwen code', 'qwencode'],
 };
 
+/**
+ * The words wakatime-cli's AI sync writes before its own in a User-Agent (`Claude/2.1.5 wakatime/…`)
+ * for an agent that also has a plugin of its own: one agent, whichever way its time came. Only
+ * agents are named so (never stored as an editor: no data migration follows a word added here).
+ */
+const AGENT_WORDS: Readonly<Record<string, readonly string[]>> = {
+  'Claude Code': ['claude'],
+  'Gemini CLI': ['gemini'],
+  'Qwen Code': ['qwen'],
+};
+
 /** Browsers, whose WakaTime extension sends browsing time (`chrome-wakatime`). */
 const BROWSERS: Readonly<Record<string, readonly string[]>> = {
   Chrome: ['chrome'],
@@ -126,6 +137,33 @@ export function isKnownEditor(name: string): boolean {
  */
 export function editorAliases(): [alias: string, name: string][] {
   return [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+const agentByKey = new Map<string, string>();
+for (const [name, spellings] of [...Object.entries(AGENTS), ...Object.entries(AGENT_WORDS)]) {
+  for (const spelling of [name, ...spellings]) agentByKey.set(asciiLower(spelling), name);
+}
+
+/**
+ * Every (spelling with ASCII lowered, agent) pair, in order of the spelling: the agents' own
+ * plugins' names and spellings and the words wakatime-cli names them by in a User-Agent. What the
+ * SQL form of agentOf (lib/stats/agents.ts) matches against.
+ */
+export function agentAliases(): [alias: string, name: string][] {
+  return [...agentByKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The AI agent whose time a bucket is, the one rule of every figure that names agents: the agent
+ * named in its User-Agent (`ai_agent`, as sent: `Claude`), under the name of the agent's own plugin
+ * when it has one (Claude Code); else the agent whose own plugin sent it (its editor, Claude Code:
+ * claude-code-wakatime sends no agent word); else '' (none). So an agent's plugin and the same
+ * agent named by wakatime-cli's AI sync are one agent.
+ */
+export function agentOf(aiAgent: string, editor: string): string {
+  const named = aiAgent.trim();
+  if (named) return agentByKey.get(asciiLower(named)) ?? named;
+  return agentByKey.get(asciiLower(editor.trim())) ?? '';
 }
 
 /** Every editor's name, as stored and shown (GET /editors lists them). */

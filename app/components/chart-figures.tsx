@@ -1,6 +1,7 @@
+import type { ReactNode } from 'react';
 import { formatDuration } from '@/lib/badges/format';
 import { isoWeekStart } from '@/lib/dates';
-import { calendar, daysIntoWeek, donutArcs, hourTicks, level, months, periods, slices, weekdayNames as weekdays, type PeriodTotal, type Slice } from '@/lib/web/chart-geometry';
+import { axisLabels, axisTiers, calendar, daysIntoWeek, donutArcs, hourTicks, level, months, periods, slices, weekdayNames as weekdays, type AxisUnit, type Slice } from '@/lib/web/chart-geometry';
 
 // The charts, rendered on the server as SVG and HTML: no script, readable at any width, in both
 // colour schemes (colours are the stylesheet's variables). Each comes with its numbers as a table.
@@ -9,8 +10,6 @@ const swatch = (color: number) => `var(--c${color})`;
 
 interface Bar {
   key: string;
-  /** Under the bar; '' for none. */
-  label: string;
   title: string;
   seconds: number;
   partial?: boolean;
@@ -24,38 +23,71 @@ const SLOT = 10;
  * the numbers). The columns are one SVG whose viewBox is stretched to the width of the card
  * (preserveAspectRatio none): any number of bars fits any width, from a phone to a wide screen.
  */
-function Bars({ bars, note }: { bars: Bar[]; note?: string }) {
-  const { top, ticks } = hourTicks(bars.reduce((max, b) => Math.max(max, b.seconds), 0));
-  const share = (seconds: number) => (top > 0 ? (seconds / top) * 100 : 0);
-  // A gap between bars while they are wide enough to show one; touching bars beyond.
-  const gap = bars.length <= 60 ? 2 : 0.5;
+function Bars({ bars, unit, note }: { bars: Bar[]; unit: AxisUnit; note?: string }) {
   return (
     <figure className="bars">
-      <div className="bars-plot" aria-hidden="true">
-        {ticks.map((t) => (
-          <span key={t.seconds} className="bars-tick" style={{ bottom: `${share(t.seconds)}%` }}>
-            {t.label}
-          </span>
-        ))}
-        <svg className="bars-columns" viewBox={`0 0 ${Math.max(1, bars.length) * SLOT} 100`} preserveAspectRatio="none" focusable="false">
-          {bars.map((b, i) => (
-            <rect key={b.key} className={b.partial ? 'partial' : undefined} x={i * SLOT + gap / 2} width={SLOT - gap} y={100 - share(b.seconds)} height={share(b.seconds)}>
+      <ColumnsPlot count={bars.length} most={bars.reduce((max, b) => Math.max(max, b.seconds), 0)}>
+        {({ share, x, width }) =>
+          bars.map((b, i) => (
+            <rect key={b.key} className={b.partial ? 'partial' : undefined} x={x(i)} width={width} y={100 - share(b.seconds)} height={share(b.seconds)}>
               <title>{b.title}</title>
             </rect>
-          ))}
-        </svg>
-      </div>
-      <div className="bars-labels" aria-hidden="true">
-        {bars.map((b, i) =>
-          b.label ? (
-            <span key={b.key} style={{ left: `${(i / bars.length) * 100}%` }}>
-              {b.label}
-            </span>
-          ) : null,
-        )}
-      </div>
+          ))
+        }
+      </ColumnsPlot>
+      <TimeAxis dates={bars.map((b) => b.key)} unit={unit} />
       {note && <figcaption className="muted">{note}</figcaption>}
     </figure>
+  );
+}
+
+/** Where a column goes in a ColumnsPlot: its height's share of the plot (percent), its x and width. */
+export interface ColumnPlace {
+  share: (seconds: number) => number;
+  x: (column: number) => number;
+  width: number;
+}
+
+/**
+ * `count` columns of time up to `most` seconds, with hour gridlines: one SVG whose viewBox is
+ * stretched to the card's width, `children` drawing the columns. A gap between columns while they
+ * are wide enough to show one; touching columns beyond.
+ */
+export function ColumnsPlot({ count, most, stacked = false, children }: { count: number; most: number; stacked?: boolean; children: (place: ColumnPlace) => ReactNode }) {
+  const { top, ticks } = hourTicks(most);
+  const share = (seconds: number) => (top > 0 ? (seconds / top) * 100 : 0);
+  const gap = count <= 60 ? 2 : 0.5;
+  return (
+    <div className="bars-plot" aria-hidden="true">
+      {ticks.map((t) => (
+        <span key={t.seconds} className="bars-tick" style={{ bottom: `${share(t.seconds)}%` }}>
+          {t.label}
+        </span>
+      ))}
+      <svg className={stacked ? 'bars-columns stacked' : 'bars-columns'} viewBox={`0 0 ${Math.max(1, count) * SLOT} 100`} preserveAspectRatio="none" focusable="false">
+        {children({ share, x: (column) => column * SLOT + gap / 2, width: SLOT - gap })}
+      </svg>
+    </div>
+  );
+}
+
+/**
+ * The dates under a chart's columns (`dates`: a column's day, Monday or first of the month), each
+ * under its column (centred, or flush with the plot's edge at its ends), never two overlapping: one set of labels per width the card may have
+ * (axisTiers), of which the stylesheet shows the one for the card's width (a container query), so
+ * a phone gets a label a week or a month where a wide screen gets one a day.
+ */
+export function TimeAxis({ dates, unit }: { dates: string[]; unit: AxisUnit }) {
+  return (
+    <div className="bars-labels" aria-hidden="true">
+      {axisTiers.map((tier, t) =>
+        axisLabels(dates, tier.plot, unit).map((l) => (
+          <span key={`${t}-${l.column}`} className={`axis-${t} ${l.align}`} style={{ left: `${l.at}%` }}>
+            {l.text}
+          </span>
+        )),
+      )}
+    </div>
   );
 }
 
@@ -67,18 +99,16 @@ const periodWords = { day: ['Date', 'one a day'], week: ['Week', 'one an ISO wee
  */
 export function DailyBars({ days, caption }: { days: { date: string; seconds: number }[]; caption: string }) {
   const { period, totals } = periods(days);
-  const every = Math.ceil(totals.length / 5);
-  const label = (t: PeriodTotal) => (period === 'month' ? t.name : t.key.slice(5));
-  const bars = totals.map((t, i) => ({
-    key: t.key,
-    label: i % every === 0 ? label(t) : '',
+  const bars = totals.map((t) => ({
+    // A month's key is YYYY-MM: its column stands for its first day.
+    key: period === 'month' ? `${t.key}-01` : t.key,
     title: `${t.name}: ${formatDuration(t.seconds)}`,
     seconds: t.seconds,
   }));
   const [head, each] = periodWords[period];
   return (
     <>
-      <Bars bars={bars} note={period === 'day' ? undefined : `${totals.length} bars, ${each}.`} />
+      <Bars bars={bars} unit={period} note={period === 'day' ? undefined : `${totals.length} bars, ${each}.`} />
       <TableOf caption={caption} head={[head, 'Time']} rows={totals.map((t) => [t.name, formatDuration(t.seconds)])} />
     </>
   );
@@ -89,9 +119,8 @@ export function WeeklyBars({ weeks, today, caption }: { weeks: { week_start: str
   const current = isoWeekStart(today);
   const sofar = daysIntoWeek(current, today);
   const partial = (w: { week_start: string }) => w.week_start === current && sofar < 7;
-  const bars = weeks.map((w, i) => ({
+  const bars = weeks.map((w) => ({
     key: w.week_start,
-    label: i % 3 === weeks.length % 3 ? w.week_start.slice(5) : '',
     title: `week of ${w.week_start}: ${formatDuration(w.seconds)}${partial(w) ? ' so far' : ''}`,
     seconds: w.seconds,
     partial: partial(w),
@@ -99,7 +128,7 @@ export function WeeklyBars({ weeks, today, caption }: { weeks: { week_start: str
   const note = weeks.some(partial) ? `The last column is this week so far (${sofar} of 7 days).` : undefined;
   return (
     <>
-      <Bars bars={bars} note={note} />
+      <Bars bars={bars} unit="week" note={note} />
       <WeeklyTable weeks={weeks} today={today} caption={caption} />
     </>
   );

@@ -8,13 +8,14 @@ import type { DrawnChart } from '@/lib/charts/svg';
 // others when they come near the screen. The size is given, so nothing moves when it arrives; its
 // description is the alt text.
 
-const PHONE_MIN_WIDTH = 416;
+/** The smallest text a chart is drawn with on a page, in CSS pixels. */
+const LEAST_TEXT_PX = 9;
 
-export function ChartImage({ src, drawn, first = false }: { src: string; drawn: Pick<DrawnChart, 'desc' | 'width' | 'height'>; first?: boolean }) {
+export function ChartImage({ src, drawn, first = false }: { src: string; drawn: Pick<DrawnChart, 'desc' | 'width' | 'height' | 'textPx'>; first?: boolean }) {
   const join = src.includes('?') ? '&' : '?';
-  // On a phone an image is drawn no narrower than 90 % of its size (at least 416 px), so that its
-  // text stays about 10 px; a wider one than the screen scrolls sideways in its own box.
-  const least = Math.min(drawn.width, Math.max(PHONE_MIN_WIDTH, Math.round(drawn.width * 0.9)));
+  // An image is drawn no narrower than keeps its text 9 px: one made for a phone's card fits it;
+  // a wider one (the year) scrolls sideways in its own box.
+  const least = Math.min(drawn.width, Math.ceil((drawn.width * LEAST_TEXT_PX) / drawn.textPx));
   return (
     <div className="chart-scroll" tabIndex={0} role="group" aria-label="Chart" style={{ ['--chart-min' as string]: `${least}px` }}>
       <picture className="chart-image">

@@ -1,58 +1,30 @@
+import type { ReactNode } from 'react';
 import { formatDuration } from '@/lib/badges/format';
-import { hourTicks } from '@/lib/web/chart-geometry';
+import { ColumnsPlot, TimeAxis } from './chart-figures';
 
 // Time per day, each day's column split by project, language or category: an SVG stretched to its
 // card's width (any number of days fits any width), colours from the stylesheet's variables (both
 // colour schemes), the legend and every number in a table below for screen readers and phones.
+// One day is no run of days: it is drawn as one bar across the card, split the same way, and, where
+// the page has one, a link to the day hour by hour.
 
-const SLOT = 10;
 const colour = (i: number, other: boolean) => (other ? 'var(--c0)' : `var(--c${(i % 8) + 1})`);
 
-export function StackedDays({ days, names, caption }: { days: { date: string; seconds: number; parts: { name: string; seconds: number }[] }[]; names: string[]; caption: string }) {
-  const { top, ticks } = hourTicks(days.reduce((max, d) => Math.max(max, d.seconds), 0));
-  const share = (seconds: number) => (top > 0 ? (seconds / top) * 100 : 0);
-  const gap = days.length <= 60 ? 2 : 0.5;
-  const every = Math.max(1, Math.ceil(days.length / 10));
+type Day = { date: string; seconds: number; parts: { name: string; seconds: number }[] };
+
+export function StackedDays({ days, names, caption, hourly }: { days: Day[]; names: string[]; caption: string; hourly?: { href: string; text: string } }) {
+  const legend = (
+    <ul className="legend-list">
+      {names.map((n, k) => (
+        <li key={n} className="legend">
+          <i style={{ background: colour(k, n === 'Other') }} /> <span className="name">{n}</span>
+        </li>
+      ))}
+    </ul>
+  );
   return (
     <>
-      <figure className="bars">
-        <div className="bars-plot" aria-hidden="true">
-          {ticks.map((t) => (
-            <span key={t.seconds} className="bars-tick" style={{ bottom: `${share(t.seconds)}%` }}>
-              {t.label}
-            </span>
-          ))}
-          <svg className="bars-columns stacked" viewBox={`0 0 ${Math.max(1, days.length) * SLOT} 100`} preserveAspectRatio="none" focusable="false">
-            {days.map((d, i) => {
-              let base = 100;
-              return d.parts.map((p, k) => {
-                if (p.seconds === 0) return null;
-                const height = share(p.seconds);
-                base -= height;
-                return (
-                  <rect key={`${d.date}-${p.name}`} x={i * SLOT + gap / 2} width={SLOT - gap} y={base} height={height} style={{ fill: colour(k, p.name === 'Other') }}>
-                    <title>{`${d.date}, ${p.name}: ${formatDuration(p.seconds)}`}</title>
-                  </rect>
-                );
-              });
-            })}
-          </svg>
-        </div>
-        <div className="bars-labels" aria-hidden="true">
-          {days.map((d, i) => (
-            <span key={d.date}>{i % every === 0 ? d.date.slice(5) : ''}</span>
-          ))}
-        </div>
-        <figcaption>
-          <ul className="legend-list">
-            {names.map((n, k) => (
-              <li key={n} className="legend">
-                <i style={{ background: colour(k, n === 'Other') }} /> <span className="name">{n}</span>
-              </li>
-            ))}
-          </ul>
-        </figcaption>
-      </figure>
+      {days.length === 1 ? <OneDay day={days[0]} legend={legend} hourly={hourly} /> : <Columns days={days} legend={legend} />}
       <details>
         <summary>The numbers, day by day</summary>
         <div className="table-wrap">
@@ -88,5 +60,61 @@ export function StackedDays({ days, names, caption }: { days: { date: string; se
         </div>
       </details>
     </>
+  );
+}
+
+/** One day's time as a bar across the card, split by part: its shares at a glance (a single column would only be fat). */
+function OneDay({ day, legend, hourly }: { day: Day; legend: ReactNode; hourly?: { href: string; text: string } }) {
+  return (
+    <figure className="bars one-day">
+      <p className="muted">
+        {day.date}: {formatDuration(day.seconds)}
+        {hourly && (
+          <>
+            {' '}
+            · <a href={hourly.href}>{hourly.text}</a>
+          </>
+        )}
+      </p>
+      <svg className="one-day-bar" viewBox="0 0 100 10" preserveAspectRatio="none" focusable="false" aria-hidden="true">
+        {day.parts.map((p, k) => {
+          if (p.seconds === 0) return null;
+          const before = day.parts.slice(0, k).reduce((sum, q) => sum + q.seconds, 0);
+          return (
+            <rect key={p.name} x={day.seconds > 0 ? (before / day.seconds) * 100 : 0} width={day.seconds > 0 ? (p.seconds / day.seconds) * 100 : 0} y="0" height="10" style={{ fill: colour(k, p.name === 'Other') }}>
+              <title>{`${p.name}: ${formatDuration(p.seconds)}`}</title>
+            </rect>
+          );
+        })}
+      </svg>
+      <figcaption>{legend}</figcaption>
+    </figure>
+  );
+}
+
+/** A column a day, stacked by part, on hour gridlines, its dates under it. */
+function Columns({ days, legend }: { days: Day[]; legend: ReactNode }) {
+  return (
+    <figure className="bars">
+      <ColumnsPlot count={days.length} most={days.reduce((max, d) => Math.max(max, d.seconds), 0)} stacked>
+        {({ share, x, width }) =>
+          days.map((d, i) => {
+            let base = 100;
+            return d.parts.map((p, k) => {
+              if (p.seconds === 0) return null;
+              const height = share(p.seconds);
+              base -= height;
+              return (
+                <rect key={`${d.date}-${p.name}`} x={x(i)} width={width} y={base} height={height} style={{ fill: colour(k, p.name === 'Other') }}>
+                  <title>{`${d.date}, ${p.name}: ${formatDuration(p.seconds)}`}</title>
+                </rect>
+              );
+            });
+          })
+        }
+      </ColumnsPlot>
+      <TimeAxis dates={days.map((d) => d.date)} unit="day" />
+      <figcaption>{legend}</figcaption>
+    </figure>
   );
 }

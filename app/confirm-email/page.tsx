@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import { confirmLinkWorks } from '@/lib/accounts/confirmation';
 import { getDb } from '@/lib/db/client';
 import { ConfirmForm } from '../forgot-password/forms';
+import { sameOriginPath } from '@/lib/http/url';
+import { requestOrigin } from '@/lib/web/account/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Confirm your email', robots: { index: false }, referrer: 'no-referrer' };
@@ -12,7 +14,9 @@ export const metadata: Metadata = { title: 'Confirm your email', robots: { index
  * mailbox's holder knows (lib/accounts/confirmation.ts).
  */
 export default async function ConfirmEmail({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { token } = await searchParams;
+  const { token, next } = await searchParams;
+  // Where the sign-up was going (an invite link), carried by the mailed link: a path of this site only.
+  const then = sameOriginPath(next, await requestOrigin()) ?? undefined;
   const works = typeof token === 'string' && (await confirmLinkWorks(await getDb(), token));
   return (
     <>
@@ -20,7 +24,7 @@ export default async function ConfirmEmail({ searchParams }: { searchParams: Pro
       {works ? (
         <>
           <p className="lead">Enter the password you chose when you signed up: that confirms the address and signs you in.</p>
-          <ConfirmForm token={token} />
+          <ConfirmForm token={token} next={then} />
           <p className="muted">
             Did not sign up to Codetally? Ignore the mail: nothing is confirmed without the password of the sign-up. Signed up but forgot the
             password? <a href="/forgot-password">Reset it</a>: the link we mail confirms the address too.

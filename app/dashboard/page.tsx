@@ -4,7 +4,7 @@ import { Breakdown, DailyBars, Hitmap, WeekdayHours, WeeklyBars } from '../compo
 import { Figures } from '../components/figures';
 import { signOut } from '../signin/actions';
 import { PlanNotice } from '../signup/plan-notice';
-import { RangePicker } from './range-picker';
+import { FixedPeriod, RangePicker } from './range-picker';
 import { EditorConnector, FirstActivity } from './widgets';
 import { formatDuration } from '@/lib/badges/format';
 import { getDb } from '@/lib/db/client';
@@ -26,7 +26,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
   const user = await requireUser();
   const search = await searchParams;
   const range = dashboardRange(search);
-  const { account, time, language, hitmap, weekly, projects, apps, site, isNew } = await dashboardData(user, range.query);
+  const { account, time, average, language, hitmap, weekly, projects, apps, site, isNew } = await dashboardData(user, range.query);
   // The plan chosen on the pricing page before signing up (/dashboard?welcome=1&plan=<id>).
   const plan = search.welcome ? await chosenPlan(await getDb(), search.plan) : null;
   const profile = `/u/${encodeURIComponent(account.handle)}`;
@@ -57,7 +57,7 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
           <Figures
             items={[
               { label: 'coding time', value: formatDuration(time.total_seconds) },
-              { label: 'daily average', value: formatDuration(time.daily_average_seconds) },
+              { label: 'a day, on days you coded', value: formatDuration(Math.round(average.average)) },
               { label: 'desktop time', value: formatDuration(apps.reduce((s, a) => s + a.seconds, 0)) },
             ]}
           />
@@ -82,12 +82,15 @@ export default async function Dashboard({ searchParams }: { searchParams: Promis
               <Breakdown items={apps} empty="No desktop time in this range." caption="Your desktop applications" />
             </Card>
             <Card id="d-weekly" title="Weekly trend" level="h3">
+              <FixedPeriod period={`The last ${weekly.weeks.length} weeks, this one so far`} />
               <WeeklyBars weeks={weekly.weeks} today={weekly.range.to} caption="Your time per week" />
             </Card>
           </div>
           <h3>The last year</h3>
+          <FixedPeriod period="The last 365 days" />
           <Hitmap days={hitmap.days} />
           <h3>When in the week</h3>
+          <FixedPeriod period="Over the last 365 days" />
           <WeekdayHours grid={hitmap.weekday_hours} />
         </>
       )}

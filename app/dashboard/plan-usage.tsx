@@ -1,9 +1,11 @@
 import type { AccountPlan } from '@/lib/plans/account';
+import { INSTALL_PLAN } from '@/lib/plans/limits';
 import { limitValue } from '@/lib/web/public/pricing';
 
 // The dashboard's "Your plan": what the plan allows and what is used of each limit. A plan is
 // changed by the site's operator; nothing is deleted by a change, and history older than the
-// window is kept and shows again on a plan with a longer one.
+// window is kept and shows again on a plan with a longer one. On an install that sells no plans
+// (no PLANS=on) there is no plan to name: all of the history, and the server's own bounds.
 
 const rows: { key: keyof AccountPlan['limits']; name: string }[] = [
   { key: 'api_tokens', name: 'API tokens' },
@@ -16,9 +18,16 @@ const rows: { key: keyof AccountPlan['limits']; name: string }[] = [
 export function PlanUsage({ plan }: { plan: AccountPlan }) {
   return (
     <>
-      <p>
-        You are on the <strong>{plan.name}</strong> plan. <a href="/pricing">Compare plans</a>.
-      </p>
+      {plan.id === INSTALL_PLAN.id ? (
+        <p data-testid="no-plan-limits">
+          This server sets no plan limits: you see all of your history, and only the bounds that keep the server well for everyone apply.{' '}
+          <a href="/pricing">What this server offers</a>.
+        </p>
+      ) : (
+        <p>
+          You are on the <strong>{plan.name}</strong> plan. <a href="/pricing">Compare plans</a>.
+        </p>
+      )}
       <div className="table-wrap">
         <table data-plan={plan.id}>
           <thead>

@@ -3,6 +3,7 @@ import { calendarPresets, rangeLabels, type DashboardRange } from '@/lib/web/acc
 import { localDateHour } from '@/lib/local-time';
 import { getDb } from '@/lib/db/client';
 import { hiddenBefore } from '@/lib/plans/history';
+import { HistoryNote } from './history-note';
 
 /** Links to the named ranges of a page, the one shown marked as current. */
 export function RangeLinks<R extends keyof typeof rangeLabels>({ path, names, current }: { path: string; names: readonly R[]; current: string }) {
@@ -76,12 +77,19 @@ export async function RangePicker({ path, range, dates, user }: { path: string; 
           {dates.from <= dates.to ? `${dates.from} to ${dates.to}` : `${query.name === 'custom' ? `${query.from} to ${query.to}` : 'These dates'}: before what your plan shows`}
         </p>
       )}
-      {floor && (
-        <p className="notice" data-testid="history-note">
-          Your plan shows your history from {floor} on. Older activity is kept, not deleted, and shows again on a plan with more history (Plan, below on
-          the dashboard; on your own server, <code>npm run admin -- set-plan</code>, or <code>DEFAULT_PLAN</code> for new accounts).
-        </p>
-      )}
+      {floor && <HistoryNote floor={floor} />}
     </>
+  );
+}
+
+/**
+ * Under a figure of a fixed period beside those of the range chosen (the weekly trend, the year,
+ * when in the week): which period it shows, so that it is not read as the range's.
+ */
+export function FixedPeriod({ period }: { period: string }) {
+  return (
+    <p className="muted" data-testid="fixed-period">
+      {period}, whatever the range chosen above.
+    </p>
   );
 }

@@ -3,24 +3,25 @@
 import { usePathname, useSearchParams } from 'next/navigation';
 
 // The signed-in area's persistent navigation: the views of one's figures and the settings, as a
-// row of tabs (scrolling sideways on a phone), the current one marked for screen readers too. A
-// view that draws a range keeps the one shown (range, or from and to) when it is left for another.
+// row of tabs (scrolling sideways on a phone), the current one marked for screen readers too. Every
+// tab carries the range in the address (range, or from and to), a view that draws none too: the
+// next view that draws one opens on the dates the last one showed, after a visit to Goals or
+// Settings as well (a page without a range reads none of them). Every ranged view opens on the
+// same default when there is none (DASHBOARD_RANGE).
 
 export interface Tab {
   href: string;
   label: string;
-  /** The view draws a range chosen as on the dashboard: a link to it carries the current one. */
-  ranged?: boolean;
   /** Only this address is the tab (the area's first page, whose address begins every other). */
   exact?: boolean;
 }
 
 export const dashboardTabs: Tab[] = [
-  { href: '/dashboard', label: 'Overview', ranged: true, exact: true },
+  { href: '/dashboard', label: 'Overview', exact: true },
   { href: '/dashboard/timeline', label: 'Timeline' },
-  { href: '/dashboard/insights', label: 'Insights', ranged: true },
-  { href: '/dashboard/breakdowns', label: 'Breakdowns', ranged: true },
-  { href: '/dashboard/projects', label: 'Projects', ranged: true },
+  { href: '/dashboard/insights', label: 'Insights' },
+  { href: '/dashboard/breakdowns', label: 'Breakdowns' },
+  { href: '/dashboard/projects', label: 'Projects' },
   { href: '/dashboard/goals', label: 'Goals' },
   { href: '/dashboard/teams', label: 'Teams' },
   { href: '/dashboard/leaderboards', label: 'Leaderboards' },
@@ -54,7 +55,7 @@ export function Tabs({ label, tabs }: { label: string; tabs: Tab[] }) {
           const current = path === t.href || (!t.exact && path.startsWith(`${t.href}/`));
           return (
             <li key={t.href}>
-              <a href={t.ranged ? `${t.href}${carried}` : t.href} aria-current={current ? 'page' : undefined}>
+              <a href={`${t.href}${carried}`} aria-current={current ? 'page' : undefined}>
                 {t.label}
               </a>
             </li>

@@ -11,6 +11,7 @@ import { mailConfigured } from '@/lib/mail/transport';
 import { formError, parseForm, type FormState } from '@/lib/web/account/forms';
 import { passwordSignIn } from '@/lib/web/account/auth-actions';
 import { requestOrigin, visitorAddress, visitorAsker } from '@/lib/web/account/session';
+import { sameOriginPath } from '@/lib/http/url';
 
 // The forms of links sent by mail: asking for a password reset, choosing the new password,
 // confirming an address, and asking for a confirmation link again. Mails leave after the answer
@@ -64,9 +65,11 @@ export async function confirmAddress(_: FormState, form: FormData): Promise<Form
       message: 'Only the password chosen at sign-up confirms this address. Did not sign up yourself? Ignore the mail. Forgot the password? Reset it with “Forgot your password”: that proves the address too.',
     };
   }
-  // Confirmed: signed in at once, with the password just given.
-  const callbackUrl = '/dashboard?welcome=1';
-  const location = await passwordSignIn(outcome.email, password, callbackUrl, await requestOrigin());
+  // Confirmed: signed in at once, with the password just given, and on to where the sign-up was
+  // going (an invite link the mailed link carried: a path of this site only), else the welcome.
+  const origin = await requestOrigin();
+  const callbackUrl = sameOriginPath(form.get('next'), origin) ?? '/dashboard?welcome=1';
+  const location = await passwordSignIn(outcome.email, password, callbackUrl, origin);
   redirect(location === 'refused' || location === 'limited' || location === 'unconfirmed' ? `/signin?${new URLSearchParams({ confirmed: '1', callbackUrl })}` : location);
 }
 

@@ -50,11 +50,13 @@ export function NewPasswordForm({ token }: { token: string }) {
   );
 }
 
-export function ConfirmForm({ token }: { token: string }) {
+/** `next`: where the sign-up was going (an invite link), where confirming lands. */
+export function ConfirmForm({ token, next }: { token: string; next?: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(confirmAddress, {});
   return (
     <form action={action} noValidate>
       <input type="hidden" name="token" value={token} />
+      {next && <input type="hidden" name="next" value={next} />}
       <Field name="password" label="The password you chose when you signed up" state={state}>
         {(p) => <input {...p} type="password" autoComplete="current-password" required />}
       </Field>

@@ -1,6 +1,7 @@
 import { LeaderboardFilter } from '../components/leaderboard-filter';
 import type { Metadata } from 'next';
 import { formatDuration } from '@/lib/badges/format';
+import { daysBetween } from '@/lib/dates';
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/problem';
 import { languagesOnLeaderboard, leaderboardPage } from '@/lib/stats/leaderboard/pages';
@@ -59,7 +60,8 @@ export async function Board({ query, error }: { query: LeaderboardQuery; error?:
                 <th scope="col" className="num">Rank</th>
                 <th scope="col">Coder</th>
                 <th scope="col" className="num">Total</th>
-                <th scope="col" className="num wide-only">Daily average</th>
+                {/* The contract's daily average is over every date of the range (API.md, Leaderboard), not the days with coding of one's own figures: said so. */}
+                <th scope="col" className="num wide-only">Daily average, over all {daysBetween(board.range.from, board.range.to) + 1} days</th>
               </tr>
             </thead>
             <tbody>

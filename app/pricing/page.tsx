@@ -1,18 +1,20 @@
 import type { Metadata } from 'next';
 import { getDb } from '@/lib/db/client';
 import { PLANS_TAG } from '@/lib/cache/tags';
-import { listPublicPlans } from '@/lib/plans';
+import { installPlan, listPublicPlans, MAX_TEAMS_OWNED, plansOn } from '@/lib/plans';
 import { prerenderingWithoutDatabase, tagRender } from '@/lib/web/public/pages';
 import { pricingView } from '@/lib/web/public/pricing';
 import styles from './pricing.module.css';
 
 // Served from the cache; plans are edited in the database and show within PUBLIC_CACHE_SECONDS (lib/cache/tags.ts).
 export const revalidate = 3600;
-export const metadata: Metadata = { title: 'Pricing', description: 'Free, Pro and Team plans compared side by side.' };
+export const metadata: Metadata = { title: 'Pricing', description: 'What this server offers: everything for every account, or its plans compared side by side.' };
 
 export default async function Pricing() {
   if (prerenderingWithoutDatabase()) return null;
   await tagRender(PLANS_TAG);
+  // Plans are the operator's choice (PLANS=on); without them, no price that cannot be paid.
+  if (!plansOn()) return <Everything />;
   const { plans, compare } = pricingView(await listPublicPlans(await getDb()));
   return (
     <>
@@ -67,6 +69,36 @@ export default async function Pricing() {
         </table>
       </div>
       <p className="muted">No checkout here yet: every account starts on Free, whichever plan you choose.</p>
+    </>
+  );
+}
+
+/** The page of an install that sells no plans: what every account has, and the bounds that stay. */
+function Everything() {
+  const plan = installPlan();
+  return (
+    <>
+      <h1>Pricing</h1>
+      <p className="lead">Free, for every account on this server: nothing to choose and nothing to pay. Your data stays private until you share it.</p>
+      <section className="plan" aria-labelledby="plan-everything" data-plan={plan.id}>
+        <h2 id="plan-everything" className={styles.name}>
+          Everything, for everyone
+        </h2>
+        <p className="muted">{plan.description}</p>
+        <ul>
+          {plan.features.map((f) => (
+            <li key={f}>{f}</li>
+          ))}
+          <li>Up to {MAX_TEAMS_OWNED} teams owned</li>
+        </ul>
+        <a className="button" href="/signup">
+          Create an account
+        </a>
+      </section>
+      <p className="muted">
+        The numbers above are the bounds that keep the server well for everyone, the same for every account. This server is run by its operator; Codetally
+        is open source, and you can run your own.
+      </p>
     </>
   );
 }

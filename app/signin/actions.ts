@@ -9,6 +9,7 @@ import { getDb } from '@/lib/db/client';
 import { mailConfigured } from '@/lib/mail/transport';
 import { authAction, passwordSignIn } from '@/lib/web/account/auth-actions';
 import { formError, parseForm, safeCallback, signedUpLocation, welcomeLocation, type FormState } from '@/lib/web/account/forms';
+import { sameOriginPath } from '@/lib/http/url';
 import { chosenPlan } from '@/lib/web/public/pricing';
 import { requestOrigin, visitorAddress } from '@/lib/web/account/session';
 
@@ -42,6 +43,9 @@ export async function signUpWithPassword(_: FormState, form: FormData): Promise<
     timezone: String(form.get('timezone') ?? '') || undefined,
   };
   const values = { handle: input.handle, email: input.email };
+  // Where the visitor was going before signing up (an invite link): a path of this site only,
+  // anything else is dropped, as sign-in drops it (no open redirect).
+  const next = sameOriginPath(form.get('callbackUrl'), await requestOrigin());
   const parsed = parseForm(signUpSchema, input);
   if ('state' in parsed) return { ...parsed.state, values };
   let created: string | null;
@@ -49,26 +53,26 @@ export async function signUpWithPassword(_: FormState, form: FormData): Promise<
     // With mail: the account waits for its address to be confirmed; new and taken emails get the
     // same answer, and the mail says which it was (lib/accounts/confirmation.ts).
     if (mailConfigured()) {
-      after((await signUpByMail(await getDb(), parsed.data, await visitorAddress())).delivered);
+      after((await signUpByMail(await getDb(), parsed.data, await visitorAddress(), next)).delivered);
       created = null;
     } else created = await signUp(await getDb(), parsed.data, await visitorAddress());
   } catch (err) {
     return formError(err, values);
   }
-  if (mailConfigured()) redirect('/signup?sent=1');
+  if (mailConfigured()) redirect(`/signup?${new URLSearchParams({ sent: '1', ...(next && { callbackUrl: next }) })}`);
   const plan = (await chosenPlan(await getDb(), form.get('plan')))?.id;
-  // A new email: the account is the visitor's, signed in at once and sent to the dashboard's
-  // welcome. Without mail a new email is told apart from a taken one by where the browser lands;
+  // A new email: the account is the visitor's, signed in at once and sent where it was going, or
+  // to the dashboard's welcome. Without mail a new email is told apart from a taken one by where the browser lands;
   // sign-ups are limited per client address (attemptPolicies.signUp), which bounds how many
   // emails one can test that way.
   if (created) {
     const origin = await requestOrigin();
-    const location = await passwordSignIn(parsed.data.email, parsed.data.password, welcomeLocation(plan), origin);
+    const location = await passwordSignIn(parsed.data.email, parsed.data.password, welcomeLocation(plan, next), origin);
     if (location !== 'refused' && location !== 'limited') redirect(location);
   }
   // The email already had an account (or signing in was refused, e.g. over its limit): sign in
   // next, still naming the plan chosen on the pricing page, if any.
-  redirect(signedUpLocation(plan));
+  redirect(signedUpLocation(plan, next));
 }
 
 export async function signOut(): Promise<void> {

@@ -33,8 +33,11 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
 const noChanges = () => () => {};
 const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone ?? '';
 
-/** `plan`: the plan chosen on the pricing page, sent with the form so the next page can still name it. */
-export function SignUpForm({ plan }: { plan?: string }) {
+/**
+ * `plan`: the plan chosen on the pricing page, sent with the form so the next page can still name
+ * it; `callbackUrl`: where the visitor was going (an invite link), carried through sign-up.
+ */
+export function SignUpForm({ plan, callbackUrl }: { plan?: string; callbackUrl?: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(signUpWithPassword, {});
   // The browser's timezone, known only in the browser (empty in the server's HTML: the server's default applies).
   const timezone = useSyncExternalStore(noChanges, browserTimeZone, () => '');
@@ -42,6 +45,7 @@ export function SignUpForm({ plan }: { plan?: string }) {
     <form action={action} noValidate>
       <input type="hidden" name="timezone" value={timezone} />
       {plan && <input type="hidden" name="plan" value={plan} />}
+      {callbackUrl && <input type="hidden" name="callbackUrl" value={callbackUrl} />}
       <Field name="handle" label="Handle" state={state} hint="Your public name in URLs: letters, digits, - and _.">
         {(p) => <input {...p} type="text" autoComplete="username" required maxLength={39} defaultValue={submitted(state, 'handle')} />}
       </Field>

@@ -26,27 +26,34 @@ export const CONFIRM_HOURS = 24;
 /** How long a confirmation link mailed keeps the next one from being mailed. */
 export const QUIET_MINUTES = 10;
 
-const confirmLink = (token: string) => `${configuredOrigin()}/confirm-email?${new URLSearchParams({ token })}`;
+/**
+ * The mailed link; `next` (a same-site path the sign-up was on its way to, such as a team's invite
+ * link) rides along, so confirming lands there (the confirmation page checks it again).
+ */
+const confirmLink = (token: string, next: string | null) => `${configuredOrigin()}/confirm-email?${new URLSearchParams({ token, ...(next && { next }) })}`;
 
 /** Mails a new confirmation link, unless one mailed in the last QUIET_MINUTES still works. */
-async function mailConfirmation(db: Db, userId: string, email: string): Promise<{ delivered: Promise<void> }> {
+async function mailConfirmation(db: Db, userId: string, email: string, next: string | null = null): Promise<{ delivered: Promise<void> }> {
   const token = await issueMailTokenUnlessRecent(db, userId, 'confirm', CONFIRM_HOURS * 3600, QUIET_MINUTES * 60);
   if (!token) return { delivered: Promise.resolve() };
-  return { delivered: deliver(confirmMail(email, confirmLink(token), CONFIRM_HOURS), 'confirmation') };
+  return { delivered: deliver(confirmMail(email, confirmLink(token, next), CONFIRM_HOURS), 'confirmation') };
 }
 
 /**
  * Signs up awaiting confirmation and mails the address (see above). `delivered` settles once the
- * mail is sent or its failure logged; the caller does not make the visitor wait for it.
+ * mail is sent or its failure logged; the caller does not make the visitor wait for it. `next`:
+ * where the visitor was going (a same-site path, checked by the caller), carried by the mailed
+ * link, so an invitation survives the detour through the mailbox.
  */
-export async function signUpByMail(db: Db, input: SignUpInput, clientAddress: string): Promise<{ delivered: Promise<void> }> {
+export async function signUpByMail(db: Db, input: SignUpInput, clientAddress: string, next: string | null = null): Promise<{ delivered: Promise<void> }> {
   return withinMailBudget(db, input.email, { address: clientAddress }, async () => {
     const pending = await signUp(db, input, clientAddress, { awaitingConfirmation: true });
-    if (pending) return mailConfirmation(db, pending, input.email);
+    if (pending) return mailConfirmation(db, pending, input.email, next);
     const login = await loginByEmail(db, input.email);
     if (!login) return { delivered: Promise.resolve() }; // deleted in between: nothing to tell anyone
-    if (login.awaitingConfirmation) return mailConfirmation(db, login.userId, login.email); // made at the same moment
-    const mail = alreadyRegisteredMail(login.email, `${configuredOrigin()}/signin`, `${configuredOrigin()}/forgot-password`);
+    if (login.awaitingConfirmation) return mailConfirmation(db, login.userId, login.email, next); // made at the same moment
+    const signIn = `${configuredOrigin()}/signin${next ? `?${new URLSearchParams({ callbackUrl: next })}` : ''}`;
+    const mail = alreadyRegisteredMail(login.email, signIn, `${configuredOrigin()}/forgot-password`);
     return { delivered: deliver(mail, 'sign-up notice') };
   });
 }

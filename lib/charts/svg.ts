@@ -1,12 +1,13 @@
 import { formatDuration } from '../badges/format';
 import { isoWeekStart } from '../dates';
-import { calendar, daysIntoWeek, hourTicks, level, slices, weekdayNames } from '../web/chart-geometry';
+import { axisLabels, calendar, daysIntoWeek, hourTicks, level, slices, weekdayNames } from '../web/chart-geometry';
 
 // The embeddable charts as standalone SVG images: pure functions from a chart route's figures to
 // the image's text. An image shown by <img> sees none of the page's stylesheet, so each carries
 // its own colours (the values of app/globals.css), for one theme or, without one, for both by the
-// viewer's colour scheme. Every image names itself (<title>) and states its figures in words
-// (<desc>) for screen readers; every text that comes from a user is escaped.
+// viewer's colour scheme. Every image names itself and its total (<title>, its accessible name)
+// and states its figures in words (<desc>) for screen readers; every text that comes from a user
+// is escaped.
 
 /** light or dark; `auto`: both, chosen by the viewer's prefers-color-scheme. */
 export type ChartTheme = 'light' | 'dark' | 'auto';
@@ -18,6 +19,8 @@ export interface DrawnChart {
   desc: string;
   width: number;
   height: number;
+  /** The size of its text, in pixels at its own size: how small a page may draw it and keep the text readable. */
+  textPx: number;
 }
 
 /** Escapes text for XML content and attribute values. */
@@ -72,8 +75,8 @@ function rules(c: Colours): string {
   return `${fills}.s{stroke:${c.c1}}`;
 }
 
-function style(theme: ChartTheme): string {
-  const font = 'text{font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;font-size:11px}';
+function style(theme: ChartTheme, textPx: number): string {
+  const font = `text{font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;font-size:${textPx}px}`;
   if (theme === 'light') return font + rules(lightColours);
   if (theme === 'dark') return font + rules(darkColours);
   return `${font}${rules(lightColours)}@media (prefers-color-scheme: dark){${rules(darkColours)}}`;
@@ -81,12 +84,13 @@ function style(theme: ChartTheme): string {
 
 const num = (n: number) => String(Math.round(n * 10) / 10);
 
-function image(title: string, desc: string, width: number, height: number, theme: ChartTheme, body: string): DrawnChart {
+/** 11 px; 12 for the images a profile shows in a phone's card (about 324 px), so that drawn that narrow their text stays 9 px or more. */
+function image(title: string, desc: string, width: number, height: number, theme: ChartTheme, body: string, textPx = 11): DrawnChart {
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby="chart-title chart-desc" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     `<title id="chart-title">${escapeXml(title)}</title><desc id="chart-desc">${escapeXml(desc)}</desc>` +
-    `<style>${style(theme)}</style><rect class="bg" width="100%" height="100%" rx="6"/>${body}</svg>`;
-  return { svg, title, desc, width, height };
+    `<style>${style(theme, textPx)}</style><rect class="bg" width="100%" height="100%" rx="6"/>${body}</svg>`;
+  return { svg, title, desc, width, height, textPx };
 }
 
 const text = (x: number, y: number, cls: string, content: string, anchor?: 'end' | 'middle') =>
@@ -122,8 +126,8 @@ export function activitySvg({ name, days }: ActivityInput, theme: ChartTheme): D
   const active = days.filter((d) => d.seconds > 0);
   const total = active.reduce((sum, d) => sum + d.seconds, 0);
   const busiest = active.reduce<(typeof days)[number] | null>((best, d) => (!best || d.seconds > best.seconds ? d : best), null);
-  const title = `Coding activity of ${name}`;
   const span = days.length ? ` between ${days[0].date} and ${days.at(-1)!.date}` : '';
+  const title = `Coding activity of ${name}${days.length ? `, the last ${days.length} days` : ''}: ${formatDuration(total)}`;
   const desc =
     `${active.length} active ${active.length === 1 ? 'day' : 'days'}${span}` +
     (busiest ? `, ${formatDuration(total)} in all; the busiest day ${busiest.date} (${formatDuration(busiest.seconds)}).` : '.');
@@ -149,7 +153,8 @@ export interface HoursInput {
 
 /** When in the week: a row per weekday (Monday on top), a square per hour, darker is busier. */
 export function hoursSvg({ name, grid, from, to }: HoursInput, theme: ChartTheme): DrawnChart {
-  const cell = 17;
+  // 402 px wide: its 12 px text is 9.7 px in a phone's card.
+  const cell = 15;
   const left = 34;
   const top = 20;
   const width = left + 24 * cell + 8;
@@ -158,17 +163,17 @@ export function hoursSvg({ name, grid, from, to }: HoursInput, theme: ChartTheme
   let busiest: { day: number; hour: number; seconds: number } | null = null;
   for (const [day, row] of grid.entries()) for (const [hour, seconds] of row.entries()) if (seconds > 0 && (!busiest || seconds > busiest.seconds)) busiest = { day, hour, seconds };
   const used = grid.flat().filter((v) => v > 0).length;
-  const title = `When in the week ${name} codes`;
+  const title = `When in the week ${name} codes, ${from} to ${to}: ${formatDuration(grid.flat().reduce((sum, v) => sum + v, 0))}`;
   const desc = busiest
     ? `Coding time by weekday and hour between ${from} and ${to}: ${used} of the week's 168 hours have some; the busiest, ${weekdayNames[busiest.day]} ${busiest.hour}:00 to ${busiest.hour + 1}:00, ${formatDuration(busiest.seconds)} in all.`
     : `No coding time between ${from} and ${to}.`;
   const body = [
     ...Array.from({ length: 8 }, (_, i) => text(left + i * 3 * cell + (cell - 3) / 2, 14, 'muted', String(i * 3), 'middle')),
-    ...weekdayNames.map((d, i) => text(4, top + i * cell + 11, 'muted', d)),
+    ...weekdayNames.map((d, i) => text(4, top + i * cell + 10, 'muted', d)),
     ...grid.flatMap((row, d) => row.map((v, h) => square(left + h * cell, top + d * cell, cell, level(v, max)))),
     ...levelLegend(width - 8, height - 9, cell),
   ];
-  return image(title, desc, width, height, theme, body.join(''));
+  return image(title, desc, width, height, theme, body.join(''), 12);
 }
 
 // --- languages -----------------------------------------------------------------------------
@@ -190,14 +195,16 @@ export interface LanguagesInput {
 
 /** Horizontal bars: the 8 languages with most time, and "All others", each with its time and share. */
 export function languagesSvg({ name, range, languages, hidden = 'Languages are not shared.', total: whole }: LanguagesInput, theme: ChartTheme): DrawnChart {
-  const title = `Languages of ${name}, ${rangeWords[range]}`;
+  const named = `Languages of ${name}, ${rangeWords[range]}`;
   const width = 480;
   if (!languages || languages.length === 0) {
     const message = languages ? `No coding time in ${rangeWords[range]}.` : hidden;
-    return image(title, message, width, 60, theme, text(16, 35, 'muted', message));
+    // Hidden languages hide their total too: the title names none.
+    return image(languages ? `${named}: ${formatDuration(0)}` : named, message, width, 60, theme, text(16, 35, 'muted', message));
   }
   const rows = slices(languages, 9, whole);
   const total = rows.reduce((sum, r) => sum + r.seconds, 0);
+  const title = `${named}: ${formatDuration(total)}`;
   const row = 24;
   const top = 14;
   const barLeft = 140;
@@ -213,9 +220,9 @@ export function languagesSvg({ name, range, languages, hidden = 'Languages are n
       text(width - 16, y + 12, 'fg', `${formatDuration(r.seconds)} · ${r.percent}%`, 'end'),
     ];
   });
-  const named = rows.filter((r) => r.color !== 0).map((r) => `${r.name} (${r.percent}%)`);
+  const shares = rows.filter((r) => r.color !== 0).map((r) => `${r.name} (${r.percent}%)`);
   const others = rows.find((r) => r.color === 0);
-  const desc = `Most time in ${named.join(', ')}${others ? `, all others (${others.percent}%)` : ''}; ${formatDuration(total)} in ${rangeWords[range]}.`;
+  const desc = `Most time in ${shares.join(', ')}${others ? `, all others (${others.percent}%)` : ''}; ${formatDuration(total)} in ${rangeWords[range]}.`;
   return image(title, desc, width, top * 2 + rows.length * row - 6, theme, body.join(''));
 }
 
@@ -234,28 +241,36 @@ export function weeklySvg({ name, weeks, today }: WeeklyInput, theme: ChartTheme
   const sofar = daysIntoWeek(current, today);
   const partial = (w: { week_start: string }) => w.week_start === current && sofar < 7;
   const { top: topSeconds, ticks } = hourTicks(weeks.reduce((m, w) => Math.max(m, w.seconds), 0));
-  const width = 480;
+  // 400 px wide: its 12 px text is 9.7 px in a phone's card.
+  const width = 400;
   const height = 170;
   const plotLeft = 40;
   const plotTop = 12;
   const plotHeight = 120;
-  const slot = (width - plotLeft - 12) / Math.max(weeks.length, 1);
+  const plotWidth = width - plotLeft - 12;
+  const slot = plotWidth / Math.max(weeks.length, 1);
   const y = (seconds: number) => plotTop + plotHeight - (topSeconds > 0 ? (seconds / topSeconds) * plotHeight : 0);
   const body = [
-    ...ticks.map((t) => `${text(plotLeft - 6, y(t.seconds) + 4, 'muted', t.label, 'end')}<rect x="${plotLeft}" y="${num(y(t.seconds))}" width="${num(width - plotLeft - 12)}" height="1" class="l0"/>`),
+    ...ticks.map((t) => `${text(plotLeft - 6, y(t.seconds) + 4, 'muted', t.label, 'end')}<rect x="${plotLeft}" y="${num(y(t.seconds))}" width="${num(plotWidth)}" height="1" class="l0"/>`),
     ...weeks.map((w, i) => {
       const x = plotLeft + i * slot + 3;
       const h = plotTop + plotHeight - y(w.seconds);
       const bar = partial(w)
         ? `<rect x="${num(x)}" y="${num(y(w.seconds))}" width="${num(slot - 6)}" height="${num(h)}" rx="2" class="c1" fill-opacity="0.45"/>`
         : `<rect x="${num(x)}" y="${num(y(w.seconds))}" width="${num(slot - 6)}" height="${num(h)}" rx="2" class="c1"/>`;
-      const label = i % 3 === weeks.length % 3 || partial(w) ? text(x + (slot - 6) / 2, plotTop + plotHeight + 16, 'muted', partial(w) ? 'so far' : w.week_start.slice(5), 'middle') : '';
-      return bar + label;
+      return bar;
     }),
+    // The weeks' Mondays under their columns, never overlapping (the pages' rule, at 12 px); the current week's says "so far".
+    ...axisLabels(
+      weeks.map((w) => w.week_start),
+      plotWidth,
+      'week',
+      { fontPx: 12, rename: (column) => (partial(weeks[column]) ? 'so far' : undefined) },
+    ).map((l) => text(plotLeft + (l.at / 100) * plotWidth, plotTop + plotHeight + 16, 'muted', l.text, l.align === 'middle' ? 'middle' : l.align === 'end' ? 'end' : undefined)),
   ];
-  const title = `Weekly coding time of ${name}, the last ${weeks.length} weeks`;
   const said = weeks.map((w) => (partial(w) ? `this week so far (${sofar} of 7 days) ${formatDuration(w.seconds)}` : `week of ${w.week_start} ${formatDuration(w.seconds)}`));
   const total = weeks.reduce((sum, w) => sum + w.seconds, 0);
+  const title = `Weekly coding time of ${name}, the last ${weeks.length} weeks: ${formatDuration(total)}`;
   const desc = `${formatDuration(total)} in ${weeks.length} weeks: ${said.join(', ')}.`;
-  return image(title, desc, width, height, theme, body.join(''));
+  return image(title, desc, width, height, theme, body.join(''), 12);
 }

@@ -4,6 +4,7 @@ import { addDays, isoWeekday } from '../dates';
 import { rows, type Db } from '../db/client';
 import { userDays, userHours } from '../db/schema';
 import { localDateHour } from '../local-time';
+import { codedDayAverage } from '../stats/average';
 import type { RangeQuery, ResolvedRange } from '../stats/range';
 import { userRange } from '../plans/history';
 import { historyStart } from '../plans/limits';
@@ -12,7 +13,7 @@ import { historyStart } from '../plans/limits';
 // capped at 3600 s: user_days holds capped day totals, user_hours uncapped hours (capped here).
 //
 // - daily_average_seconds: the total over the days with any time, as WakaTime's daily average
-//   (its days_minus_holidays): a day off does not lower what a coding day looks like.
+//   (its days_minus_holidays) and every daily average of one's own (lib/stats/average.ts).
 // - weekdays: per weekday, the time over every date of that weekday in the range, days without
 //   time included: the point is which days of the week the owner codes on.
 // - streak: over all time, whatever the range, since a run does not stop at a range's edge;
@@ -81,7 +82,7 @@ export async function insights(db: Db, user: { id: string; timezone: string }, q
   return {
     range,
     total_seconds: seconds(total),
-    daily_average_seconds: days.length ? seconds(total / days.length) : 0,
+    daily_average_seconds: seconds(codedDayAverage(days.map((day) => Number(day.millis))).average),
     best_day: best && { date: best.date, seconds: seconds(best.millis) },
     weekdays: perWeekday.map((millis, weekday) => ({ weekday, average_seconds: occurrences[weekday] ? seconds(millis / occurrences[weekday]) : 0 })),
     hours: Array.from({ length: 24 }, (_, hour) => ({ hour, seconds: seconds(perHour.get(hour) ?? 0) })),

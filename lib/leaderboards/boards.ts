@@ -64,6 +64,27 @@ export async function joinBoard(db: Db, userId: string, code: string): Promise<{
   return board;
 }
 
+/** What a board's invite link leads to, as the page it opens shows it before anyone joins. */
+export type BoardInvitation = { status: 'open' | 'member'; id: string; name: string; owner: string; members: number } | { status: 'unknown' };
+
+/**
+ * The board of an invite code, named for whoever holds the code (the code is what lets one in):
+ * its name, its owner's handle, its members, and whether `userId` (if signed in) is on it already.
+ */
+export async function boardInvitation(db: Db, code: string, userId: string | null): Promise<BoardInvitation> {
+  if (code === '' || code.length > 64) return { status: 'unknown' };
+  const [board] = await rows<{ id: string; name: string; owner: string; members: number; mine: boolean }>(
+    db,
+    sql`SELECT ${b.id} AS id, ${b.name} AS name, ${users.handle} AS owner,
+               (SELECT count(*)::int FROM ${m} a WHERE a.board_id = ${b.id}) AS members,
+               EXISTS (SELECT 1 FROM ${m} a WHERE a.board_id = ${b.id} AND a.user_id = ${userId}::uuid) AS mine
+        FROM ${b} JOIN ${users} ON ${users.id} = ${b.ownerId}
+        WHERE ${b.inviteCode} = ${code}`,
+  );
+  if (!board) return { status: 'unknown' };
+  return { status: board.mine ? 'member' : 'open', id: board.id, name: board.name, owner: board.owner, members: Number(board.members) };
+}
+
 const summary = (where: ReturnType<typeof sql>, userId: string) => sql`
   SELECT ${b.id} AS id, ${b.name} AS name, CASE WHEN ${b.ownerId} = ${userId}::uuid THEN 'owner' ELSE 'member' END AS role,
          (SELECT count(*)::int FROM ${m} a WHERE a.board_id = ${b.id}) AS members_count,

@@ -12,7 +12,7 @@ export const planRoots: z.ZodType[] = [limitsSchema, accountPlanSchema, setPlanS
 
 /** What a create route answers when the plan's limit is reached. */
 export const planLimitNote = (limit: string) =>
-  `the user holds as many as the plan's \`${limit}\` allows; \`errors[0].path\` is \`${limit}\`, the detail names the plan that allows more. Nothing was made.`;
+  `the user holds as many as the plan's \`${limit}\` allows (with plans off, the server's own cap); \`errors[0].path\` is \`${limit}\`, the detail names the plan that allows more. Nothing was made.`;
 
 export function planPaths() {
   return {
@@ -20,7 +20,7 @@ export function planPaths() {
       patch: {
         summary: 'Put a user on a plan',
         description:
-          'An operator\'s change of plan (also `npm run admin -- set-plan --handle H --plan P`), and where a payment provider\'s webhook, forwarded by the operator, lands: see docs/running.md, Plans. The plan\'s limits apply from the next request on every process: a longer window of history shows what was kept all along, a shorter one hides older days (nothing is deleted). A downgrade removes nothing: tokens or badges over the new limit stay, and making more is refused (403 `plan_limit`) until the user is under it. Any plan id may be given, listed or not.',
+          'An operator\'s change of plan (also `npm run admin -- set-plan --handle H --plan P`), and where a payment provider\'s webhook, forwarded by the operator, lands: see docs/running.md, Plans. The plan\'s limits apply from the next request on every process: a longer window of history shows what was kept all along, a shorter one hides older days (nothing is deleted). A downgrade removes nothing: tokens or badges over the new limit stay, and making more is refused (403 `plan_limit`) until the user is under it. Any plan id may be given, listed or not. On an install that sells no plans (no `PLANS=on`) the plan is stored and applies once plans are on; until then the answer\'s `plan` is what applies now: `self-hosted`, the caps that protect the server.',
         security: [{ admin: [] }],
         parameters: [{ name: 'handle', in: 'path', required: true, schema: { type: 'string' }, description: 'The user\'s handle, in any case.' }],
         requestBody: { required: true, content: { 'application/json': { schema: ref(setPlanSchema) } } },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { plans } from '../db/schema';
 import { limitLines } from './features';
-import { effectiveLimits, limitNames } from './limits';
+import { effectiveLimits, INSTALL_PLAN, limitNames, plansOn } from './limits';
 
 // The plan list of the pricing page: public metadata only, no checkout. Each plan's limits are
 // listed as they are enforced (lib/plans/limits.ts), and its features begin with what it has
@@ -41,8 +41,26 @@ export const planListSchema = z.object({ plans: z.array(planSchema) }).meta({ id
 
 export type Plan = z.infer<typeof planSchema>;
 
-/** Publicly listable plans in display order, built field by field. */
+/**
+ * What this install offers while plans are off (no PLANS=on), as the list's one record: every
+ * account has all of it, free, within the hard caps (its limits, as the list states every limit as
+ * enforced). A client of the list reads it as it reads any plan; no price that cannot be paid.
+ */
+export function installPlan(): Plan {
+  const limits = effectiveLimits({});
+  return {
+    ...INSTALL_PLAN,
+    description: 'Everything this server has, for every account: all of your history, teams and private leaderboards, with no plan to choose.',
+    price: { amount: 0, currency: 'USD', interval: null },
+    features: ['Unlimited editors, languages and projects', 'Public profile, badges and leaderboard', 'Desktop app time', 'Export of all your data, any time', ...limitLines(limits)],
+    limits,
+    highlighted: false,
+  };
+}
+
+/** Publicly listable plans in display order, built field by field; with plans off, installPlan alone. */
 export async function listPublicPlans(db: Db): Promise<Plan[]> {
+  if (!plansOn()) return [installPlan()];
   const rows = await db.select().from(plans).where(eq(plans.listed, true)).orderBy(asc(plans.position), asc(plans.id));
   return rows.map((p) => ({
     id: p.id,

@@ -1,4 +1,5 @@
 import { asc, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { config } from '../config';
 import { rows, type Db } from '../db/client';
 import { plans, users } from '../db/schema';
 import { addDays } from '../dates';
@@ -11,6 +12,11 @@ import { ApiError } from '../http/problem';
 // figures are read (historyStart, clampToHistory). A downgrade removes nothing: what is over a
 // limit stays, only making more is refused, and history older than the window is kept and shows
 // again when the plan allows it.
+//
+// Plans are the operator's choice (PLANS=on). Unset, as on a default install, no plan limits
+// anything: effectiveLimits reads every record as the unlimited one (all of the history, only
+// HARD_CAPS), whatever plan a user has stored, and the plan list is this install's one offer
+// (lib/plans/index.ts). Stored plans are kept and apply as soon as plans are turned on.
 
 export const limitNames = ['api_tokens', 'badges', 'history_days', 'team_members', 'private_leaderboards'] as const;
 export type LimitName = (typeof limitNames)[number];
@@ -32,11 +38,31 @@ export const MAX_TEAMS_OWNED = 20;
 /** The plan the service falls back on: the default of users.plan_id. */
 export const DEFAULT_PLAN_ID = 'free';
 
+/** Whether this install sells plans (PLANS=on): only then does a plan limit anything. */
+export function plansOn(): boolean {
+  return config().PLANS;
+}
+
+/** No limit but the hard caps: what every account has while plans are off. */
+const NO_PLAN_LIMITS: Record<LimitName, null> = Object.fromEntries(limitNames.map((n) => [n, null])) as Record<LimitName, null>;
+
 /**
- * A stored limits record as enforced: each of the five, a missing or malformed one read as 0
- * (nothing is ever allowed by accident), unlimited ones bounded by HARD_CAPS.
+ * What every account is while plans are off, as a plan: its limits are the hard caps, its id
+ * names no stored plan (a user's stored plan is kept for when plans are turned on).
+ */
+export const INSTALL_PLAN = { id: 'self-hosted', name: 'Self-hosted' } as const;
+
+/**
+ * A stored limits record as enforced on this install: with plans on, each of the five, a missing
+ * or malformed one read as 0 (nothing is ever allowed by accident), unlimited ones bounded by
+ * HARD_CAPS; with plans off, every record as the unlimited one (all of history, HARD_CAPS).
  */
 export function effectiveLimits(stored: Record<string, unknown>): Limits {
+  return recordLimits(plansOn() ? stored : NO_PLAN_LIMITS);
+}
+
+/** A stored limits record as its plan enforces it while plans are on. */
+function recordLimits(stored: Record<string, unknown>): Limits {
   const out = {} as Limits;
   for (const name of limitNames) {
     const v = stored[name];
@@ -53,7 +79,7 @@ export interface UserPlan {
   limits: Limits;
 }
 
-/** The user's plan with its limits as enforced. */
+/** The user's plan with its limits as enforced (with plans off, INSTALL_PLAN). */
 export async function planOf(db: Db, userId: string): Promise<UserPlan> {
   const [row] = await db
     .select({ id: plans.id, name: plans.name, limits: plans.limits })
@@ -61,12 +87,17 @@ export async function planOf(db: Db, userId: string): Promise<UserPlan> {
     .innerJoin(plans, eq(plans.id, users.planId))
     .where(eq(users.id, userId));
   if (!row) throw new ApiError('not_found', 'This account no longer exists.');
+  if (!plansOn()) return { ...INSTALL_PLAN, limits: effectiveLimits(row.limits) };
   return { id: row.id, name: row.name, limits: effectiveLimits(row.limits) };
 }
 
-/** The limits of the user's plan (null: unlimited). */
+/**
+ * The limits of the user's plan (null: unlimited). With plans off, null for every one: no plan
+ * limits anything then, and only HARD_CAPS (checked by assertWithin) bound what is made.
+ */
 export async function limitsOf(db: Db, userId: string): Promise<Limits> {
-  return (await planOf(db, userId)).limits;
+  const limits = (await planOf(db, userId)).limits;
+  return plansOn() ? limits : { ...NO_PLAN_LIMITS };
 }
 
 const nouns: Record<LimitName, [string, string]> = {
@@ -111,6 +142,11 @@ export async function assertWithin(db: Db, userId: string, limit: CountedLimit, 
   const plan = await planOf(db, userId);
   const allowed = plan.limits[limit];
   if (allowed === null || countNow < allowed) return;
+  // Plans off: what stops it is the server's own bound, which no plan would lift.
+  if (!plansOn()) {
+    const detail = whose === undefined ? `This server allows ${limitPhrase(limit, allowed)} an account, the most it keeps for anyone.` : `${whose} has ${limitPhrase(limit, allowed)}, the most this server allows.`;
+    throw new ApiError('plan_limit', detail, { errors: [{ path: limit, code: 'plan_limit', message: `at most ${allowed} on this server` }] });
+  }
   // Another's plan (a team's owner's) is not named to the caller: only that it is full.
   if (whose !== undefined) throw new ApiError('plan_limit', `${whose} allows ${limitPhrase(limit, allowed)}, and has them: its owner's plan would have to allow more.`, { errors: [{ path: limit, code: 'plan_limit', message: `at most ${allowed}` }] });
   const lifts = await planThatLifts(db, limit, allowed);
@@ -133,9 +169,11 @@ export function historyFloor(historyDays: number | null, today: string): string 
  * historyFloor in SQL, for one statement over many users (a team's or a private leaderboard's
  * members), each with their own plan: the first date the plan whose stored limits are `limits`
  * shows a user in `timeZone`, their today being the transaction's; '-infinity' when it shows all.
- * Reads the record as effectiveLimits does (a missing or malformed history_days: today only).
+ * Reads the record as effectiveLimits does (a missing or malformed history_days: today only;
+ * with plans off, every record: all of it).
  */
 export function historyFloorSql(limits: SQLWrapper, timeZone: SQLWrapper): SQL<string> {
+  if (!plansOn()) return sql<string>`'-infinity'::date`;
   const days = sql`(${limits} -> 'history_days')`;
   const number = sql`CASE WHEN jsonb_typeof(${days}) = 'number' THEN floor(${days}::numeric) END`;
   return sql<string>`CASE WHEN jsonb_typeof(${days}) = 'null' OR ${number} >= ${sql.raw(String(LONGEST_WINDOW))} THEN '-infinity'::date

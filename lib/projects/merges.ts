@@ -2,10 +2,12 @@ import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
 import { usersChanged } from '../db/changes';
 import { col, cols } from '../db/names';
-import { goals, heartbeats, hiddenProjects, ideActivity, importedDays, projectMerges, users } from '../db/schema';
+import { HOUR_CAP_MILLIS } from '../activity';
+import { goals, heartbeats, hiddenProjects, ideActivity, importedDays, projectMerges, userHours, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { Deltas } from '../wakatime/credits';
 import type { ProjectAliases } from './aliases';
+import { ALL_TIME_FROM } from './read';
 
 // Splitting a merge back out (POST /me/projects/{name}/split). A merge sums the moved buckets into
 // the target's, after which the two cannot be told apart by what is stored; so the rename that
@@ -114,13 +116,21 @@ export interface MergeShown {
   seconds: number;
 }
 
-/** The merges into `into` that can be split back out, newest first, with the time each moved. */
-export async function mergesInto(db: Db, userId: string, into: string): Promise<MergeShown[]> {
-  const m = projectMerges;
+/**
+ * The merges into `into` that can be split back out, newest first, with the time each moved on
+ * dates from `from` on (the history the user's plan shows), each hour capped at 3600 s as every
+ * figure counts it (an hour over the cap scaled down in proportion): the size the project list and
+ * the merge's question gave the project before the merge.
+ */
+export async function mergesInto(db: Db, userId: string, into: string, from = ALL_TIME_FROM): Promise<MergeShown[]> {
+  const [m, h] = [projectMerges, userHours];
   const found = await rows<{ project: string; merged_at: Date | string; millis: string | number }>(
     db,
     sql`SELECT ${m.project} AS project, ${m.mergedAt} AS merged_at,
-               (SELECT coalesce(sum((b ->> 9)::bigint), 0) FROM jsonb_array_elements(${m.moved} -> 'buckets') AS b) AS millis
+               (SELECT coalesce(sum((b ->> 9)::float8 * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(${h.millis}, 0))), 0)
+                FROM jsonb_array_elements(${m.moved} -> 'buckets') AS b
+                LEFT JOIN ${h} ON ${h.userId} = ${m.userId} AND ${h.date} = (b ->> 0)::date AND ${h.hour} = (b ->> 1)::smallint
+                WHERE (b ->> 0)::date >= ${from}::date) AS millis
         FROM ${m} WHERE ${m.userId} = ${userId}::uuid AND ${m.into} = ${into} ORDER BY ${m.mergedAt} DESC`,
   );
   return found.map((r) => ({ project: r.project, merged_at: new Date(r.merged_at).toISOString(), seconds: Math.round(Number(r.millis) / 1000) }));

@@ -31,6 +31,9 @@ export function projectParam(name: string): string {
 
 export const unknownProject = () => new ApiError('not_found', 'You have no project of that name.');
 
+/** Where `all` starts when the user's plan hides no history: before any date. */
+export const ALL_TIME_FROM = '0001-01-01';
+
 /**
  * The dates a range covers in the owner's timezone, from no earlier than their plan's window of
  * history. `all` starts at the first date there is (or the window's): the read finds where the
@@ -38,7 +41,7 @@ export const unknownProject = () => new ApiError('not_found', 'You have no proje
  */
 export async function ownRange(db: Db, userId: string, query: RangeQuery, timeZone: string): Promise<ResolvedRange> {
   const today = localDateHour(timeZone).date;
-  return clampToHistory(resolveRange(query, today, '0001-01-01'), await historyStart(db, userId, today));
+  return clampToHistory(resolveRange(query, today, ALL_TIME_FROM), await historyStart(db, userId, today));
 }
 
 const [a, h] = [ideActivity, userHours];

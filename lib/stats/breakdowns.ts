@@ -5,6 +5,8 @@ import { hiddenProjects, ideActivity, userHours } from '../db/schema';
 import { eachDay } from '../dates';
 import { localDateHour } from '../local-time';
 import { userRange } from '../plans/history';
+import { agentOf } from '../editors';
+import { isAiSql } from './agents';
 import type { RangeQuery, ResolvedRange } from './range';
 
 // The owner's breakdowns of their coding time by every dimension kept over all history (the
@@ -50,13 +52,17 @@ export interface Breakdowns {
 const STACKED_NAMES = 6;
 const HIDDEN = 'a hidden project';
 
-/** Whether a bucket's time is AI-assisted: an agent's, or in the AI Coding category. */
-const isAi = sql`(a.ai_agent <> '' OR a.category = 'ai coding')`;
+/** Whether a bucket's time is AI-assisted (lib/stats/agents.ts; whose: agentOf, in agentsOf below). */
+const isAi = isAiSql(sql`a.ai_agent`, sql`a.editor`, sql`a.category`);
+/** AI-assisted time no agent is named for (the AI Coding category from an editor): a line of "By agent", so that its lines add up to the AI total. */
+export const NO_AGENT = 'No agent named';
 
 interface Row {
   set: number;
   date: string | null;
   name: string | null;
+  /** Set 5: the editor (the name is the `ai_agent`), for agentOf. */
+  agent_editor: string | null;
   ai: boolean | null;
   millis: number;
   ai_additions: number;
@@ -76,7 +82,7 @@ export async function ownBreakdowns(db: Db, user: { id: string; timezone: string
     filter.machine === undefined ? null : sql`a.machine = ${filter.machine}`,
     filter.os === undefined ? null : sql`a.os = ${filter.os}`,
   ].filter((c) => c !== null);
-  // GROUPING SETS, one scan: 1 per date and stacked name, 2 category, 3 machine, 4 system, 5 agent, 6 project and AI, 7 AI or not (with lines).
+  // GROUPING SETS, one scan: 1 per date and stacked name, 2 category, 3 machine, 4 system, 5 AI or not by agent word and editor, 6 project and AI, 7 AI or not (with lines).
   const found = range.from <= range.to
     ? await rows<Row>(
         db,
@@ -89,14 +95,14 @@ export async function ownBreakdowns(db: Db, user: { id: string; timezone: string
               WHERE a.user_id = ${user.id}::uuid AND a.date BETWEEN ${range.from} AND ${range.to} ${only.length ? sql`AND ${sql.join(only, sql` AND `)}` : sql``}
             )
             SELECT CASE WHEN GROUPING(date, stacked) = 0 THEN 1 WHEN GROUPING(category) = 0 THEN 2 WHEN GROUPING(machine) = 0 THEN 3
-                        WHEN GROUPING(os) = 0 THEN 4 WHEN GROUPING(ai_agent) = 0 THEN 5 WHEN GROUPING(shown_project) = 0 THEN 6 ELSE 7 END AS set,
+                        WHEN GROUPING(os) = 0 THEN 4 WHEN GROUPING(ai_agent, editor) = 0 THEN 5 WHEN GROUPING(shown_project) = 0 THEN 6 ELSE 7 END AS set,
                    to_char(date, 'YYYY-MM-DD') AS date,
-                   coalesce(stacked, category, machine, os, ai_agent, shown_project) AS name, ai,
+                   coalesce(stacked, category, machine, os, ai_agent, shown_project) AS name, editor AS agent_editor, ai,
                    sum(capped)::float8 AS millis,
                    sum(ai_additions)::float8 AS ai_additions, sum(ai_deletions)::float8 AS ai_deletions,
                    sum(human_additions)::float8 AS human_additions, sum(human_deletions)::float8 AS human_deletions
             FROM b
-            GROUP BY GROUPING SETS ((date, stacked), (category), (machine), (os), (ai_agent), (shown_project, ai), (ai))`,
+            GROUP BY GROUPING SETS ((date, stacked), (category), (machine), (os), (ai, ai_agent, editor), (shown_project, ai), (ai))`,
       )
     : [];
   return shape(range, by, found);
@@ -104,11 +110,22 @@ export async function ownBreakdowns(db: Db, user: { id: string; timezone: string
 
 const seconds = (millis: number) => Math.round(millis / 1000);
 
-function named(list: Row[], unknown = 'Unknown'): Named[] {
+function named(list: Pick<Row, 'name' | 'millis'>[], unknown = 'Unknown'): Named[] {
   return list
     .map((r) => ({ name: r.name || unknown, seconds: seconds(Number(r.millis)) }))
     .filter((n) => n.seconds > 0)
     .sort((p, q) => q.seconds - p.seconds || p.name.localeCompare(q.name));
+}
+
+/** AI time by agent (agentOf over the stored pairs of `ai_agent` and editor), what no agent is named for as NO_AGENT. */
+function agentsOf(pairs: Row[]): Named[] {
+  const byAgent = new Map<string, number>();
+  for (const r of pairs) {
+    if (!r.ai) continue;
+    const name = agentOf(r.name ?? '', r.agent_editor ?? '') || NO_AGENT;
+    byAgent.set(name, (byAgent.get(name) ?? 0) + Number(r.millis));
+  }
+  return named([...byAgent].map(([name, millis]) => ({ name, millis })));
 }
 
 function shape(range: ResolvedRange, by: StackedBy, rowsFound: Row[]): Breakdowns {
@@ -155,7 +172,7 @@ function shape(range: ResolvedRange, by: StackedBy, rowsFound: Row[]): Breakdown
     ai: {
       seconds: seconds(aiMillis),
       human_seconds: seconds(allMillis - aiMillis),
-      agents: named(of(5).filter((r) => r.name !== ''), 'Unknown'),
+      agents: agentsOf(of(5)),
       projects: [...projects]
         .map(([name, p]) => ({ name, ai_seconds: seconds(p.ai), seconds: seconds(p.all) }))
         .filter((p) => p.ai_seconds > 0)

@@ -12,6 +12,7 @@ import {
   userHours,
 } from '../db/schema';
 import { HOUR_CAP_MILLIS } from '../activity';
+import { isAiSql } from './agents';
 import { minUsers } from '../sharing/gate';
 
 // The read path: aggregates over the rollups, every hour capped at 3600 s. One user's figures
@@ -176,7 +177,7 @@ export async function earliestDate(db: Db, scope: Scope): Promise<string | undef
 }
 
 /**
- * One user's AI-assisted coding time (an AI agent's buckets, or the AI Coding category) from one
+ * One user's AI-assisted coding time (an AI agent's buckets, as lib/stats/agents.ts tells them, or the AI Coding category) from one
  * date to another, each hour capped at 3600 s as every figure (an hour over the cap scaled down in
  * proportion).
  */
@@ -186,7 +187,7 @@ export async function aiMillis(db: Db, userId: string, from: string, to: string)
     db,
     sql`SELECT sum(${a.millis} * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(${h.millis}, 0)))::float8 AS millis
         FROM ${a} JOIN ${h} ON ${h.userId} = ${a.userId} AND ${h.date} = ${a.date} AND ${h.hour} = ${a.hour}
-        WHERE ${a.userId} = ${userId}::uuid AND ${a.date} BETWEEN ${from} AND ${to} AND (${a.aiAgent} <> '' OR ${a.category} = 'ai coding')`,
+        WHERE ${a.userId} = ${userId}::uuid AND ${a.date} BETWEEN ${from} AND ${to} AND ${isAiSql(sql`${a.aiAgent}`, sql`${a.editor}`, sql`${a.category}`)}`,
   );
   return Number(row?.millis ?? 0);
 }

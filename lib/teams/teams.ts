@@ -3,7 +3,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
 import { teamMembers, teams, users } from '../db/schema';
 import { ApiError } from '../http/problem';
-import { assertWithin, limitsOf, MAX_TEAMS_OWNED } from '../plans/limits';
+import { assertWithin, HARD_CAPS, limitPhrase, limitsOf, MAX_TEAMS_OWNED, planOf } from '../plans/limits';
 import { isHandle, isUuid } from '../ids';
 import type { TeamRole, TeamShare } from './schemas';
 
@@ -44,7 +44,7 @@ const canManage = (role: TeamRole) => role === 'owner' || role === 'admin';
 
 /**
  * The one way into a team: the owner at creation (createTeam), anyone else by the invite code
- * (joinTeam, which checks the first owner's plan's `team_members` first). Joining again keeps the
+ * (joinTeam, which checks the team's room first: teamRoom). Joining again keeps the
  * member's role and consent.
  */
 export async function addMember(db: Db, teamId: string, userId: string, role: TeamRole): Promise<{ role: TeamRole; share: TeamShare }> {
@@ -82,6 +82,48 @@ async function roomForTeam(db: Db, userId: string, members: number): Promise<boo
   return (allowed === null || (allowed > 0 && members <= allowed)) && (await teamsOwned(db, userId)) < MAX_TEAMS_OWNED;
 }
 
+/** How many members a team has, the most it may have (null: no limit), and whether it is full. */
+export interface TeamRoom {
+  members: number;
+  limit: number | null;
+  full: boolean;
+}
+
+/**
+ * The team's room: its members (the owners included) against the `team_members` limit of its
+ * first owner's plan as enforced (lib/plans' planOf: on an install that sells no plans, only the
+ * cap that protects the server, HARD_CAPS). Read under the team's row lock where it decides a join.
+ */
+export async function teamRoom(db: Db, teamId: string): Promise<TeamRoom> {
+  const [size] = await rows<{ first_owner: string | null; members: number }>(
+    db,
+    sql`SELECT (SELECT user_id FROM ${teamMembers} WHERE team_id = ${teamId}::uuid AND role = 'owner' ORDER BY joined_at, user_id LIMIT 1) AS first_owner,
+               count(*)::int AS members
+        FROM ${teamMembers} WHERE team_id = ${teamId}::uuid`,
+  );
+  const members = Number(size?.members ?? 0);
+  const limit = size?.first_owner ? (await planOf(db, size.first_owner)).limits.team_members : null;
+  return { members, limit, full: limit !== null && members >= limit };
+}
+
+/**
+ * A team's size as its pages say it: "3 of 3 members" where a limit can be met, only "12
+ * members" where the one bound is the server's cap, far off (an install that sells no plans).
+ */
+export function roomText({ members, limit, full }: TeamRoom): string {
+  const noun = members === 1 ? 'member' : 'members';
+  return limit === null || (limit >= HARD_CAPS.team_members && !full) ? `${members} ${noun}` : `${members} of ${limit} members`;
+}
+
+/**
+ * The refusal of one more member: the team's own figures ("3 of 3"), never the name of its
+ * owner's plan (which is the owner's business), and what would make room.
+ */
+export const teamFull = ({ members, limit }: TeamRoom) =>
+  new ApiError('plan_limit', `This team allows ${limitPhrase('team_members', limit)}, and has them: it is full, ${members} of ${limit}. Its owners can make room by removing a member.`, {
+    errors: [{ path: 'team_members', code: 'plan_limit', message: `the team is full: ${members} of ${limit} members` }],
+  });
+
 export async function createTeam(db: Db, userId: string, name: string): Promise<Membership> {
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
@@ -110,15 +152,12 @@ export async function joinTeam(db: Db, userId: string, code: string, now = new D
       sql`SELECT id, name, invite_code, invite_expires_at FROM ${teams} WHERE ${teams.id} = ${found.id}::uuid FOR UPDATE`,
     );
     if (!team || team.invite_code !== code || (team.invite_expires_at !== null && new Date(team.invite_expires_at) <= now)) throw unknownCode();
-    const [size] = await rows<{ first_owner: string; members: number; mine: boolean }>(
-      tx,
-      sql`SELECT (SELECT user_id FROM ${teamMembers} WHERE team_id = ${team.id}::uuid AND role = 'owner' ORDER BY joined_at, user_id LIMIT 1) AS first_owner,
-                 count(*)::int AS members, bool_or(user_id = ${userId}::uuid) AS mine
-          FROM ${teamMembers} WHERE team_id = ${team.id}::uuid`,
-    );
-    // The team's members are bounded by its first owner's plan (whose name the joiner is not told);
-    // joining again changes nothing.
-    if (!size.mine && size.first_owner) await assertWithin(tx, size.first_owner, 'team_members', size.members, 'This team');
+    const [mine] = await tx.select({ role: teamMembers.role }).from(teamMembers).where(and(eq(teamMembers.teamId, team.id), eq(teamMembers.userId, userId)));
+    // Joining again changes nothing; anyone else is told the team's limit, never the owner's plan.
+    if (!mine) {
+      const room = await teamRoom(tx, team.id);
+      if (room.full) throw teamFull(room);
+    }
     return { id: team.id, name: team.name, ...(await addMember(tx, team.id, userId, 'member')) };
   });
 }

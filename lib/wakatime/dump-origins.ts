@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { canonicalEditor } from '../editors';
 import { nameProblem } from '../text';
 import { DumpError, DumpReader } from './dump';
+import { machineName } from './heartbeat-check';
 import { parseUserAgent, type Origin } from './user-agent';
 
 // The editor and operating system of an imported heartbeat, from what the dump carries: the
@@ -13,10 +14,14 @@ import { parseUserAgent, type Origin } from './user-agent';
 // WakaTime (lib/wakatime/user-agents-fetch.ts) and its entries are added after the dump's own, so
 // an id the dump lists keeps the dump's entry.
 //
-// The list may come after "days" in the file, and heartbeats are credited as they are read, so it
-// is read first, in a pass of its own over the spooled file (`readDumpOrigins`) that skips the
+// A heartbeat's machine, the same way: its `machine_name_id` looked up in the dump's own
+// "machine_names" list (`{id, name, value}`), else in the one read from WakaTime with the key
+// (GET users/current/machine_names): without either, a dump's machines are Unknown.
+//
+// The lists may come after "days" in the file, and heartbeats are credited as they are read, so they
+// are read first, in a pass of its own over the spooled file (`readDumpOrigins`) that skips the
 // days (strings are stepped over, nothing is parsed but the list) and stops as soon as the list
-// has ended. What it keeps is bounded: MAX_DUMP_USER_AGENTS entries of a few short strings each.
+// have ended. What it keeps is bounded: MAX_DUMP_USER_AGENTS entries of a few short strings each, in each list.
 
 /** The most User-Agents of one dump remembered (a user has tens; entries past it are ignored). */
 export const MAX_DUMP_USER_AGENTS = 10_000;
@@ -29,9 +34,10 @@ function dumpName(value: unknown): string {
   return name.length <= 64 && nameProblem(name) === null ? name : '';
 }
 
-/** The User-Agents a dump lists, by id, each read into an editor and operating system. */
+/** The User-Agents a dump lists, by id, each read into an editor and operating system; and its machines' names, by id. */
 export class DumpOrigins {
   private readonly byId = new Map<string, Origin>();
+  private readonly machines = new Map<string, string>();
 
   get size(): number {
     return this.byId.size;
@@ -44,6 +50,22 @@ export class DumpOrigins {
     if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID || this.byId.has(id)) return;
     const parsed = parseUserAgent(typeof value === 'string' ? value : null);
     this.byId.set(id, { editor: parsed.editor || canonicalEditor(dumpName(editor)), os: parsed.os || dumpName(os), agent: parsed.agent });
+  }
+
+  /** One entry of the dump's "machine_names" or WakaTime's (`{id, name}`, the name else `value`): what is not one is ignored. */
+  addMachine(entry: unknown): void {
+    if (typeof entry !== 'object' || entry === null || this.machines.size >= MAX_DUMP_USER_AGENTS) return;
+    const { id, name, value } = entry as Record<string, unknown>;
+    if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID || this.machines.has(id)) return;
+    // Kept as a heartbeat's X-Machine-Name or hostname is (machineName): a plain name, else none.
+    const kept = machineName(name) || machineName(value);
+    if (kept) this.machines.set(id, kept);
+  }
+
+  /** The machine a dump's heartbeat names by `machine_name_id`; '' when it names none listed. */
+  machineOf(item: Record<string, unknown>): string {
+    const { machine_name_id: id } = item;
+    return (typeof id === 'string' && this.machines.get(id)) || '';
   }
 
   /**
@@ -67,7 +89,7 @@ export class DumpOrigins {
  */
 export async function readDumpOrigins(file: string, turn: () => Promise<() => void>, stopping: () => boolean): Promise<DumpOrigins> {
   const origins = new DumpOrigins();
-  const reader = new DumpReader({ heartbeats: false, onUserAgent: (entry) => origins.add(entry) });
+  const reader = new DumpReader({ heartbeats: false, onUserAgent: (entry) => origins.add(entry), onMachineName: (entry) => origins.addMachine(entry) });
   const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -78,7 +100,7 @@ export async function readDumpOrigins(file: string, turn: () => Promise<() => vo
       } finally {
         giveBack();
       }
-      if (reader.userAgentsRead) break;
+      if (reader.originsRead) break;
     }
   } catch (err) {
     if (!(err instanceof DumpError)) throw err;

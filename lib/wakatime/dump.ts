@@ -9,8 +9,10 @@
 //
 // A dump may also list the User-Agents its heartbeats name by `user_agent_id` (`"user_agents":
 // [{"id", "value", "editor", "os"}]`, at the top level, before or after "days"): each entry is cut
-// out and parsed like a heartbeat and handed to `onUserAgent`. A reader made with
-// `{ heartbeats: false }` skips the days and reads only that list (lib/wakatime/dump-origins.ts).
+// out and parsed like a heartbeat and handed to `onUserAgent`; so are the machines its heartbeats
+// name by `machine_name_id` (`"machine_names": [{"id", "name", "value"}]`, to `onMachineName`). A
+// reader made with `{ heartbeats: false }` skips the days and reads only those lists
+// (lib/wakatime/dump-origins.ts).
 
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../json-syntax';
 
@@ -39,7 +41,14 @@ const enum Role {
   Heartbeats,
   /** The dump's "user_agents" array. */
   UserAgents,
+  /** The dump's "machine_names" array. */
+  MachineNames,
 }
+
+/** The dump's lists that name what its heartbeats name by id, and what each holds. */
+const lists = { [Role.UserAgents]: { key: 'user_agents', what: 'User-Agents' }, [Role.MachineNames]: { key: 'machine_names', what: 'machine names' } } as const;
+type ListRole = keyof typeof lists;
+const isList = (role: Role): role is ListRole => role === Role.UserAgents || role === Role.MachineNames;
 
 /** A container on the way to the heartbeats (the dump, "days", a day, "heartbeats"). */
 interface Frame {
@@ -67,7 +76,8 @@ function stringEnd(buf: Buffer, start: number): number {
 /** What a key names inside a container of a role (`days`: whether the days are read). */
 function roleOfKey(role: Role, key: string, days: boolean): Role {
   if (role === Role.Root && key === 'days') return days ? Role.Days : Role.Skip;
-  if (role === Role.Root && key === 'user_agents') return Role.UserAgents;
+  if (role === Role.Root && key === lists[Role.UserAgents].key) return Role.UserAgents;
+  if (role === Role.Root && key === lists[Role.MachineNames].key) return Role.MachineNames;
   if (role === Role.Day && key === 'heartbeats') return Role.Heartbeats;
   return Role.Skip;
 }
@@ -103,10 +113,12 @@ export function dumpStartProblem(head: Uint8Array): string | null | undefined {
 
 /** What a reader reads besides the heartbeats. */
 export interface DumpReaderOptions {
-  /** Whether the days' heartbeats are read (default); without them only "user_agents" is. */
+  /** Whether the days' heartbeats are read (default); without them only "user_agents" and "machine_names" are. */
   heartbeats?: boolean;
   /** Each entry of the dump's "user_agents", parsed (anything JSON: checking it is the caller's). */
   onUserAgent?: (entry: unknown) => void;
+  /** Each entry of the dump's "machine_names", alike. */
+  onMachineName?: (entry: unknown) => void;
 }
 
 /**
@@ -134,21 +146,21 @@ export class DumpReader {
   /** Where the heartbeat being cut out starts in `buf`, and its nesting depth. */
   private captureStart = -1;
   private captureDepth = 0;
-  /** Whether the value being cut out is an entry of "user_agents" (else a heartbeat). */
-  private capturingUserAgent = false;
-  /** Whether the dump's "user_agents" array has been read to its end. */
-  private agentsRead = false;
+  /** The list the value being cut out is an entry of (else it is a heartbeat). */
+  private capturingList: ListRole | null = null;
+  /** The dump's lists read to their end. */
+  private readonly listsRead = new Set<ListRole>();
   private readonly days: boolean;
-  private readonly onUserAgent?: (entry: unknown) => void;
+  private readonly onEntry: Record<ListRole, ((entry: unknown) => void) | undefined>;
 
   constructor(options: DumpReaderOptions = {}) {
     this.days = options.heartbeats ?? true;
-    this.onUserAgent = options.onUserAgent;
+    this.onEntry = { [Role.UserAgents]: options.onUserAgent, [Role.MachineNames]: options.onMachineName };
   }
 
-  /** Whether the dump's "user_agents" list has been read whole (a reader of that list alone may stop). */
-  get userAgentsRead(): boolean {
-    return this.agentsRead;
+  /** Whether the dump's "user_agents" and "machine_names" lists have been read whole (a reader of those lists alone may stop). */
+  get originsRead(): boolean {
+    return this.listsRead.size === 2;
   }
 
   /** Bytes read so far. */
@@ -228,7 +240,7 @@ export class DumpReader {
         } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
           if (--this.captureDepth === 0) {
             const value = this.parseHeartbeat(this.captureStart, i + 1);
-            if (this.capturingUserAgent) this.onUserAgent?.(value);
+            if (this.capturingList !== null) this.onEntry[this.capturingList]?.(value);
             else out.push(value);
             this.captureStart = -1;
           }
@@ -268,7 +280,7 @@ export class DumpReader {
       else {
         // A bare array of heartbeats: nothing more to look for (and no list of User-Agents).
         this.hasDays = true;
-        this.agentsRead = !this.days;
+        if (!this.days) for (const role of [Role.UserAgents, Role.MachineNames] as const) this.listsRead.add(role);
         this.stack.push({ object: false, role: this.days ? Role.Heartbeats : Role.Skip, expectKey: false, valueRole: Role.Skip });
       }
       return;
@@ -298,22 +310,22 @@ export class DumpReader {
     // The start of a value: its role is what its place makes it.
     const role = top.object ? top.valueRole : top.role === Role.Days ? Role.Day : top.role;
     if (top.object) top.valueRole = Role.Skip;
-    if ((role === Role.Heartbeats || role === Role.UserAgents) && !top.object) {
+    if ((role === Role.Heartbeats || isList(role)) && !top.object) {
       if (c !== OPEN_OBJECT) {
-        const where = role === Role.UserAgents ? 'an entry of "user_agents" is' : top === this.stack[0] ? 'the array holds' : 'an entry of "heartbeats" is';
-        this.fail(`${NOT_A_DUMP}: ${where} ${kindOf(c)}, where ${role === Role.UserAgents ? 'User-Agents' : 'heartbeats'} (objects) belong`);
+        const where = isList(role) ? `an entry of "${lists[role].key}" is` : top === this.stack[0] ? 'the array holds' : 'an entry of "heartbeats" is';
+        this.fail(`${NOT_A_DUMP}: ${where} ${kindOf(c)}, where ${isList(role) ? lists[role].what : 'heartbeats'} (objects) belong`);
       }
       if (this.stack.length + 1 > MAX_DEPTH) this.tooDeep(i);
       this.captureStart = i;
       this.captureDepth = 1;
-      this.capturingUserAgent = role === Role.UserAgents;
+      this.capturingList = isList(role) ? role : null;
       return;
     }
-    if ((role === Role.Days || role === Role.Heartbeats || role === Role.UserAgents) && c === NULL) {
+    if ((role === Role.Days || role === Role.Heartbeats || isList(role)) && c === NULL) {
       // `"days": null`, `"heartbeats": null`: none (its bytes are stepped over as a skipped value's).
       if (role === Role.Days) this.hasDays = true;
-    } else if (role === Role.UserAgents) {
-      if (c !== OPEN_ARRAY) this.fail(`${NOT_A_DUMP}: "user_agents" is ${kindOf(c)}, where a data dump has an array`);
+    } else if (isList(role)) {
+      if (c !== OPEN_ARRAY) this.fail(`${NOT_A_DUMP}: "${lists[role].key}" is ${kindOf(c)}, where a data dump has an array`);
       this.stack.push({ object: false, role, expectKey: false, valueRole: Role.Skip });
     } else if (role === Role.Days) {
       if (c !== OPEN_ARRAY) this.fail(`${NOT_A_DUMP}: "days" is ${kindOf(c)}, where a data dump has an array of days`);
@@ -345,7 +357,7 @@ export class DumpReader {
   private close(object: boolean): void {
     const top = this.stack.pop();
     if (!top || top.object !== object) this.fail('a closing bracket does not match its opening one');
-    if (top.role === Role.UserAgents) this.agentsRead = true;
+    if (isList(top.role)) this.listsRead.add(top.role);
     if (this.stack.length === 0) this.finished = true;
   }
 

@@ -153,7 +153,8 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
     editor: origin.editor,
     os: origin.os || 'Unknown',
     app: appName || (type === 'app' ? 'Unknown' : ''),
-    machine: ctx.machine ?? machineName(h.hostname),
+    // A dump's heartbeat names its machine by id (lib/wakatime/dump-origins.ts).
+    machine: ctx.machine ?? (machineName(h.hostname) || (ctx.dump?.machineOf(item as Record<string, unknown>) ?? '')),
     agent: origin.agent,
     aiLines: h.ai_line_changes ?? 0,
     humanLines: h.human_line_changes ?? 0,

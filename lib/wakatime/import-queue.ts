@@ -142,7 +142,7 @@ async function endDeadUploads(db: Db): Promise<boolean> {
     }
     await db
       .update(imports)
-      .set({ status: 'failed', error: cutShort, finishedAt: new Date(), userAgents: null })
+      .set({ status: 'failed', error: cutShort, finishedAt: new Date(), userAgents: null, machineNames: null })
       .where(and(eq(imports.id, id), eq(imports.status, 'receiving')));
     await removeSpool(id);
   }
@@ -173,7 +173,7 @@ export async function resumeImports(db: Db): Promise<void> {
     const here = files.delete(id);
     if (status === 'receiving') continue;
     if (here) schedule(db, id, attempts > 0);
-    else if (!DATABASE_URL) await db.update(imports).set({ status: 'failed', error: lost, finishedAt: new Date(), userAgents: null }).where(eq(imports.id, id));
+    else if (!DATABASE_URL) await db.update(imports).set({ status: 'failed', error: lost, finishedAt: new Date(), userAgents: null, machineNames: null }).where(eq(imports.id, id));
   }
   // Files of imports that ended (their end recorded, the file not yet removed) or are gone.
   for (const id of files) if (!receiving.has(id)) await removeSpool(id);
@@ -192,8 +192,8 @@ async function saveProgress(db: Db, id: string, p: Progress, end?: { status: 'do
       bytesRead: p.bytesRead,
       heartbeatsRead: p.heartbeatsRead,
       heartbeatsSkipped: p.heartbeatsSkipped,
-      // The User-Agents from WakaTime serve the reading only: not kept past its end.
-      ...(end ? { status: end.status, error: end.error ?? null, finishedAt: new Date(), userAgents: null } : { status: 'running' }),
+      // The User-Agents and machine names from WakaTime serve the reading only: not kept past its end.
+      ...(end ? { status: end.status, error: end.error ?? null, finishedAt: new Date(), userAgents: null, machineNames: null } : { status: 'running' }),
     })
     // Only while it is being read: one given up meanwhile (claimImportSlot) stays so.
     .where(and(eq(imports.id, id), inArray(imports.status, readable)))
@@ -226,7 +226,7 @@ async function runImport(db: Db, id: string): Promise<void> {
       throw new ImportError(interrupted(row.attempts));
     }
     const [job] = await db
-      .select({ userId: users.id, timezone: users.timezone, since: users.heartbeatsSince, userAgents: imports.userAgents })
+      .select({ userId: users.id, timezone: users.timezone, since: users.heartbeatsSince, userAgents: imports.userAgents, machineNames: imports.machineNames })
       .from(imports)
       .innerJoin(users, eq(users.id, imports.userId))
       .where(eq(imports.id, id));
@@ -238,6 +238,7 @@ async function runImport(db: Db, id: string): Promise<void> {
     // Then those WakaTime listed at the import (lib/wakatime/user-agents-fetch.ts): an id the
     // dump lists too keeps the dump's entry (the first one added).
     for (const entry of job.userAgents ?? []) dump.add(entry);
+    for (const entry of job.machineNames ?? []) dump.addMachine(entry);
     const ctx: CheckContext = { key: await digestKey(db), userAgent: null, earliest: EARLIEST, latest: liveTimes(now).latest, tooOld: 'time must be after 2000 and at most one hour ahead', digests: new Map(), origins: new Map(), dump };
     const reader = new DumpReader();
     let saved = Date.now();

@@ -11,7 +11,7 @@ import { dumpStartProblem } from './dump';
 import { receiving, schedule } from './import-queue';
 import { present, unfinished, type ImportStatus } from './import-status';
 import { fits, removeSpool, reserve, spoolDir, spoolFile } from './spool';
-import { lookUpUserAgents, wakatimeKeyOf } from './user-agents-fetch';
+import { lookUpOrigins, wakatimeKeyOf } from './user-agents-fetch';
 
 // Imports of WakaTime data dumps (POST /me/imports). The upload is written to a file as it
 // arrives (a dump can be gigabytes), then read back in the background one heartbeat at a time
@@ -83,7 +83,7 @@ async function claimImportSlot(db: Db, id: string, userId: string): Promise<void
     if (taken.length > 0) return;
     const abandoned = await db
       .update(imports)
-      .set({ status: 'failed', error: 'The server reading this import stopped for good: import the dump again (nothing is counted twice).', finishedAt: new Date(), userAgents: null })
+      .set({ status: 'failed', error: 'The server reading this import stopped for good: import the dump again (nothing is counted twice).', finishedAt: new Date(), userAgents: null, machineNames: null })
       .where(and(eq(imports.userId, userId), inArray(imports.status, unfinished), lt(imports.createdAt, new Date(Date.now() - ABANDONED_AFTER_MS))))
       .returning({ id: imports.id });
     if (abandoned.length === 0) break;
@@ -107,7 +107,7 @@ function uploadFailed(err: unknown): ApiError {
 /**
  * Receives a dump: written to a file as it arrives, then queued for reading. Answers once the
  * whole upload is stored, before it is read. One import per user at a time. With the user's
- * WakaTime key (X-WakaTime-Api-Key), their User-Agents are read from WakaTime and stored with the
+ * WakaTime key (X-WakaTime-Api-Key), their User-Agents and machine names are read from WakaTime and stored with the
  * import (lib/wakatime/user-agents-fetch.ts), but only once the import slot is claimed and the
  * upload's first bytes may begin a dump, within the user's budget of look-ups: nothing that can be
  * refused here makes a request to WakaTime. A look-up that fails refuses the upload, nothing kept.
@@ -141,7 +141,7 @@ export async function receiveImport(db: Db, userId: string, request: Request): P
     try {
       for await (const chunk of bodyChunks(request.body)) {
         const startsRight = check(chunk);
-        if (key && startsRight && !judged) await db.update(imports).set({ userAgents: await lookUpUserAgents(db, userId, key) }).where(eq(imports.id, id));
+        if (key && startsRight && !judged) await db.update(imports).set(await lookUpOrigins(db, userId, key)).where(eq(imports.id, id));
         judged ||= startsRight;
         await out.write(chunk);
       }

@@ -5,6 +5,7 @@ import { heartbeats, hiddenProjects, ideActivity, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { localDateHour, localDay } from '../local-time';
 import { textProblem } from '../text';
+import { codedDayAverage } from '../stats/average';
 import { dayTotals, earliestDate } from '../stats/queries';
 import { durationText, figures, type WakaUser } from './summaries';
 import { userSpan } from '../plans/history';
@@ -84,11 +85,10 @@ export function rangeText(date: string): string {
  */
 export const summaryDayText = (date: string, today: string): string => (date === today ? 'Today' : date === addDays(today, -1) ? 'Yesterday' : rangeText(date));
 
-/** WakaTime's daily average: the total over the days with coding time; the other days are holidays. */
+/** WakaTime's daily average (lib/stats/average.ts): the total over the days with coding time; the other days are holidays. */
 function dailyAverage(dayTotals: readonly number[]) {
-  const coded = dayTotals.filter((s) => s > 0).length;
-  const total = dayTotals.reduce((sum, s) => sum + s, 0);
-  return { holidays: dayTotals.length - coded, days_including_holidays: dayTotals.length, days_minus_holidays: coded, seconds: coded ? Math.round(total / coded) : 0 };
+  const { average, coded, days } = codedDayAverage(dayTotals);
+  return { holidays: days - coded, days_including_holidays: days, days_minus_holidays: coded, seconds: Math.round(average) };
 }
 
 /**

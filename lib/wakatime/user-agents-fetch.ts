@@ -12,6 +12,9 @@ import { MAX_DUMP_USER_AGENTS } from './dump-origins';
 // owner; it is read before the upload is taken (a refused key or a WakaTime that does not answer
 // fails the request, nothing kept) and stored with the import for its reader
 // (lib/wakatime/dump-origins.ts). The key is used for this one request and never stored nor logged.
+// Its machine names (GET /users/current/machine_names) are asked at the same time, alike: a dump's
+// heartbeats name their machine by `machine_name_id` only, and without the names every imported
+// day's machine is Unknown.
 //
 // Bounded whatever WakaTime answers: at most MAX_PAGES pages of at most MAX_ANSWER_BYTES each,
 // within TIMEOUT_MS in all (a hard end: the look-up is given up at that moment whatever the
@@ -38,11 +41,18 @@ export interface FetchedUserAgent {
   os: string | null;
 }
 
+/** One machine as WakaTime names it (GET users/current/machine_names): what a heartbeat's `machine_name_id` stands for. */
+export interface FetchedMachineName {
+  id: string;
+  name: string;
+}
+
 /** One page of WakaTime's answer, read: null when it is not that API's answer at all. */
-export interface UserAgentsPage {
-  entries: FetchedUserAgent[];
+export interface ListPage<T> {
+  entries: T[];
   totalPages: number;
 }
+export type UserAgentsPage = ListPage<FetchedUserAgent>;
 
 const badKey = (rule: string) => {
   const message = `${WAKATIME_KEY_HEADER}: ${rule}`;
@@ -72,20 +82,50 @@ const text = (v: unknown, max: number): string | null => (typeof v === 'string' 
  * editor and system, short strings. Null when the answer is not a list of them at all.
  */
 export function readUserAgentsPage(body: unknown): UserAgentsPage | null {
+  return readPage(body, (entry, id) => {
+    const { value, editor, os } = entry;
+    return { id, value: text(value, MAX_VALUE), editor: text(editor, MAX_NAME), os: text(os, MAX_NAME) };
+  });
+}
+
+/**
+ * Reads one page of WakaTime's machine names (`{"data": [{id, name, value, ...}]}`): each id with
+ * its name (`name`, else `value`, the hostname), a short string; entries without one are left out.
+ */
+export function readMachineNamesPage(body: unknown): ListPage<FetchedMachineName> | null {
+  return readPage(body, (entry, id) => {
+    const name = text(entry.name, MAX_NAME)?.trim() || text(entry.value, MAX_NAME)?.trim();
+    return name ? { id, name } : null;
+  });
+}
+
+/** A page of one of WakaTime's lists of entries with ids, each entry read by `read` (null: left out). */
+function readPage<T>(body: unknown, read: (entry: Record<string, unknown>, id: string) => T | null): ListPage<T> | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   const { data, total_pages: pages } = body as Record<string, unknown>;
   if (!Array.isArray(data)) return null;
-  const entries: FetchedUserAgent[] = [];
+  const entries: T[] = [];
   for (const entry of data) {
     if (entries.length >= MAX_DUMP_USER_AGENTS) break;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
-    const { id, value, editor, os } = entry as Record<string, unknown>;
+    const { id } = entry as Record<string, unknown>;
     if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID) continue;
-    entries.push({ id, value: text(value, MAX_VALUE), editor: text(editor, MAX_NAME), os: text(os, MAX_NAME) });
+    const found = read(entry as Record<string, unknown>, id);
+    if (found) entries.push(found);
   }
   const totalPages = typeof pages === 'number' && Number.isInteger(pages) && pages > 0 ? pages : 1;
   return { entries, totalPages };
 }
+
+/** One of the lists an import reads from WakaTime: its path under users/current, how a page is read, what it is called in the log and in a refusal. */
+interface List<T> {
+  path: string;
+  read: (body: unknown) => ListPage<T> | null;
+  what: string;
+}
+
+const userAgentsList: List<FetchedUserAgent> = { path: 'user_agents', read: readUserAgentsPage, what: 'User-Agents' };
+const machineNamesList: List<FetchedMachineName> = { path: 'machine_names', read: readMachineNamesPage, what: 'machine names' };
 
 /** The body of an answer, up to MAX_ANSWER_BYTES; null past it. */
 async function boundedBody(res: Response): Promise<Uint8Array | null> {
@@ -106,13 +146,14 @@ async function boundedBody(res: Response): Promise<Uint8Array | null> {
 }
 
 /** Why a look-up failed, for the server's log: never the key, never WakaTime's words. */
-const logFailure = (why: string) => console.warn(`[codetally] reading an import's User-Agents from WakaTime failed: ${why}`);
+const logFailure = (why: string, what: string) => console.warn(`[codetally] reading an import's ${what} from WakaTime failed: ${why}`);
 
-/** One page of the user's User-Agents on WakaTime. */
-async function fetchPage(base: string, key: string, page: number, signal: AbortSignal, timeoutMs: number): Promise<UserAgentsPage> {
+/** One page of one of the user's lists on WakaTime. */
+async function fetchPage<T>(base: string, key: string, list: List<T>, page: number, signal: AbortSignal, timeoutMs: number): Promise<ListPage<T>> {
+  const log = (why: string) => logFailure(why, list.what);
   let res: Response;
   try {
-    res = await fetch(`${base}/users/current/user_agents?page=${page}`, {
+    res = await fetch(`${base}/users/current/${list.path}?page=${page}`, {
       // As wakatime-cli sends it: Basic with base64(key) as the credentials.
       headers: { authorization: `Basic ${Buffer.from(key).toString('base64')}`, accept: 'application/json' },
       // A redirect is not WakaTime's API answering: the key is sent to no other place.
@@ -121,7 +162,7 @@ async function fetchPage(base: string, key: string, page: number, signal: AbortS
     });
   } catch (err) {
     const timedOut = signal.aborted;
-    logFailure(timedOut ? 'no answer in time' : `not reachable (${(err as Error)?.name ?? 'error'})`);
+    log(timedOut ? 'no answer in time' : `not reachable (${(err as Error)?.name ?? 'error'})`);
     throw unavailable(timedOut ? `WakaTime did not answer within ${timeoutMs / 1000} seconds` : 'WakaTime could not be reached');
   }
   if (res.status === 401 || res.status === 403) {
@@ -130,27 +171,27 @@ async function fetchPage(base: string, key: string, page: number, signal: AbortS
   }
   if (!res.ok) {
     await res.body?.cancel();
-    logFailure(`answered ${res.status}`);
+    log(`answered ${res.status}`);
     throw unavailable(`WakaTime answered ${res.status}`);
   }
   let bytes: Uint8Array | null;
   try {
     bytes = await boundedBody(res);
   } catch {
-    logFailure(signal.aborted ? 'no whole answer in time' : 'the answer was cut short');
+    log(signal.aborted ? 'no whole answer in time' : 'the answer was cut short');
     throw unavailable(signal.aborted ? `WakaTime did not answer within ${timeoutMs / 1000} seconds` : 'WakaTime\'s answer was cut short');
   }
-  let read: UserAgentsPage | null = null;
+  let read: ListPage<T> | null = null;
   if (bytes) {
     try {
-      read = readUserAgentsPage(JSON.parse(Buffer.from(bytes).toString('utf8')));
+      read = list.read(JSON.parse(Buffer.from(bytes).toString('utf8')));
     } catch {
       // Not JSON: not its API's answer.
     }
   }
   if (!read) {
-    logFailure(bytes ? 'the answer is not a list of User-Agents' : `the answer is over ${MAX_ANSWER_BYTES} bytes`);
-    throw unavailable('WakaTime\'s answer was not the list of your User-Agents');
+    log(bytes ? `the answer is not a list of ${list.what}` : `the answer is over ${MAX_ANSWER_BYTES} bytes`);
+    throw unavailable(`WakaTime's answer was not the list of your ${list.what}`);
   }
   return read;
 }
@@ -162,18 +203,27 @@ async function fetchPage(base: string, key: string, page: number, signal: AbortS
  * anything else, or has not answered whole within `timeoutMs` (for the whole look-up; tests
  * shorten it): the promise settles by then, whatever the connection does, and the request is aborted.
  */
-export async function fetchUserAgents(key: string, timeoutMs = TIMEOUT_MS): Promise<FetchedUserAgent[]> {
+export function fetchUserAgents(key: string, timeoutMs = TIMEOUT_MS): Promise<FetchedUserAgent[]> {
+  return fetchList(key, userAgentsList, timeoutMs);
+}
+
+/** The user's machine names on WakaTime, as fetchUserAgents reads the User-Agents (the same bounds and refusals). */
+export function fetchMachineNames(key: string, timeoutMs = TIMEOUT_MS): Promise<FetchedMachineName[]> {
+  return fetchList(key, machineNamesList, timeoutMs);
+}
+
+async function fetchList<T extends { id: string }>(key: string, list: List<T>, timeoutMs: number): Promise<T[]> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort();
-      logFailure('no whole answer in time');
+      logFailure('no whole answer in time', list.what);
       reject(unavailable(`WakaTime did not answer within ${timeoutMs / 1000} seconds`));
     }, timeoutMs);
   });
   try {
-    return await Promise.race([allPages(key, controller.signal, timeoutMs), deadline]);
+    return await Promise.race([allPages(key, list, controller.signal, timeoutMs), deadline]);
   } finally {
     clearTimeout(timer);
     controller.abort();
@@ -181,19 +231,21 @@ export async function fetchUserAgents(key: string, timeoutMs = TIMEOUT_MS): Prom
 }
 
 /**
- * fetchUserAgents within the user's budget of look-ups (attemptPolicies.wakatimeLookup: 429 with
- * Retry-After past it, nothing asked of WakaTime): each look-up counts, answered or not.
+ * The user's User-Agents and machine names (fetchUserAgents, fetchMachineNames, asked at once)
+ * within the user's budget of look-ups (attemptPolicies.wakatimeLookup: 429 with Retry-After past
+ * it, nothing asked of WakaTime): each look-up counts once, answered or not. Either failing fails it.
  */
-export async function lookUpUserAgents(db: Db, userId: string, key: string): Promise<FetchedUserAgent[]> {
+export async function lookUpOrigins(db: Db, userId: string, key: string): Promise<{ userAgents: FetchedUserAgent[]; machineNames: FetchedMachineName[] }> {
   await takeAttempt(db, [{ policy: attemptPolicies.wakatimeLookup, subject: `user:${userId}` }]);
-  return fetchUserAgents(key);
+  const [userAgents, machineNames] = await Promise.all([fetchUserAgents(key), fetchMachineNames(key)]);
+  return { userAgents, machineNames };
 }
 
-async function allPages(key: string, signal: AbortSignal, timeoutMs: number): Promise<FetchedUserAgent[]> {
+async function allPages<T extends { id: string }>(key: string, list: List<T>, signal: AbortSignal, timeoutMs: number): Promise<T[]> {
   const base = config().WAKATIME_API_URL;
-  const found = new Map<string, FetchedUserAgent>();
+  const found = new Map<string, T>();
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const { entries, totalPages } = await fetchPage(base, key, page, signal, timeoutMs);
+    const { entries, totalPages } = await fetchPage(base, key, list, page, signal, timeoutMs);
     for (const entry of entries) {
       if (found.size >= MAX_DUMP_USER_AGENTS) break;
       if (!found.has(entry.id)) found.set(entry.id, entry);

@@ -142,3 +142,125 @@ export function periods(days: { date: string; seconds: number }[]): { period: Pe
   }
   return { period, totals: [...out.values()] };
 }
+
+/** A label under a chart's column: its text, the column it names and where it is drawn. */
+export interface AxisLabel {
+  column: number;
+  text: string;
+  /** Where the label is anchored, as a share of the plot's width (0-100). */
+  at: number;
+  /**
+   * `middle`: centred on its column's centre (`at`); at the plot's ends, where that would stick out,
+   * `start` (from the left edge, `at` 0) or `end` (up to the right edge, `at` 100): still under its column.
+   */
+  align: 'start' | 'middle' | 'end';
+}
+
+/** What one column of a time axis stands for: a day, an ISO week (its Monday) or a month (its first day). */
+export type AxisUnit = 'day' | 'week' | 'month';
+
+/** Font size of the labels under the charts (0.75rem) and a width per character no label text outgrows. */
+export const AXIS_FONT_PX = 12;
+const CHAR_EM = 0.62;
+/** Space kept between two labels, in pixels. */
+const AXIS_GAP_PX = 6;
+
+/**
+ * The widths a page's time axis is laid out for: from `container` pixels of its card's content up,
+ * the labels placed for a plot `plot` pixels wide (the container less the gridlines' 2rem of
+ * labels). The smallest is a 320 px phone's; a wider card shows the set of the widest tier it reaches.
+ */
+export const axisTiers = [
+  { container: 0, plot: 220 },
+  { container: 512, plot: 480 },
+  { container: 832, plot: 800 },
+] as const;
+
+/** How wide a label is drawn, in pixels, at most: what the placement keeps apart. */
+export const axisTextWidth = (text: string, fontPx = AXIS_FONT_PX) => [...text].length * CHAR_EM * fontPx;
+
+const dayText = (date: string) => `${monthName(date)} ${Number(date.slice(8, 10))}`;
+// January is named by its year: a long axis says where a year begins.
+const monthText = (date: string) => (date.slice(5, 7) === '01' ? date.slice(0, 4) : monthName(date));
+
+interface Candidate {
+  /** Whether column `i` gets a label. */
+  marks: (i: number) => boolean;
+  text: (date: string) => string;
+}
+
+export interface AxisOptions {
+  /** The labels' font size in pixels (AXIS_FONT_PX). */
+  fontPx?: number;
+  /** Another text for a column's label (a week so far), or undefined for its date. */
+  rename?: (column: number) => string | undefined;
+}
+
+/**
+ * The ways to label an axis, finest first: every day (or every 2nd or 3rd, counted back from the
+ * last, which is usually today), Mondays, every other Monday, the first of each month (of every
+ * 2nd, 3rd, 6th month), each January. Whole weeks and months at long ranges read as a calendar
+ * does, where every 9th day would not.
+ */
+function candidates(dates: string[], unit: AxisUnit): Candidate[] {
+  const n = dates.length;
+  const fromEnd = (step: number) => (i: number) => (n - 1 - i) % step === 0;
+  // Column i begins a month when the month differs from its left neighbour's (the first column
+  // only when it holds the 1st: a range from the 20th does not begin a month).
+  const monthStart = (i: number) => (i > 0 ? dates[i].slice(0, 7) !== dates[i - 1].slice(0, 7) : unit === 'month' || dates[0].endsWith('-01'));
+  const everyMonth = (step: number) => (i: number) => monthStart(i) && (Number(dates[i].slice(5, 7)) - 1) % step === 0;
+  const out: Candidate[] = [];
+  if (unit === 'day') {
+    for (const step of [1, 2, 3]) out.push({ marks: fromEnd(step), text: dayText });
+    const mondays = dates.map((d, i) => (isoWeekday(d) === 0 ? i : -1)).filter((i) => i >= 0);
+    for (const step of [1, 2]) {
+      const kept = new Set(mondays.filter((_, k) => (mondays.length - 1 - k) % step === 0));
+      out.push({ marks: (i) => kept.has(i), text: dayText });
+    }
+  }
+  if (unit === 'week') for (const step of [1, 2, 4]) out.push({ marks: fromEnd(step), text: dayText });
+  for (const step of [1, 2, 3, 6]) out.push({ marks: everyMonth(step), text: monthText });
+  out.push({ marks: (i) => monthStart(i) && dates[i].slice(5, 7) === '01', text: (d) => d.slice(0, 4) });
+  return out;
+}
+
+type Placed = AxisLabel & { left: number; right: number };
+
+/** The labels a candidate places, each centred under its column, or flush with the plot's edge where centring would stick out. */
+function place(dates: string[], plotWidth: number, c: Candidate, { fontPx = AXIS_FONT_PX, rename }: AxisOptions): Placed[] {
+  const slot = plotWidth / dates.length;
+  return dates.flatMap((date, column): Placed[] => {
+    if (!c.marks(column)) return [];
+    const text = rename?.(column) ?? c.text(date);
+    const centre = (column + 0.5) * slot;
+    const width = axisTextWidth(text, fontPx);
+    if (width > plotWidth) return [];
+    const at = ((column + 0.5) / dates.length) * 100;
+    if (centre - width / 2 < 0) return [{ column, text, at: 0, align: 'start', left: 0, right: width }];
+    if (centre + width / 2 > plotWidth) return [{ column, text, at: 100, align: 'end', left: plotWidth - width, right: plotWidth }];
+    return [{ column, text, at, align: 'middle', left: centre - width / 2, right: centre + width / 2 }];
+  });
+}
+
+const apart = (labels: Placed[]) => labels.every((l, i) => i === 0 || l.left - labels[i - 1].right >= AXIS_GAP_PX);
+
+/**
+ * Labels for a time axis of `dates` (one a column, oldest first) across a plot `plotWidth` pixels
+ * wide: the finest way of labelling whose labels, each under its column, neither overlap nor
+ * stick out of the plot. The pages' charts are drawn on the server, which does not know the
+ * width: they ask for a few widths and let the browser show the set that fits (a container query).
+ */
+export function axisLabels(dates: string[], plotWidth: number, unit: AxisUnit = 'day', options: AxisOptions = {}): AxisLabel[] {
+  if (dates.length === 0 || plotWidth <= 0) return [];
+  let coarsest: Placed[] = [];
+  for (const c of candidates(dates, unit)) {
+    const labels = place(dates, plotWidth, c, options);
+    if (labels.length === 0) continue;
+    coarsest = labels;
+    if (apart(labels)) return labels.map(({ column, text, at, align }) => ({ column, text, at, align }));
+  }
+  // Too narrow for any regular spacing: keep, from the right, each label clear of the last kept.
+  const kept: typeof coarsest = [];
+  for (const l of coarsest.toReversed()) if (kept.length === 0 || kept.at(-1)!.left - l.right >= AXIS_GAP_PX) kept.push(l);
+  return kept.toReversed().map(({ column, text, at, align }) => ({ column, text, at, align }));
+}

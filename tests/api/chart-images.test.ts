@@ -40,20 +40,21 @@ describe('chart images', () => {
     expect(languages.headers.get('access-control-allow-origin')).toBe('*');
     const text = await languages.text();
     expect(XMLValidator.validate(text)).toBe(true);
-    expect(titleOf(text)).toBe('Languages of Ada &lt;Lovelace&gt;, the last 30 days');
+    expect(titleOf(text)).toBe('Languages of Ada &lt;Lovelace&gt;, the last 30 days: 2 hrs');
     expect(descOf(text)).toBe('Most time in TypeScript (75%), Go (25%); 2 hrs in the last 30 days.');
 
     const year = await (await image(user.id, 'activity.svg', 'range=7d')).text(); // activity ignores range
+    expect(titleOf(year)).toBe('Coding activity of Ada &lt;Lovelace&gt;, the last 365 days: 2 hrs 10 mins');
     expect(descOf(year)).toBe(`3 active days between ${daysFromToday(-364)} and ${daysFromToday(0)}, 2 hrs 10 mins in all; the busiest day ${daysFromToday(-1)} (1 hr 30 mins).`);
     expect([...year.matchAll(/width="10" height="10"/g)]).toHaveLength(365 + 5);
 
     const hours = await (await image(user.id, 'hours.svg')).text();
     const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][new Date(`${daysFromToday(-1)}T12:00:00Z`).getUTCDay()];
-    expect(titleOf(hours)).toBe('When in the week Ada &lt;Lovelace&gt; codes');
+    expect(titleOf(hours)).toBe(`When in the week Ada &lt;Lovelace&gt; codes, ${daysFromToday(-364)} to ${daysFromToday(0)}: 2 hrs 10 mins`);
     expect(descOf(hours)).toBe(`Coding time by weekday and hour between ${daysFromToday(-364)} and ${daysFromToday(0)}: 4 of the week&apos;s 168 hours have some; the busiest, ${weekday} 9:00 to 10:00, 1 hr in all.`);
 
     const weekly = await (await image(user.id, 'weekly.svg')).text();
-    expect(titleOf(weekly)).toBe('Weekly coding time of Ada &lt;Lovelace&gt;, the last 12 weeks');
+    expect(titleOf(weekly)).toBe('Weekly coding time of Ada &lt;Lovelace&gt;, the last 12 weeks: 2 hrs');
     expect(descOf(weekly)).toMatch(/^2 hrs in 12 weeks: week of \d{4}-\d\d-\d\d /);
 
     const longer = await (await image(user.id, 'languages.svg', 'range=365d')).text();

@@ -51,8 +51,8 @@ describe('site-wide chart images', () => {
   it('draws the weeks and the year, and refuses a chart that does not exist', async () => {
     const weekly = await image('weekly.svg');
     expect(weekly.status).toBe(200);
-    expect(titleOf(await weekly.text())).toBe('Weekly coding time of the community, the last 12 weeks');
-    expect(titleOf(await (await image('activity.svg')).text())).toBe('Coding activity of the community');
+    expect(titleOf(await weekly.text())).toBe('Weekly coding time of the community, the last 12 weeks: 2 hrs');
+    expect(titleOf(await (await image('activity.svg')).text())).toBe('Coding activity of the community, the last 365 days: 2 hrs');
     expect((await image('editors.svg')).status).toBe(404);
     expect((await image('languages.svg', 'range=2d')).status).toBe(400);
   });

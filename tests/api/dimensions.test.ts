@@ -185,7 +185,7 @@ describe('dimensions of sync buckets', () => {
       { name: 'desk', seconds: 3600 },
       { name: 'laptop', seconds: 3600 },
     ]);
-    expect(found.ai).toMatchObject({ seconds: 1800, human_seconds: 5400, agents: [{ name: 'Claude', seconds: 1800 }], projects: [{ name: 'api', ai_seconds: 1800, seconds: 5400 }] });
+    expect(found.ai).toMatchObject({ seconds: 1800, human_seconds: 5400, agents: [{ name: 'Claude Code', seconds: 1800 }], projects: [{ name: 'api', ai_seconds: 1800, seconds: 5400 }] });
     expect(found.ai.lines).toEqual({ ai_additions: 40, ai_deletions: 0, human_additions: 5, human_deletions: 3 });
     const day = found.daily.find((d) => d.date === date)!;
     expect(day.seconds).toBe(7200);

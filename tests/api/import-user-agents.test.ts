@@ -10,7 +10,7 @@ import { config } from '@/lib/config';
 import { getDb, rows } from '@/lib/db/client';
 import { imports } from '@/lib/db/schema';
 import { importsSettled } from '@/lib/wakatime/import-queue';
-import { newUser, storedIde, tokenWithScopes } from '../helpers/api';
+import { newUser, storedDimensions, storedIde, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 import { closedPortUrl, wakatimeStandInForTests } from '../helpers/wakatime-standin';
 
@@ -27,6 +27,8 @@ const neovimLinux = 'wakatime/v1.90.0 (linux-6.8.0-x86_64) go1.22.1 neovim/0.9.5
 const sublimeWindows = 'wakatime/v1.98.0 (windows-10.0.22631-x86_64) go1.22.1 sublime_text/4169 sublime-wakatime/10.0.1';
 /** WakaTime's answer, on two pages: its entries carry more than the four fields kept. */
 const listed = (id: string, value: string, editor: string, os: string) => ({ id, value, editor, os, is_browser_extension: false, is_desktop_app: false, last_seen_at: '2024-05-01T10:00:00Z', created_at: '2023-01-01T00:00:00Z' });
+/** WakaTime's machine names (GET users/current/machine_names): the dump's heartbeats name `m-1`. */
+const wakatimeMachines = [[{ id: 'm-1', name: 'ada-desk', value: 'ada-desk.local', ip: '203.0.113.9', timezone: 'UTC', last_seen_at: '2024-05-01T10:00:00Z', created_at: '2023-01-01T00:00:00Z' }, { id: 'm-2', name: null, value: 'build-box' }]];
 const wakatimePages = [[listed('ua-vscode', vscodeMac, 'vscode', 'Mac')], [listed('ua-nvim', neovimLinux, 'neovim', 'Linux'), listed('ua-sublime', sublimeWindows, 'sublime_text', 'Windows')]];
 
 async function importer() {
@@ -71,7 +73,9 @@ async function credited(u: Awaited<ReturnType<typeof importer>>, old: number) {
   for (const r of ide) byEditor[r.editor] = (byEditor[r.editor] ?? 0) + r.millis;
   const beats = await rows<{ editor: string; os: string }>(await getDb(), sql`SELECT DISTINCT editor, os FROM heartbeats WHERE user_id = ${u.user.id} ORDER BY 1, 2`);
   const today = new Date().toISOString().slice(0, 10);
-  return { byEditor, beats, summaries: await summaries(u.key, new Date(old * 1000).toISOString().slice(0, 10), today) };
+  const machines: Record<string, number> = {};
+  for (const r of await storedDimensions(u.user.id)) machines[r.machine] = (machines[r.machine] ?? 0) + r.millis;
+  return { byEditor, beats, machines, summaries: await summaries(u.key, new Date(old * 1000).toISOString().slice(0, 10), today) };
 }
 
 const spool = () => path.join(config().DATA_DIR, 'imports');
@@ -82,7 +86,7 @@ describe('an import with a WakaTime API key', () => {
   const old = (Math.floor(nowSeconds() / DAY) - 40) * DAY + 9 * 3600;
   const recent = (Math.floor(nowSeconds() / DAY) - 3) * DAY + 9 * 3600;
 
-  const waka = wakatimeStandInForTests(wakaKey, wakatimePages);
+  const waka = wakatimeStandInForTests(wakaKey, wakatimePages, wakatimeMachines);
   const { useUrl } = waka;
 
   it("credits a real dump's heartbeats to the editors and systems WakaTime lists for their ids; the key is kept nowhere", async () => {
@@ -90,14 +94,17 @@ describe('an import with a WakaTime API key', () => {
     const res = await send(u.account, realDump(old, recent), wakaKey);
     expect(res.status).toBe(202);
     const { id } = await res.json();
-    // Asked before the answer, every page, with the key as wakatime-cli sends it.
-    expect(waka.standIn.requests.map((r) => [r.page, r.authorization])).toEqual([
-      [1, `Basic ${Buffer.from(wakaKey).toString('base64')}`],
-      [2, `Basic ${Buffer.from(wakaKey).toString('base64')}`],
+    // Asked before the answer, every page of both lists, with the key as wakatime-cli sends it.
+    const asked = waka.standIn.requests.map((r) => [r.path.split('/').at(-1), r.page, r.authorization]);
+    const basicKey = `Basic ${Buffer.from(wakaKey).toString('base64')}`;
+    expect(asked.sort()).toEqual([
+      ['machine_names', 1, basicKey],
+      ['user_agents', 1, basicKey],
+      ['user_agents', 2, basicKey],
     ]);
     await importsSettled();
     const [row] = await importRows(u.user.id);
-    expect(row).toMatchObject({ id, status: 'done', error: null, userAgents: null });
+    expect(row).toMatchObject({ id, status: 'done', error: null, userAgents: null, machineNames: null });
     // The old day: two gaps of two minutes from VS Code, one from Neovim (its last heartbeat
     // credits nothing after it); the recent day: two gaps of a minute from Neovim.
     const got = await credited(u, old);
@@ -105,6 +112,8 @@ describe('an import with a WakaTime API key', () => {
     expect(got.beats).toEqual([{ editor: 'Neovim', os: 'Linux' }]);
     // Systems are kept with the buckets: the old day's VS Code time on a Mac counts as such too.
     expect(got.summaries).toEqual({ editors: ['Neovim', 'VS Code'], systems: ['Linux', 'Mac'] });
+    // The machine the heartbeats name by id, on the old day and the recent one alike: none Unknown.
+    expect(got.machines).toEqual({ 'ada-desk': 480_000 });
     // The key is in no table.
     const db = await getDb();
     const found = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM imports WHERE row_to_json(imports)::text ILIKE ${`%${wakaKey.slice(5)}%`}`);
@@ -122,6 +131,15 @@ describe('an import with a WakaTime API key', () => {
     expect(got.summaries.editors).toEqual(['Neovim', 'Sublime Text']);
   });
 
+  it("names machines from the dump's own machine_names list, without a key", async () => {
+    const u = await importer();
+    const res = await send(u.account, { ...realDump(old, recent), machine_names: [{ id: 'm-1', name: 'dump-desk', value: 'dump-desk.local' }] });
+    expect(res.status).toBe(202);
+    await importsSettled();
+    expect((await credited(u, old)).machines).toEqual({ 'dump-desk': 480_000 });
+    expect(waka.standIn.requests).toEqual([]);
+  });
+
   it('imports as before without a key (or with an empty one): editors by id only are Unknown, WakaTime not asked', async () => {
     for (const key of [undefined, '']) {
       const u = await importer();
@@ -132,6 +150,7 @@ describe('an import with a WakaTime API key', () => {
       expect(got.byEditor).toEqual({ '': 480_000 });
       expect(got.beats).toEqual([{ editor: '', os: 'Unknown' }]);
       expect(got.summaries).toEqual({ editors: ['Unknown'], systems: ['Unknown'] });
+      expect(got.machines).toEqual({ '': 480_000 });
     }
     expect(waka.standIn.requests).toEqual([]);
   });
@@ -155,7 +174,8 @@ describe('an import with a WakaTime API key', () => {
     const refused = await send(u.account, realDump(old, recent), `waka_${randomUUID()}`);
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ code: 'invalid_header', detail: expect.stringMatching(/^X-WakaTime-Api-Key: WakaTime refused this key \(401\)/) });
-    expect(waka.standIn.requests).toHaveLength(1);
+    // Each list asked once (at the same time), no further page.
+    expect(waka.standIn.requests.map((r) => [r.path.split('/').at(-1), r.page]).sort()).toEqual([['machine_names', 1], ['user_agents', 1]]);
     await nothingImported(u);
 
     waka.standIn.answer(() => ({ status: 403, body: { error: 'Forbidden' } }));

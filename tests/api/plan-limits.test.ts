@@ -37,11 +37,15 @@ import { getChart } from '../helpers/public';
 // Each limit of a plan, enforced where the thing is made or read; an operator's change of plan
 // applies at once; a downgrade removes nothing.
 
+// With plans on (PLANS=on), as an install that sells them; a default install's answers are in
+// tests/api/plans-off.test.ts.
 const adminToken = 'test-admin-token-0123456789';
 process.env.ADMIN_TOKEN = adminToken;
+process.env.PLANS = 'on';
 resetConfig();
 afterEach(() => {
   process.env.ADMIN_TOKEN = adminToken;
+  process.env.PLANS = 'on';
   resetConfig();
 });
 
@@ -224,14 +228,14 @@ describe('the plan new accounts start on (DEFAULT_PLAN)', () => {
 
   it('is Free unless set; set, every new account starts on it and sees all of its history', async () => {
     const db = await getDb();
-    expect(await defaultPlanLine(db, undefined)).toMatch(/^new accounts start on the Free plan: the last 365 days of history shown \(older activity is kept\); on your own server, DEFAULT_PLAN=pro/);
+    expect(await defaultPlanLine(db, undefined)).toMatch(/^plans are on: new accounts start on the Free plan: the last 365 days of history shown \(older activity is kept; npm run admin -- set-plan/);
     const free = await freeCoderWithOldHistory();
     expect(await hiddenBefore(db, free.user.id, { name: 'all' }, daysFromToday(0))).toBe(daysFromToday(-364));
     expect(await hiddenBefore(db, free.user.id, { name: '30d' }, daysFromToday(0))).toBeNull();
 
     process.env.DEFAULT_PLAN = 'pro';
     resetConfig();
-    expect(await defaultPlanLine(db, 'pro')).toBe('new accounts start on the Pro plan: all of their history shown');
+    expect(await defaultPlanLine(db, 'pro')).toBe('plans are on: new accounts start on the Pro plan: all of their history shown');
     const { user } = await createUser(db, { handle: `dp${Math.random().toString(36).slice(2, 9)}` });
     const [{ plan_id }] = await rows<{ plan_id: string }>(db, sql`SELECT plan_id FROM users WHERE id = ${user.id}::uuid`);
     expect(plan_id).toBe('pro');

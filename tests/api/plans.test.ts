@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { GET } from '@/app/main/api/v1/get/list/plans/route';
 import { MAX_LIVE_TOKENS } from '@/lib/accounts/tokens';
 import { MAX_BADGES_PER_USER } from '@/lib/badges/store';
@@ -9,6 +9,16 @@ import { limitLines, limitNames, listPublicPlans, type Plan } from '@/lib/plans'
 import { effectiveLimits } from '@/lib/plans/limits';
 import { limitValue, pricingView } from '@/lib/web/public/pricing';
 import { documented } from '../helpers/contract';
+import { resetConfig } from '@/lib/config';
+
+// With plans on (PLANS=on), as an install that sells them; a default install lists only what it
+// offers (tests/api/plans-off.test.ts).
+process.env.PLANS = 'on';
+resetConfig();
+afterAll(() => {
+  delete process.env.PLANS;
+  resetConfig();
+});
 
 const get = (headers: Record<string, string> = {}) => {
   const request = new Request('http://localhost/main/api/v1/get/list/plans', { headers });

@@ -1,9 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/lib/db/client';
 import { listPublicPlans } from '@/lib/plans';
 import { signedUpLocation } from '@/lib/web/account/forms';
 import { chosenPlan, formatMoney, pricingView } from '@/lib/web/public/pricing';
+import { resetConfig } from '@/lib/config';
+
+// With plans on (PLANS=on), as an install that sells them; a default install lists only what it
+// offers (tests/api/plans-off.test.ts).
+process.env.PLANS = 'on';
+resetConfig();
+afterAll(() => {
+  delete process.env.PLANS;
+  resetConfig();
+});
 
 // What the pricing page and the sign-up page say about the plans stored in the database.
 

@@ -436,3 +436,133 @@ describe('teams: a team answer never carries a figure its member did not share',
     );
   });
 });
+
+describe('teams: a full team says so, to its owner and to the person refused', () => {
+  // An install that sells plans (PLANS=on): a Free owner's team holds 3 members. On a default
+  // install no plan limits a team (tests/api/plans-off.test.ts); the same refusal then comes only
+  // at the server's cap.
+  const withPlans = async <T>(run: () => Promise<T>): Promise<T> => {
+    const mailbox = await startMailbox();
+    Object.assign(process.env, { PLANS: 'on', SMTP_URL: mailbox.url, MAIL_FROM: 'Codetally <codetally@example.test>', SITE_URL: 'https://codetally.test' });
+    resetConfig();
+    try {
+      return await run();
+    } finally {
+      for (const name of ['PLANS', 'SMTP_URL', 'MAIL_FROM', 'SITE_URL']) delete process.env[name];
+      resetConfig();
+      await mailbox.close();
+    }
+  };
+
+  it('the fourth person is told the team is full, 3 of 3, not their own plan; no invitation is mailed; the link says full until a member leaves', async () => {
+    await withPlans(async () => {
+      const { getDb } = await import('@/lib/db/client');
+      const { teamInvitation } = await import('@/lib/teams/invitations');
+      const { noticeOf, noticeText } = await import('@/lib/web/account/notices');
+      const free = await newUser({}, 'free');
+      const owner: Person = { handle: free.user.handle, id: free.user.id, plugin: free.token, account: await tokenWithScopes(free.user.id, ['account']) };
+      const [a, b, fourth] = await Promise.all([person(), person(), person()]);
+      const team = await makeTeam(owner, 'Small crew');
+      for (const p of [a, b]) expect((await join(p, team.invite_code)).status).toBe(200);
+      const db = await getDb();
+      expect(await teamInvitation(db, team.invite_code, fourth.id)).toMatchObject({ status: 'full', name: 'Small crew', owner: owner.handle, members: 3, limit: 3 });
+
+      // The refused person: the team's own figures, never a plan (theirs is Pro, the owner's Free).
+      const refused = await join(fourth, team.invite_code);
+      expect(refused.status).toBe(403);
+      const problem = await refused.json();
+      expect(problem).toMatchObject({ code: 'plan_limit', errors: [{ path: 'team_members', code: 'plan_limit' }] });
+      expect(problem.detail).toContain('it is full, 3 of 3');
+      expect(problem.detail).not.toMatch(/your plan|Free|Pro/i);
+      expect((await teamOf(team.id, owner)).members).toHaveLength(3);
+      // The dashboard's words for it are the team's, not "your plan".
+      const { joinTeam: joinByLib } = await import('@/lib/teams/teams');
+      const notice = noticeOf(await joinByLib(db, fourth.id, team.invite_code).catch((err: unknown) => err));
+      expect(notice).toBe('team_full');
+      expect(noticeText(notice)).toMatch(/^This team is full/);
+
+      // The owner cannot mail an invitation the team would refuse.
+      const mailed = await send(invite, 'POST', `/teams/${team.id}/invitations`, { token: owner.account, body: { email: `x-${owner.handle}@example.test` }, params: { id: team.id } });
+      expect(mailed.status).toBe(403);
+      expect((await mailed.json()).detail).toContain('3 of 3');
+
+      // A member leaves: the link opens again, and the fourth gets in.
+      expect((await send(removeMember, 'DELETE', `/teams/${team.id}/members/${b.handle}`, { token: b.account, params: { id: team.id, handle: b.handle } })).status).toBe(204);
+      expect(await teamInvitation(db, team.invite_code, fourth.id)).toMatchObject({ status: 'open', members: 2, limit: 3 });
+      expect((await join(fourth, team.invite_code)).status).toBe(200);
+      expect(await teamInvitation(db, team.invite_code, fourth.id)).toMatchObject({ status: 'member', members: 3 });
+    });
+  });
+
+  it('on a default install (plans off) a team takes a fourth member, and its size names no limit', async () => {
+    const { getDb } = await import('@/lib/db/client');
+    const { teamRoom, roomText } = await import('@/lib/teams/teams');
+    const free = await newUser({}, 'free');
+    const owner: Person = { handle: free.user.handle, id: free.user.id, plugin: free.token, account: await tokenWithScopes(free.user.id, ['account']) };
+    const team = await makeTeam(owner, 'Open crew');
+    for (const p of await Promise.all([person(), person(), person()])) expect((await join(p, team.invite_code)).status).toBe(200);
+    const room = await teamRoom(await getDb(), team.id);
+    expect(room).toMatchObject({ members: 4, full: false });
+    expect(roomText(room)).toBe('4 members');
+  });
+});
+
+describe('teams: an invite link names what it opens, before anyone joins', () => {
+  it('names the team and its owner to the code holder; an expired or unknown code names nothing; a sign-in on its way to it finds it', async () => {
+    const { getDb } = await import('@/lib/db/client');
+    const { sql } = await import('drizzle-orm');
+    const { teamInvitation } = await import('@/lib/teams/invitations');
+    const { invitationIn, joinPath } = await import('@/lib/web/account/invitation');
+    const { createBoard } = await import('@/lib/leaderboards/boards');
+    const db = await getDb();
+    const [owner, guest] = await Promise.all([person(), person()]);
+    const team = await makeTeam(owner, 'Night owls');
+    expect(await teamInvitation(db, team.invite_code, null)).toMatchObject({ status: 'open', name: 'Night owls', owner: owner.handle, members: 1 });
+    expect(await teamInvitation(db, team.invite_code, owner.id)).toMatchObject({ status: 'member' });
+    expect(await teamInvitation(db, 'no-such-code', guest.id)).toEqual({ status: 'unknown' });
+
+    // The path a sign-in or sign-up carries: the team's, the board's, or nothing for any other.
+    expect(await invitationIn(db, joinPath('team', team.invite_code))).toEqual({ kind: 'team', name: 'Night owls', owner: owner.handle });
+    const board = await createBoard(db, owner.id, { name: 'Friday club' });
+    expect(await invitationIn(db, joinPath('board', board.invite_code))).toEqual({ kind: 'board', name: 'Friday club', owner: owner.handle });
+    expect(await invitationIn(db, `/dashboard?code=${team.invite_code}`)).toBeNull();
+    expect(await invitationIn(db, '/dashboard/teams?code=nothing-here')).toBeNull();
+
+    await db.execute(sql`UPDATE teams SET invite_expires_at = now() - interval '1 second' WHERE id = ${team.id}::uuid`);
+    expect(await teamInvitation(db, team.invite_code, guest.id)).toEqual({ status: 'expired' });
+    expect(await invitationIn(db, joinPath('team', team.invite_code))).toBeNull();
+  });
+
+  it('a sign-up by mail on its way to an invite link: the confirmation link carries it, and an address with an account is sent to sign in towards it', async () => {
+    const mailbox = await startMailbox();
+    Object.assign(process.env, { SMTP_URL: mailbox.url, MAIL_FROM: 'Codetally <codetally@example.test>', SITE_URL: 'https://codetally.test' });
+    resetConfig();
+    try {
+      const { getDb } = await import('@/lib/db/client');
+      const { signUpByMail } = await import('@/lib/accounts/confirmation');
+      const { joinPath } = await import('@/lib/web/account/invitation');
+      const owner = await person();
+      const team = await makeTeam(owner, 'Carried');
+      const next = joinPath('team', team.invite_code);
+      const handle = `carry_${owner.handle.slice(-6)}`;
+      const email = `${handle}@example.test`;
+      await (await signUpByMail(await getDb(), { handle, email, password: 'a long password here' }, '198.51.100.7', next)).delivered;
+      const link = new URL(linkIn(await mailbox.next(email), 'https://codetally.test/confirm-email?'));
+      expect(link.searchParams.get('next')).toBe(next);
+      expect(link.searchParams.get('token')).toBeTruthy();
+
+      // Signing up again with the address of an account: the mail's sign-in link goes on to the team.
+      const taken = owner.handle;
+      const known = `known-${taken}@example.test`;
+      const { signUp } = await import('@/lib/accounts/sign-in');
+      expect(await signUp(await getDb(), { handle: `k_${taken.slice(-8)}`, email: known, password: 'a long password here' }, '198.51.100.8')).toBeTruthy();
+      await (await signUpByMail(await getDb(), { handle: `k2_${taken.slice(-8)}`, email: known, password: 'another long password' }, '198.51.100.9', next)).delivered;
+      const signIn = new URL(linkIn(await mailbox.next(known), 'https://codetally.test/signin'));
+      expect(signIn.searchParams.get('callbackUrl')).toBe(next);
+    } finally {
+      for (const name of ['SMTP_URL', 'MAIL_FROM', 'SITE_URL']) delete process.env[name];
+      resetConfig();
+      await mailbox.close();
+    }
+  });
+});

@@ -158,7 +158,8 @@ describe("a profile's AI-assisted coding", () => {
     const shown = await profile();
     expect(shown).toContain('AI-assisted coding, last 30 days');
     expect(shown).toMatch(/30 mins \(50 %\) with an AI agent/);
-    expect(shown).toMatch(/\+120 −0 lines by AI agents \+0 −2 lines by hand/);
+    // Only what was sent: no deletion by the agent, no addition by hand.
+    expect(shown).toMatch(/120 added lines by AI agents 2 deleted lines by hand/);
     expect(shown).toContain('Claude Code');
     // Machines stay private: sharing AI figures shares nothing else.
     expect(shown).not.toContain('desk-9f');

@@ -25,7 +25,7 @@ export interface ClientFixture {
 
 const dir = path.resolve('tests/fixtures/wakatime-clients');
 
-export const clientFixtureNames = ['browser-extension', 'vscode-dev', 'wakatime-cli-ai'] as const;
+export const clientFixtureNames = ['browser-extension', 'claude-code-wakatime', 'vscode-dev', 'wakatime-cli-ai'] as const;
 export type ClientFixtureName = (typeof clientFixtureNames)[number];
 
 export function clientFixture(name: ClientFixtureName): ClientFixture {

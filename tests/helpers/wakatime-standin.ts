@@ -4,8 +4,9 @@ import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { resetConfig } from '../../lib/config';
 
 // A stand-in for WakaTime's API on a random local port: it answers GET
-// /users/current/user_agents?page=N to the one key it knows (Basic base64(key), as wakatime-cli
-// sends it), and whatever a test makes it answer instead. It records what it was asked.
+// /users/current/user_agents?page=N and /users/current/machine_names?page=N to the one key it knows
+// (Basic base64(key), as wakatime-cli sends it), and whatever a test makes it answer instead. It
+// records what it was asked.
 
 export interface StandInRequest {
   path: string;
@@ -24,16 +25,17 @@ export interface StandIn {
   close: () => Promise<void>;
 }
 
-/** Starts the stand-in: `pages`, the `data` of each page WakaTime would answer `key`. */
-export async function startWakatimeStandIn(key: string, pages: unknown[][]): Promise<StandIn> {
+/** Starts the stand-in: `pages`, the `data` of each page of User-Agents WakaTime would answer `key`; `machinePages`, of machine names. */
+export async function startWakatimeStandIn(key: string, pages: unknown[][], machinePages: unknown[][] = [[]]): Promise<StandIn> {
   const requests: StandInRequest[] = [];
   let custom: ((req: StandInRequest) => StandInAnswer) | null = null;
   const basic = `Basic ${Buffer.from(key).toString('base64')}`;
   const byDefault = (req: StandInRequest): StandInAnswer => {
-    if (req.path !== '/api/v1/users/current/user_agents') return { status: 404, body: { error: 'Not found' } };
+    const list = { '/api/v1/users/current/user_agents': pages, '/api/v1/users/current/machine_names': machinePages }[req.path];
+    if (!list) return { status: 404, body: { error: 'Not found' } };
     if (req.authorization !== basic) return { status: 401, body: { error: 'Unauthorized' } };
-    const data = pages[req.page - 1] ?? [];
-    return { status: 200, body: { data, total_pages: pages.length, page: req.page } };
+    const data = list[req.page - 1] ?? [];
+    return { status: 200, body: { data, total_pages: list.length, page: req.page } };
   };
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((request, response) => {
@@ -82,7 +84,7 @@ export async function closedPortUrl(): Promise<string> {
  * back to its own answers and address after each test, closed and the variable restored at the
  * end. `useUrl` points the service elsewhere until the test ends.
  */
-export function wakatimeStandInForTests(key: string, pages: unknown[][]): { readonly standIn: StandIn; useUrl: (url: string) => void } {
+export function wakatimeStandInForTests(key: string, pages: unknown[][], machinePages?: unknown[][]): { readonly standIn: StandIn; useUrl: (url: string) => void } {
   const saved = process.env.WAKATIME_API_URL;
   const useUrl = (url: string) => {
     process.env.WAKATIME_API_URL = url;
@@ -90,7 +92,7 @@ export function wakatimeStandInForTests(key: string, pages: unknown[][]): { read
   };
   let standIn: StandIn | undefined;
   beforeAll(async () => {
-    standIn = await startWakatimeStandIn(key, pages);
+    standIn = await startWakatimeStandIn(key, pages, machinePages);
     useUrl(standIn.url);
   });
   afterEach(() => {

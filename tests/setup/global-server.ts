@@ -30,7 +30,9 @@ export default async function setup(project: TestProject) {
   ensureBuild();
   execFileSync(process.execPath, ['client/build.mjs'], { stdio: 'inherit' }); // the reference client's CLI (tests/e2e/client.test.ts)
   const adminToken = 'e2e-admin-token-0123456789';
-  const env = { ADMIN_TOKEN: adminToken, SYNC_RATE_LIMIT_PER_MINUTE: String(e2eRateLimit), LEADERBOARD_MAX_AGE: '0' };
+  // PLANS=on: the suite's server sells plans (prices, Free's limits); tests/e2e/plans-off.test.ts
+  // starts a default install of its own.
+  const env = { ADMIN_TOKEN: adminToken, SYNC_RATE_LIMIT_PER_MINUTE: String(e2eRateLimit), LEADERBOARD_MAX_AGE: '0', PLANS: 'on' };
   project.provide('adminToken', adminToken);
   if (process.env.TEST_POOLER !== 'pgbouncer') {
     const server = await startTestServer(env);

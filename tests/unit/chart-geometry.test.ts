@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, eachDay } from '../../lib/dates';
-import { calendar, daysIntoWeek, donutArcs, hourTicks, months, slices } from '../../lib/web/chart-geometry';
+import { axisLabels, axisTextWidth, axisTiers, calendar, daysIntoWeek, donutArcs, hourTicks, months, slices, type AxisUnit } from '../../lib/web/chart-geometry';
 
 describe('chart slices', () => {
   it('gives shares of the whole, with the time no named entry holds as "All others"', () => {
@@ -78,5 +78,74 @@ describe('the year calendar', () => {
       { month: 'Feb 2026', seconds: 600, activeDays: 1 },
     ]);
     expect(addDays('2026-01-30', 3)).toBe('2026-02-02');
+  });
+});
+
+describe('the dates under a chart', () => {
+  // The label as drawn: its left and right edges in pixels, as wide as its text can be.
+  const drawn = (dates: string[], width: number, unit: AxisUnit = 'day') =>
+    axisLabels(dates, width, unit).map((l) => {
+      const w = axisTextWidth(l.text);
+      const anchor = (l.at / 100) * width;
+      const left = l.align === 'start' ? anchor : l.align === 'end' ? anchor - w : anchor - w / 2;
+      return { ...l, left, right: left + w };
+    });
+
+  function expectReadable(dates: string[], width: number, unit: AxisUnit = 'day') {
+    const labels = drawn(dates, width, unit);
+    const slot = width / dates.length;
+    for (const [i, l] of labels.entries()) {
+      // Under its own column (over its centre), inside the plot, clear of the one before.
+      const centre = (l.column + 0.5) * slot;
+      expect(l.left).toBeLessThanOrEqual(centre + 1e-9);
+      expect(l.right).toBeGreaterThanOrEqual(centre - 1e-9);
+      expect(l.left).toBeGreaterThanOrEqual(-1e-9);
+      expect(l.right).toBeLessThanOrEqual(width + 1e-9);
+      if (i > 0) expect(l.left).toBeGreaterThan(labels[i - 1].right);
+    }
+    return labels;
+  }
+
+  // A 390 px phone's card leaves the plot about 290 px; a 1366 px desktop's about 1000 (and every tier's width).
+  const widths = [290, 1000, ...axisTiers.map((t) => t.plot)];
+
+  it('never overlaps, for 1, 7, 30 and 365 days at phone and desktop widths, and always names some day', () => {
+    for (const n of [1, 7, 30, 365])
+      for (const width of widths) {
+        const dates = eachDay(addDays('2026-12-05', 1 - n), '2026-12-05');
+        expect(expectReadable(dates, width).length).toBeGreaterThan(0);
+      }
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 800 }), fc.integer({ min: 120, max: 1600 }), fc.integer({ min: 0, max: 3000 }), (n, width, offset) => {
+        const end = addDays('2024-01-01', offset);
+        expectReadable(eachDay(addDays(end, 1 - n), end), width);
+      }),
+    );
+  });
+
+  it('labels every day of a week on a desktop, fewer on a phone, weeks and months at long ranges', () => {
+    const week = eachDay('2026-11-29', '2026-12-05');
+    expect(axisLabels(week, 1000).map((l) => l.text)).toEqual(['Nov 29', 'Nov 30', 'Dec 1', 'Dec 2', 'Dec 3', 'Dec 4', 'Dec 5']);
+    const phone = axisLabels(week, 220).map((l) => l.text);
+    expect(phone.length).toBeLessThan(7);
+    expect(phone.at(-1)).toBe('Dec 5'); // today is named
+    // A month on a phone: Mondays.
+    const month = eachDay('2026-11-06', '2026-12-05');
+    expect(axisLabels(month, 220).map((l) => l.text)).toEqual(['Nov 9', 'Nov 16', 'Nov 23', 'Nov 30']);
+    // A year: months, January named by its year.
+    const year = eachDay('2025-12-06', '2026-12-05');
+    const texts = axisLabels(year, 1000).map((l) => l.text);
+    expect(texts).toEqual(['2026', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
+    expect(axisLabels(year, 220).length).toBeLessThan(texts.length);
+    // A single day is labelled under its one column, in the middle.
+    expect(axisLabels(['2026-12-05'], 290)).toEqual([{ column: 0, text: 'Dec 5', at: 50, align: 'middle' }]);
+  });
+
+  it('labels weeks and months as their columns', () => {
+    const mondays = Array.from({ length: 53 }, (_, i) => addDays('2025-12-08', i * 7));
+    for (const width of widths) expectReadable(mondays, width, 'week');
+    const firsts = Array.from({ length: 30 }, (_, i) => `${2024 + Math.floor((i + 6) / 12)}-${String(((i + 6) % 12) + 1).padStart(2, '0')}-01`);
+    for (const width of widths) expectReadable(firsts, width, 'month');
+    expect(axisLabels(firsts, 1000, 'month')[0].text).toBe('Jul');
   });
 });

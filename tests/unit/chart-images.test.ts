@@ -38,7 +38,8 @@ describe('chart images', () => {
 
   it('activity: one cell per day of the year in 53 columns, and its figures in words', () => {
     const days = year('2026-11-26');
-    const { svg, desc } = activitySvg({ name: 'Ada', days }, 'light');
+    const { svg, title, desc } = activitySvg({ name: 'Ada', days }, 'light');
+    expect(title).toBe('Coding activity of Ada, the last 365 days: 20 hrs 20 mins');
     const cells = [...svg.matchAll(/<rect x="(\d+)" y="(\d+)" width="10" height="10" rx="2" class="l(\d)"\/>/g)];
     // The day cells, then the legend's five.
     expect(cells).toHaveLength(365 + 5);
@@ -57,7 +58,7 @@ describe('chart images', () => {
     grid[1][14] = 1800;
     grid[6][22] = 60;
     const { svg, title, desc } = hoursSvg({ name: 'Ada', grid, from: '2025-11-27', to: '2026-11-26' }, 'light');
-    const cells = [...svg.matchAll(/<rect x="(\d+)" y="(\d+)" width="14" height="14" rx="2" class="l(\d)"\/>/g)];
+    const cells = [...svg.matchAll(/<rect x="(\d+)" y="(\d+)" width="12" height="12" rx="2" class="l(\d)"\/>/g)];
     // The hour cells, Monday's first, then the legend's five.
     expect(cells).toHaveLength(168 + 5);
     const hourCells = cells.slice(0, 168);
@@ -66,7 +67,7 @@ describe('chart images', () => {
     const levelAt = (day: number, hour: number) => Number(hourCells[day * 24 + hour][3]);
     expect([levelAt(1, 13), levelAt(1, 14), levelAt(6, 22), levelAt(0, 0)]).toEqual([4, 1, 1, 0]);
     expect(hourCells.filter((c) => c[3] !== '0')).toHaveLength(3);
-    expect(title).toBe('When in the week Ada codes');
+    expect(title).toBe('When in the week Ada codes, 2025-11-27 to 2026-11-26: 2 hrs 31 mins');
     expect(desc).toBe("Coding time by weekday and hour between 2025-11-27 and 2026-11-26: 3 of the week's 168 hours have some; the busiest, Tue 13:00 to 14:00, 2 hrs in all.");
     for (const label of ['Mon', 'Sun', '0', '21', 'Less', 'More']) expect(svg).toContain(`>${label}</text>`);
     expect(hoursSvg({ name: 'Ada', grid: grid.map((row) => row.map(() => 0)), from: '2025-11-27', to: '2026-11-26' }, 'light').desc).toBe('No coding time between 2025-11-27 and 2026-11-26.');
@@ -75,25 +76,39 @@ describe('chart images', () => {
   it('languages: the top 8 and "All others", each with its time and share', () => {
     const languages = Array.from({ length: 10 }, (_, i) => ({ name: `L${i}`, seconds: (10 - i) * 600 }));
     const { svg, title, desc } = languagesSvg({ name: 'Ada', range: '7d', languages }, 'light');
-    expect(title).toBe('Languages of Ada, the last 7 days');
+    expect(title).toBe('Languages of Ada, the last 7 days: 9 hrs 10 mins');
     expect(desc).toMatch(/^Most time in L0 \(18\.2%\), L1 \(16\.4%\), .*L7 \(5\.5%\), all others \(5\.5%\); 9 hrs 10 mins in the last 7 days\.$/);
     expect(svg).toContain('>1 hr 40 mins · 18.2%</text>');
     expect(svg).toContain('>All others</text>');
     expect(svg).not.toContain('>L8</text>');
     expect(languagesSvg({ name: 'Ada', range: '30d', languages: null }, 'light').svg).toContain('>Languages are not shared.</text>');
-    expect(languagesSvg({ name: 'Ada', range: '30d', languages: [] }, 'light').desc).toBe('No coding time in the last 30 days.');
+    expect(languagesSvg({ name: 'Ada', range: '30d', languages: [] }, 'light')).toMatchObject({ title: 'Languages of Ada, the last 30 days: 0 mins', desc: 'No coding time in the last 30 days.' });
+    // Languages not shared: neither they nor their total are named.
+    expect(languagesSvg({ name: 'Ada', range: '30d', languages: null }, 'light').title).toBe('Languages of Ada, the last 30 days');
   });
 
   it('weekly: a column per week, the current one marked as so far', () => {
     const today = '2026-11-26'; // a Thursday
     const weeks = Array.from({ length: 12 }, (_, i) => ({ week_start: addDays(isoWeekStart(today), -7 * (11 - i)), seconds: i * 3600 }));
-    const { svg, desc } = weeklySvg({ name: 'Ada', weeks, today }, 'light');
+    const { svg, title, desc } = weeklySvg({ name: 'Ada', weeks, today }, 'light');
+    expect(title).toBe('Weekly coding time of Ada, the last 12 weeks: 66 hrs');
     expect([...svg.matchAll(/class="c1"/g)]).toHaveLength(12);
     expect(svg).toContain('fill-opacity="0.45"');
     expect(svg).toContain('>so far</text>');
     expect(desc).toContain('week of 2026-09-07 0 mins, week of 2026-09-14 1 hr,');
     expect(desc).toMatch(/this week so far \(4 of 7 days\) 11 hrs\.$/);
     expect(desc.startsWith('66 hrs in 12 weeks: ')).toBe(true);
+  });
+
+  it('the profile\'s two card-sized images fit a phone\'s card with their text 9 px or more', () => {
+    // A 390 px screen leaves a card 324 px of content (1 rem of page and of card padding each side, a 1 px border).
+    const card = 390 - 4 * 16 - 2;
+    const grid = Array.from({ length: 7 }, () => Array<number>(24).fill(60));
+    const weeks = Array.from({ length: 12 }, (_, i) => ({ week_start: addDays('2026-11-23', -7 * (11 - i)), seconds: 3600 }));
+    for (const drawn of [hoursSvg({ name: 'Ada', grid, from: '2025-11-27', to: '2026-11-26' }, 'light'), weeklySvg({ name: 'Ada', weeks, today: '2026-11-26' }, 'light')]) {
+      expect(drawn.svg).toContain(`font-size:${drawn.textPx}px`);
+      expect((drawn.textPx * Math.min(1, card / drawn.width))).toBeGreaterThanOrEqual(9);
+    }
   });
 
   it('carry their own colours: light, dark, or both by the colour scheme', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dashboardRange } from '@/lib/web/account/dashboard-range';
+import { DASHBOARD_RANGE, dashboardRange } from '@/lib/web/account/dashboard-range';
 import { insightsQuerySchema } from '@/lib/figures/schemas';
 import { projectRangeQuery } from '@/lib/projects/schemas';
 import { ownRangeNames } from '@/lib/stats/range';
@@ -9,12 +9,13 @@ import { addDays, eachDay } from '@/lib/dates';
 
 // A dashboard page's range comes from its address: the links' `range`, or the form's `from` and
 // `to`, checked by the rules of the route the page draws; a bad one is said, naming the field and
-// the rule, and the page's fallback shown.
+// the rule, and the dashboard's one default shown (every page opens on the same dates).
 
 describe('the dashboard range', () => {
-  it('takes a named range, from and to dates, and nothing as the last 7 days', () => {
+  it('takes a named range, from and to dates, and nothing as the last 30 days', () => {
     for (const name of ['7d', '30d', '365d', 'all'] as const) expect(dashboardRange({ range: name })).toEqual({ query: { name } });
-    expect(dashboardRange({})).toEqual({ query: { name: '7d' } });
+    expect(DASHBOARD_RANGE).toBe('30d');
+    expect(dashboardRange({})).toEqual({ query: { name: '30d' } });
     expect(dashboardRange({ from: '2025-01-01', to: '2025-03-31' })).toEqual({ query: { name: 'custom', from: '2025-01-01', to: '2025-03-31' }, from: '2025-01-01', to: '2025-03-31' });
     // The form sends empty fields; they are not given.
     expect(dashboardRange({ range: '30d', from: '', to: ' ' })).toEqual({ query: { name: '30d' } });
@@ -30,20 +31,20 @@ describe('the dashboard range', () => {
     [{ from: '2024-01-01', to: '2025-01-01' }, /^to: the span may be at most 366 days$/],
     [{ range: '7d', from: '2025-01-01', to: '2025-01-02' }, /^range: give either range or from and to, not both$/],
     [{ range: ['7d', '30d'] }, /^range: give it once$/],
-  ])('refuses %j with a message naming the field and the rule, and shows the last 7 days', (search, message) => {
+  ])('refuses %j with a message naming the field and the rule, and shows the last 30 days', (search, message) => {
     const range = dashboardRange(search);
-    expect(range.query).toEqual({ name: '7d' });
+    expect(range.query).toEqual({ name: '30d' });
     expect(range.error).toMatch(message);
   });
 });
 
 describe('the range of the other dashboard pages', () => {
-  it('falls back to the page\'s own default, with or without a refused range', () => {
-    expect(dashboardRange({}, '30d')).toEqual({ query: { name: '30d' } });
-    expect(dashboardRange({ range: '7d' }, '30d')).toEqual({ query: { name: '7d' } });
-    expect(dashboardRange({ range: '14d' }, '30d')).toMatchObject({ query: { name: '30d' }, error: expect.stringMatching(/^range: must be one of/) });
-    expect(dashboardRange({ range: ['7d', '7d'] }, '30d')).toEqual({ query: { name: '30d' }, error: 'range: give it once' });
-    expect(dashboardRange({ from: '2025-03-02', to: '2025-03-01' }, '30d')).toEqual({
+  it('falls back to the one default of every page, with or without a refused range', () => {
+    expect(dashboardRange({}, ownRangeNames)).toEqual({ query: { name: '30d' } });
+    expect(dashboardRange({ range: '7d' }, ownRangeNames)).toEqual({ query: { name: '7d' } });
+    expect(dashboardRange({ range: '14d' }, ownRangeNames)).toMatchObject({ query: { name: '30d' }, error: expect.stringMatching(/^range: must be one of/) });
+    expect(dashboardRange({ range: ['7d', '7d'] }, ownRangeNames)).toEqual({ query: { name: '30d' }, error: 'range: give it once' });
+    expect(dashboardRange({ from: '2025-03-02', to: '2025-03-01' }, ownRangeNames)).toEqual({
       query: { name: '30d' },
       error: 'to: must not be before from',
       from: '2025-03-02',
@@ -52,18 +53,19 @@ describe('the range of the other dashboard pages', () => {
   });
 
   it('takes only the named ranges of the page\'s route, and names them when refusing another', () => {
-    expect(dashboardRange({ range: '365d' }, '30d', ownRangeNames)).toEqual({ query: { name: '365d' } });
-    expect(dashboardRange({ range: '90d' }, '30d', ownRangeNames)).toEqual({ query: { name: '30d' }, error: 'range: must be one of 7d, 30d, 365d, all' });
-    expect(dashboardRange({ range: 'today' }, '30d', ownRangeNames).error).toBe('range: must be one of 7d, 30d, 365d, all');
+    expect(dashboardRange({ range: '365d' }, ownRangeNames)).toEqual({ query: { name: '365d' } });
+    expect(dashboardRange({ range: '90d' }, ownRangeNames)).toEqual({ query: { name: '30d' }, error: 'range: must be one of 7d, 30d, 365d, all' });
+    expect(dashboardRange({ range: 'today' }, ownRangeNames).error).toBe('range: must be one of 7d, 30d, 365d, all');
   });
 
   // The pages link to their route's answers (a project's CSV) with the range they show, and
   // insights draws GET /me/insights: a page must accept exactly what its route accepts.
+  // An address without a range is the one case read apart: every page opens on the dashboard's
+  // default (the routes keep their documented ones: GET /me/insights 7 days).
   it.each([
-    ['the project pages and GET /me/projects', '30d', ownRangeNames, projectRangeQuery],
-    // (The insights page shows 30 days when asked for none, the route 7; compared with the route's.)
-    ['insights and GET /me/insights', '7d', undefined, insightsQuerySchema],
-  ] as const)('%s accept the same addresses and read them alike', (_, fallback, names, route) => {
+    ['the project pages and GET /me/projects', ownRangeNames, projectRangeQuery],
+    ['insights and GET /me/insights', undefined, insightsQuerySchema],
+  ] as const)('%s accept the same addresses and read them alike', (_, names, route) => {
     const searches: Record<string, string>[] = [
       {},
       ...['today', '7d', '30d', '90d', '365d', 'all', '1y', 'constructor'].map((range) => ({ range })),
@@ -76,10 +78,11 @@ describe('the range of the other dashboard pages', () => {
     ];
     let refused = 0;
     for (const search of searches) {
-      const page = dashboardRange(search, fallback, names);
+      const page = dashboardRange(search, names);
       const api = route.safeParse(search);
       expect([search, page.error === undefined]).toEqual([search, api.success]);
-      if (api.success) expect([search, page.query]).toEqual([search, api.data]);
+      if (Object.keys(search).length === 0) expect(page.query).toEqual({ name: DASHBOARD_RANGE });
+      else if (api.success) expect([search, page.query]).toEqual([search, api.data]);
       else refused++;
     }
     // Both kinds were compared.

@@ -201,43 +201,49 @@ describe('the data dump reader', () => {
   });
 });
 
-describe("the dump's list of User-Agents", () => {
+describe("the dump's lists of User-Agents and machine names", () => {
   const agents = [
     { id: 'ua-1', value: 'wakatime/v1.90.0 (linux-6.8.0-x86_64) go1.22.1 neovim/0.9.5 vim-wakatime/11.1.1', editor: 'Neovim', os: 'Linux' },
     { id: 'ua-2', value: 'something else', editor: 'vscode', os: 'Mac' },
   ];
-  const heartbeats = [{ entity: 'a.go', time: 1, user_agent_id: 'ua-1' }];
-  /** Reads `doc` in chunks of `size` bytes; returns the heartbeats and the User-Agent entries. */
+  const machines = [{ id: 'm-1', name: 'ada-desk', value: 'ada-desk.local' }];
+  const heartbeats = [{ entity: 'a.go', time: 1, user_agent_id: 'ua-1', machine_name_id: 'm-1' }];
+  /** Reads `doc` in chunks of `size` bytes; returns the heartbeats, the User-Agent entries and the machine names. */
   function both(doc: string, size: number, heartbeats = true) {
     const entries: unknown[] = [];
-    const reader = new DumpReader({ heartbeats, onUserAgent: (e) => entries.push(e) });
+    const machineEntries: unknown[] = [];
+    const reader = new DumpReader({ heartbeats, onUserAgent: (e) => entries.push(e), onMachineName: (e) => machineEntries.push(e) });
     const bytes = Buffer.from(doc);
     const out: unknown[] = [];
     for (let i = 0; i < bytes.length; i += size) out.push(...reader.push(bytes.subarray(i, i + size)));
-    return { out, entries, read: reader.userAgentsRead, reader };
+    return { out, entries, machineEntries, read: reader.originsRead, reader };
   }
 
   it('is read before or after the days, whatever the chunks, and alone by a reader of that list', () => {
-    const before = JSON.stringify({ user_agents: agents, days: [{ date: '2024-01-01', heartbeats }] });
-    const after = JSON.stringify({ user: {}, days: [{ date: '2024-01-01', heartbeats }], user_agents: agents });
+    const before = JSON.stringify({ user_agents: agents, machine_names: machines, days: [{ date: '2024-01-01', heartbeats }] });
+    const after = JSON.stringify({ user: {}, days: [{ date: '2024-01-01', heartbeats }], machine_names: machines, user_agents: agents });
     for (const doc of [before, after]) {
       for (const size of [1, 3, 64, 1 << 20]) {
         const read = both(doc, size);
         read.reader.end();
-        expect(read).toMatchObject({ out: heartbeats, entries: agents, read: true });
-        // The first pass of an import: no heartbeat is cut out, the list is.
-        expect(both(doc, size, false)).toMatchObject({ out: [], entries: agents, read: true });
+        expect(read).toMatchObject({ out: heartbeats, entries: agents, machineEntries: machines, read: true });
+        // The first pass of an import: no heartbeat is cut out, the lists are.
+        expect(both(doc, size, false)).toMatchObject({ out: [], entries: agents, machineEntries: machines, read: true });
       }
     }
     // A reader of the list alone knows at once that a bare array of heartbeats has none.
     expect(both(JSON.stringify(heartbeats), 1, false)).toMatchObject({ out: [], entries: [], read: true });
     expect(both(JSON.stringify({ days: [] }), 4, false)).toMatchObject({ entries: [], read: false });
+    // One list read is not both: the pass goes on for the other.
+    expect(both(JSON.stringify({ user_agents: agents, days: [] }), 4, false)).toMatchObject({ entries: agents, read: false });
   });
 
   it('is an array of objects, or null', () => {
     expect(both('{"user_agents":null,"days":[]}', 2)).toMatchObject({ entries: [] });
     expect(errorOf('{"user_agents":{},"days":[]}')).toMatch(/^Not a WakaTime data dump: "user_agents" is an object/);
     expect(errorOf('{"user_agents":[1],"days":[]}')).toMatch(/^Not a WakaTime data dump: an entry of "user_agents" is a number/);
+    expect(errorOf('{"machine_names":"x","days":[]}')).toMatch(/^Not a WakaTime data dump: "machine_names" is a string/);
+    expect(errorOf('{"machine_names":[true],"days":[]}')).toMatch(/^Not a WakaTime data dump: an entry of "machine_names" is /);
   });
 });
 
@@ -270,6 +276,22 @@ describe('the origin of an imported heartbeat', () => {
     expect(checkHeartbeat({ ...base, user_agent_id: 'ua-1' }, ctx)).toMatchObject({ editor: 'Zed', os: 'Mac' });
     expect(checkHeartbeat({ ...base, user_agent_id: 'ua-1', user_agent: 'wakatime/1 (linux-6) go1 emacs/29 emacs-wakatime/1.0' }, ctx)).toMatchObject({ editor: 'Emacs', os: 'Linux' });
     expect(checkHeartbeat({ ...base, user_agent_id: 'nope' }, ctx)).toMatchObject({ editor: '', os: 'Unknown' });
+  });
+
+  it("names its machine by machine_name_id from the list first given, a plain name only; a hostname of its own comes first", () => {
+    const origins = new DumpOrigins();
+    origins.addMachine({ id: 'm-1', name: 'ada-desk', value: 'ada-desk.local' });
+    origins.addMachine({ id: 'm-1', name: 'later' });
+    origins.addMachine({ id: 'm-2', value: 'build-box' });
+    origins.addMachine({ id: 'm-3', name: 'bad\u0000name' });
+    origins.addMachine({ id: 4, name: 'x' });
+    const ctx: CheckContext = { key: 'k', userAgent: null, earliest: 0, latest: Infinity, tooOld: 'old', digests: new Map(), origins: new Map(), dump: origins };
+    const base = { entity: 'a.go', time: 1_700_000_000 };
+    expect(checkHeartbeat({ ...base, machine_name_id: 'm-1' }, ctx)).toMatchObject({ machine: 'ada-desk' });
+    expect(checkHeartbeat({ ...base, machine_name_id: 'm-2' }, ctx)).toMatchObject({ machine: 'build-box' });
+    expect(checkHeartbeat({ ...base, machine_name_id: 'm-3' }, ctx)).toMatchObject({ machine: '' });
+    expect(checkHeartbeat({ ...base, machine_name_id: 'nope' }, ctx)).toMatchObject({ machine: '' });
+    expect(checkHeartbeat({ ...base, machine_name_id: 'm-1', hostname: 'own' }, ctx)).toMatchObject({ machine: 'own' });
   });
 
   it('keeps at most MAX_DUMP_USER_AGENTS User-Agents', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../lib/config';
 import { ApiError } from '../../lib/http/problem';
 import { MAX_DUMP_USER_AGENTS } from '../../lib/wakatime/dump-origins';
-import { fetchUserAgents, MAX_ANSWER_BYTES, MAX_PAGES, readUserAgentsPage, wakatimeKeyOf } from '../../lib/wakatime/user-agents-fetch';
+import { fetchMachineNames, fetchUserAgents, MAX_ANSWER_BYTES, MAX_PAGES, readMachineNamesPage, readUserAgentsPage, wakatimeKeyOf } from '../../lib/wakatime/user-agents-fetch';
 import { closedPortUrl, wakatimeStandInForTests, type StandIn } from '../helpers/wakatime-standin';
 
 // Reading a user's User-Agents from WakaTime (lib/wakatime/user-agents-fetch.ts): what is kept of
@@ -97,8 +97,18 @@ describe('the X-WakaTime-Api-Key header', () => {
 describe("fetching a user's User-Agents from WakaTime", () => {
   const key = `waka_${randomUUID()}`;
 
-  const waka = wakatimeStandInForTests(key, [[agent('ua-1'), agent('ua-2')], [agent('ua-3'), agent('ua-1', 'later')]]);
+  const waka = wakatimeStandInForTests(key, [[agent('ua-1'), agent('ua-2')], [agent('ua-3'), agent('ua-1', 'later')]], [[{ id: 'm-1', name: 'desk', value: 'desk.local' }, { id: 'm-2', name: null, value: 'box' }]]);
   const { useUrl } = waka;
+
+  it("reads the machine names alike: each id with its name, else its value (the hostname)", async () => {
+    expect(await fetchMachineNames(key)).toEqual([
+      { id: 'm-1', name: 'desk' },
+      { id: 'm-2', name: 'box' },
+    ]);
+    expect(waka.standIn.requests.map((r) => r.path)).toEqual(['/api/v1/users/current/machine_names']);
+    expect(readMachineNamesPage({ data: [{ id: 'm-3' }, { id: 'm-4', name: '  ' }, { id: 5, name: 'x' }, 'x'] })).toEqual({ entries: [], totalPages: 1 });
+    expect(readMachineNamesPage({ machines: [] })).toBeNull();
+  });
 
   it('asks with the key as wakatime-cli sends it, reads every page, each id once (the first)', async () => {
     const found = await fetchUserAgents(key);

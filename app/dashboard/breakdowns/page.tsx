@@ -5,6 +5,7 @@ import { StackedDays } from '../../components/stacked-days';
 import { RangePicker } from '../range-picker';
 import { formatDuration } from '@/lib/badges/format';
 import { getDb } from '@/lib/db/client';
+import { linesText } from '@/lib/lines';
 import { ownBreakdowns, ownMachinesAndSystems, stackedBy, type StackedBy } from '@/lib/stats/breakdowns';
 import { dashboardRange } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
@@ -53,7 +54,7 @@ function NamedTable({ rows, caption, total }: { rows: { name: string; seconds: n
 export default async function BreakdownsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser(path);
   const search = await searchParams;
-  const range = dashboardRange(search, '30d');
+  const range = dashboardRange(search);
   const by: StackedBy = (stackedBy as readonly string[]).includes(one(search.by) ?? '') ? (one(search.by) as StackedBy) : 'project';
   const filter = { machine: one(search.machine), os: one(search.os) };
   const db = await getDb();
@@ -72,7 +73,8 @@ export default async function BreakdownsPage({ searchParams }: { searchParams: P
       <RangePicker user={user} path={path} range={range} dates={found.range} />
       <form method="get" action={path} className="inline" aria-label="Only the time of one machine or system">
         <input type="hidden" name="by" value={by} />
-        {typeof search.range === 'string' && <input type="hidden" name="range" value={search.range} />}
+        {/* The range shown stays, named or from and to. */}
+        {(['range', 'from', 'to'] as const).map((k) => typeof search[k] === 'string' && <input key={k} type="hidden" name={k} value={search[k]} />)}
         <div>
           <label htmlFor="f-machine">Machine</label>
           <select id="f-machine" name="machine" defaultValue={filter.machine ?? ''}>
@@ -103,8 +105,8 @@ export default async function BreakdownsPage({ searchParams }: { searchParams: P
         items={[
           { label: 'coding time', value: formatDuration(found.total_seconds) },
           { label: 'AI-assisted', value: `${formatDuration(ai.seconds)} (${percent(ai.seconds, found.total_seconds)})` },
-          { label: 'lines by AI agents (added / deleted)', value: `${ai.lines.ai_additions} / ${ai.lines.ai_deletions}` },
-          { label: 'lines by you (added / deleted)', value: `${ai.lines.human_additions} / ${ai.lines.human_deletions}` },
+          { label: 'lines by AI agents', value: linesText(ai.lines.ai_additions, ai.lines.ai_deletions) },
+          { label: 'lines by you', value: linesText(ai.lines.human_additions, ai.lines.human_deletions) },
         ]}
       />
       <Card id="bd-daily" title="Every day" level="h2">
@@ -121,7 +123,12 @@ export default async function BreakdownsPage({ searchParams }: { searchParams: P
             ),
           )}
         </nav>
-        <StackedDays days={found.daily} names={found.stacked.names} caption={`Coding time per day by ${by}`} />
+        <StackedDays
+          days={found.daily}
+          names={found.stacked.names}
+          caption={`Coding time per day by ${by}`}
+          hourly={found.daily.length === 1 ? { href: `/dashboard/timeline?date=${found.daily[0].date}`, text: 'The day hour by hour, on the Timeline' } : undefined}
+        />
       </Card>
       <div className="grid">
         <Card id="bd-ai" title="AI-assisted and your own" level="h2">

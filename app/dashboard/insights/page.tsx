@@ -40,8 +40,8 @@ function BarList({ rows, caption }: { rows: { label: string; seconds: number }[]
 
 export default async function InsightsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser('/dashboard/insights');
-  // GET /me/insights's rules (any named range, or from and to); 30 days unless asked.
-  const range = dashboardRange(await searchParams, '30d');
+  // GET /me/insights's rules (any named range, or from and to); the dashboard's default unless asked.
+  const range = dashboardRange(await searchParams);
   const found = await insights(await getDb(), user, range.query);
   return (
     <>
@@ -58,6 +58,7 @@ export default async function InsightsPage({ searchParams }: { searchParams: Pro
       />
       <div className="grid">
         <Card id="in-weekdays" title="Average by weekday" level="h2">
+          <p className="muted">Over every date of each weekday in the range, days without time included: which days you code on.</p>
           <BarList caption="Average time per weekday" rows={found.weekdays.map((w) => ({ label: weekdayNames[w.weekday], seconds: w.average_seconds }))} />
         </Card>
         <Card id="in-hours" title="By hour of the day" level="h2">

@@ -1,11 +1,9 @@
 'use client';
 
-import { useActionState, useState } from 'react';
+import { useActionState } from 'react';
 import { Field, FormMessage } from '../../components/form-bits';
 import { createBoardAction, joinBoardAction } from './actions';
 import { submitted, type FormState } from '@/lib/web/account/forms';
-import type { SiteAddress } from '@/lib/web/account/session';
-import { useVisitorText } from '../visitor-origin';
 
 /** Makes a private leaderboard; works as a plain form post without JavaScript. */
 export function CreateBoardForm() {
@@ -40,27 +38,5 @@ export function JoinBoardForm({ code, label = 'Join' }: { code?: string; label?:
       </button>
       <FormMessage state={state} />
     </form>
-  );
-}
-
-/** The invite link, with a button that copies it (the link stays selectable without JavaScript). */
-export function InviteLink({ link: made, site }: { link: string; site: SiteAddress }) {
-  const link = useVisitorText(made, site);
-  const [copied, setCopied] = useState(false);
-  return (
-    <p>
-      <label htmlFor="invite-link">Invite link</label>
-      <input id="invite-link" type="text" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
-      <button
-        type="button"
-        className="secondary"
-        onClick={() => navigator.clipboard.writeText(link).then(() => setCopied(true), () => setCopied(false))}
-      >
-        Copy invite link
-      </button>
-      <span role="status" className="muted">
-        {copied ? ' Copied.' : ''}
-      </span>
-    </p>
   );
 }

@@ -7,6 +7,7 @@ import { inviteByMail } from '@/lib/teams/invitations';
 import { createTeamSchema, invitationSchema, inviteCodeSchema, joinTeamSchema, roleSchema, shareSchema } from '@/lib/teams/schemas';
 import { createTeam, deleteTeam, joinTeam, removeMember, rotateInviteCode, setRole, setShare } from '@/lib/teams/teams';
 import { noticeOf } from '@/lib/web/account/notices';
+import { joinPath } from '@/lib/web/account/invitation';
 import { requireUser } from '@/lib/web/account/session';
 
 // The team pages' forms: the session re-read, the API's own schemas, the same lib functions. A
@@ -36,8 +37,11 @@ export async function createTeamAction(form: FormData): Promise<void> {
 }
 
 export async function joinTeamAction(form: FormData): Promise<void> {
-  const user = await requireUser('/dashboard/teams');
-  const team = await attempt('/dashboard/teams', async () => joinTeam(await getDb(), user.id, joinTeamSchema.parse({ code: field(form, 'code') }).code));
+  // A refusal goes back to the invitation (its page says why: full, expired), not a bare list.
+  const code = field(form, 'code')?.trim().slice(0, 100);
+  const page = code ? joinPath('team', code) : '/dashboard/teams';
+  const user = await requireUser(page);
+  const team = await attempt(page, async () => joinTeam(await getDb(), user.id, joinTeamSchema.parse({ code: field(form, 'code') }).code));
   redirect(`/dashboard/teams/${team.id}`);
 }
 

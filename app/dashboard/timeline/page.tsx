@@ -13,59 +13,63 @@ import { requireUser } from '@/lib/web/account/session';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Timeline', description: 'When you coded on a day.', robots: { index: false } };
 
-const WIDTH = 960;
-const LABEL = 150;
-const LANE = 26;
-const TOP = 22;
 const palette = ['var(--c1)', 'var(--c2)', 'var(--c3)', 'var(--c4)', 'var(--c5)', 'var(--c6)', 'var(--c7)', 'var(--c8)'];
+/** The track's own units: each lane's SVG is stretched to the width its row leaves (preserveAspectRatio none). */
+const TRACK = 1000;
 
+/**
+ * The day as lanes, one a project: the names are the page's text (whole, wrapped, the page's size
+ * at any width) and each lane's bars an SVG stretched to the rest of its row, so nothing is drawn
+ * smaller on a phone; there the names go above their lanes and the hours are labelled every 6.
+ */
 function Drawing({ date, timeZone, segments }: { date: string; timeZone: string; segments: Segment[] }) {
   const day = localDay(date, timeZone);
-  const x = (ms: number) => LABEL + ((ms - day.start) / (day.end - day.start)) * (WIDTH - LABEL - 10);
+  const share = (ms: number) => ((ms - day.start) / (day.end - day.start)) * 100;
   const lanes = [...new Set(segments.map((s) => s.project ?? '(no project)'))];
   const languages = [...new Set(segments.map((s) => s.language))];
   const color = (language: string) => palette[languages.indexOf(language) % palette.length];
-  const height = TOP + Math.max(1, lanes.length) * LANE + 4;
+  // Every 3rd hour gets a gridline and a label (every 6th only, on a phone); a day that skips an hour (a clock change) has none for it.
+  const marks = day.hours.flatMap((h, hour) => (h && hour % 3 === 0 ? [{ hour, at: share(h.start) }] : []));
   return (
     <>
-      <svg viewBox={`0 0 ${WIDTH} ${height}`} width="100%" role="img" aria-labelledby="tl-title tl-desc" style={{ maxWidth: `${WIDTH}px`, display: 'block' }}>
-        <title id="tl-title">{`Coding on ${date}`}</title>
-        <desc id="tl-desc">{`${segments.length} segments in ${lanes.length} projects; the table below lists them.`}</desc>
-        {day.hours.map((h, hour) =>
-          h && hour % 3 === 0 ? (
-            <g key={hour}>
-              <line x1={x(h.start)} x2={x(h.start)} y1={TOP - 4} y2={height} stroke="var(--line)" />
-              <text x={x(h.start) + 2} y={12} fontSize="11" fill="var(--muted)">
-                {String(hour).padStart(2, '0')}:00
-              </text>
-            </g>
-          ) : null,
-        )}
-        {lanes.map((lane, i) => (
-          <text key={lane} x={0} y={TOP + i * LANE + 17} fontSize="12" fill="currentColor">
-            {lane.length > 20 ? `${lane.slice(0, 19)}…` : lane}
-          </text>
+      <div className="tl" role="img" aria-label={`Coding on ${date}: ${segments.length} segments in ${lanes.length} projects; the table below lists them.`}>
+        <div className="tl-hours">
+          {marks.map((m) => (
+            <span key={m.hour} className={m.hour % 6 === 0 ? (m.hour === 0 ? 'start' : undefined) : 'tl-3h'} style={{ left: `${m.at}%` }}>
+              {String(m.hour).padStart(2, '0')}:00
+            </span>
+          ))}
+        </div>
+        {lanes.map((lane) => (
+          <div key={lane} className="tl-lane">
+            <span className="tl-name">{lane}</span>
+            <svg className="tl-track" viewBox={`0 0 ${TRACK} 10`} preserveAspectRatio="none" focusable="false">
+              {marks.map((m) => (
+                <line key={m.hour} x1={(m.at / 100) * TRACK} x2={(m.at / 100) * TRACK} y1={0} y2={10} vectorEffect="non-scaling-stroke" style={{ stroke: 'var(--line)' }} />
+              ))}
+              {segments.map((s, i) => {
+                if ((s.project ?? '(no project)') !== lane) return null;
+                const [from, to] = [Date.parse(s.start), Date.parse(s.end)];
+                // A bucket known only by the hour is paler: only part of its span was coding.
+                const filled = Math.min(1, (s.seconds * 1000) / Math.max(1, to - from));
+                const x = (share(from) / 100) * TRACK;
+                return (
+                  <rect key={i} x={x} y={1} width={Math.max(1, (share(to) / 100) * TRACK - x)} height={8} style={{ fill: color(s.language), fillOpacity: 0.3 + 0.7 * filled }}>
+                    <title>{`${s.language}${s.project ? ` in ${s.project}` : ''}${s.editor ? ` (${s.editor})` : ''}: ${formatDuration(s.seconds)}, ${s.start.slice(11, 16)}-${s.end.slice(11, 16)}`}</title>
+                  </rect>
+                );
+              })}
+            </svg>
+          </div>
         ))}
-        {segments.map((s, i) => {
-          const [from, to] = [Date.parse(s.start), Date.parse(s.end)];
-          const lane = lanes.indexOf(s.project ?? '(no project)');
-          // A bucket known only by the hour is paler: only part of its span was coding.
-          const filled = Math.min(1, (s.seconds * 1000) / Math.max(1, to - from));
-          return (
-            <rect key={i} x={x(from)} y={TOP + lane * LANE + 3} width={Math.max(1, x(to) - x(from))} height={LANE - 6} rx={2} fill={color(s.language)} fillOpacity={0.3 + 0.7 * filled}>
-              <title>{`${s.language}${s.project ? ` in ${s.project}` : ''}${s.editor ? ` (${s.editor})` : ''}: ${formatDuration(s.seconds)}, ${s.start.slice(11, 16)}-${s.end.slice(11, 16)}`}</title>
-            </rect>
-          );
-        })}
-      </svg>
-      <p className="legend">
+      </div>
+      <ul className="legend-list">
         {languages.map((l) => (
-          <span key={l}>
-            <span className="swatch" style={{ background: color(l) }} />
-            {l}
-          </span>
+          <li key={l} className="legend">
+            <i style={{ background: color(l) }} /> <span className="name">{l}</span>
+          </li>
         ))}
-      </p>
+      </ul>
       <p className="muted small">Paler bars come from hourly totals (older days, or time sent without heartbeats): they span the whole hour.</p>
     </>
   );

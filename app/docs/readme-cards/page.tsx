@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { WithOrigin } from '@/app/components/site-origin';
 import { configuredOrigin } from '@/lib/http/origin';
 import { readmeCards } from '@/lib/web/public/readme-cards';
+import styles from '../docs.module.css';
 
 export const metadata: Metadata = {
   title: 'Your coding time in a README',
@@ -12,8 +13,9 @@ export default function ReadmeCardDocs() {
   const configured = configuredOrigin();
   const site = (text: string) => <WithOrigin text={text} configured={configured} />;
   const cards = readmeCards({ origin: '{origin}', host: '{host}', handle: 'YOUR_HANDLE' });
+  // The guides' class: an address in <code> wraps anywhere, so a phone's page is no wider than its screen.
   return (
-    <>
+    <div className={styles.docs}>
       <h1>Your coding time in a README</h1>
       <p className="lead">
         The tools that draw WakaTime stats into a GitHub profile README read them from any WakaTime-compatible server. Codetally answers
@@ -57,6 +59,6 @@ export default function ReadmeCardDocs() {
           </pre>
         </section>
       ))}
-    </>
+    </div>
   );
 }

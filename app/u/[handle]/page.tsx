@@ -4,6 +4,7 @@ import { Breakdown, DailyBars, MonthsTable, WeekdayHoursTable, WeeklyTable } fro
 import { ChartImage } from '@/app/components/chart-images';
 import { Figures } from '@/app/components/figures';
 import { formatChange, formatDuration } from '@/lib/badges/format';
+import { linesText } from '@/lib/lines';
 import { activitySvg, hoursSvg, weeklySvg } from '@/lib/charts/svg';
 import { profileData } from '@/lib/web/public/pages';
 
@@ -80,8 +81,8 @@ export default async function Profile({ params }: Props) {
           <Figures
             items={[
               { label: 'with an AI agent', value: `${formatDuration(ai.seconds)}${time.total_seconds > 0 ? ` (${Math.round((ai.seconds / time.total_seconds) * 100)} %)` : ''}` },
-              { label: 'lines by AI agents', value: `+${ai.ai_additions} −${ai.ai_deletions}` },
-              { label: 'lines by hand', value: `+${ai.human_additions} −${ai.human_deletions}` },
+              { label: 'lines by AI agents', value: linesText(ai.ai_additions, ai.ai_deletions) },
+              { label: 'lines by hand', value: linesText(ai.human_additions, ai.human_deletions) },
             ]}
           />
         </Card>

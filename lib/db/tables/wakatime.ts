@@ -119,6 +119,8 @@ export const imports = pgTable(
      * in; null without a WakaTime key, and once the import has ended.
      */
     userAgents: jsonb('user_agents').$type<{ id: string; value: string | null; editor: string | null; os: string | null }[]>(),
+    /** The user's machine names as WakaTime listed them at the import (`{id, name}`), for the dump's `machine_name_id`s; null as userAgents. */
+    machineNames: jsonb('machine_names').$type<{ id: string; name: string }[]>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },

@@ -156,6 +156,7 @@ export async function leaderboardPage(db: Db, q: LeaderboardQuery): Promise<Lead
         rank: r.rank,
         user: publicUserOf(r),
         total_seconds: total,
+        // Over every date of the range, as the contract's example fixes it (API.md, Leaderboard); the page says so.
         daily_average_seconds: Math.round(total / days),
         languages: perLanguage
           .filter((l) => l.user_id === r.id)

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { addDays } from '../../dates';
 import { checkRange, rangeFields, rangeNames, rangeQuery, type RangeName, type RangeQuery } from '../../stats/range';
 
-// The range of a dashboard page (the dashboard, insights, projects), from its address: `?range=`
+// The range of a dashboard page (the overview, Insights, Breakdowns, Projects), from its address: `?range=`
 // (the links) or `?from=&to=` (the small GET form), checked by the same rules as the API route the
 // page draws (lib/stats/range.ts), so a page accepts what its route accepts.
 
@@ -18,6 +18,13 @@ export const rangeLabels: Record<RangeName, string> = {
 
 type Names = readonly [RangeName, ...RangeName[]];
 
+/**
+ * The range every dashboard page opens on when its address names none (the overview, Insights,
+ * Breakdowns, Projects and a project's page alike), so that no tab shows other dates than the one
+ * before it; the tabs carry the range chosen (app/dashboard/tabs.tsx).
+ */
+export const DASHBOARD_RANGE = '30d' satisfies RangeName;
+
 export interface DashboardRange {
   query: RangeQuery;
   /** Why the address's range was set aside for the fallback, naming the parameter and its rule. */
@@ -28,12 +35,13 @@ export interface DashboardRange {
 }
 
 /**
- * The range a page's address asks for; `fallback` when it asks for none, or, with `error`, when it
- * asks for one that breaks a rule. `names` are the named ranges the page's route takes (default:
+ * The range a page's address asks for; DASHBOARD_RANGE when it asks for none, or, with `error`,
+ * when it asks for one that breaks a rule. `names` are the named ranges the page's route takes (default:
  * the chart routes' names). A field left empty in the form is not given; a parameter given twice
  * is refused (which one would be meant?).
  */
-export function dashboardRange(search: Record<string, string | string[] | undefined>, fallback: RangeName = '7d', names: Names = rangeNames): DashboardRange {
+export function dashboardRange(search: Record<string, string | string[] | undefined>, names: Names = rangeNames): DashboardRange {
+  const fallback: RangeName = DASHBOARD_RANGE;
   const given: Record<string, string> = {};
   for (const name of ['range', 'from', 'to'] as const) {
     const value = search[name];

@@ -3,6 +3,7 @@ import { listTokens } from '../../accounts/tokens';
 import type { SessionUser } from '../../auth/session';
 import { badgeDto, listBadges } from '../../badges/store';
 import { getDb } from '../../db/client';
+import { codedDayAverage } from '../../stats/average';
 import { hitmapChart, languageChart, timeChart, weeklyChart } from '../../stats/chart-bodies';
 import { hasActivity, ownApps, ownerTarget, ownProjects } from '../../stats/own';
 import type { RangeQuery } from '../../stats/range';
@@ -26,7 +27,9 @@ export async function dashboardData(user: SessionUser, range: RangeQuery) {
     hasActivity(db, user.id),
   ]);
   const [projects, apps] = await Promise.all([ownProjects(db, user.id, time.range.from, time.range.to), ownApps(db, user.id, time.range.from, time.range.to)]);
-  return { account, time, language, hitmap, weekly, projects, apps, site: await siteAddress(), isNew: !active };
+  // The daily average of one's own figures (lib/stats/average.ts), not the chart body's over every date (its public contract).
+  const average = codedDayAverage(time.days.map((d) => d.seconds));
+  return { account, time, average, language, hitmap, weekly, projects, apps, site: await siteAddress(), isNew: !active };
 }
 
 /** Settings, Keys: the tokens, and the address their settings name. */

@@ -43,13 +43,25 @@ export function safeCallback(value: unknown, origin: string): string {
   return sameOriginPath(value, origin) ?? '/dashboard';
 }
 
-/** Where a new account lands, signed in: the dashboard's welcome, naming the chosen plan's id, if any. */
-export function welcomeLocation(planId?: string): string {
-  return `/dashboard?${new URLSearchParams({ welcome: '1', ...(planId && { plan: planId }) })}`;
+/**
+ * Where a new account lands, signed in: where the visitor was going when sign-up interrupted
+ * them (`next`, a same-site path: an invite link), else the dashboard's welcome, naming the
+ * chosen plan's id, if any.
+ */
+export function welcomeLocation(planId?: string, next?: string | null): string {
+  return next ?? `/dashboard?${new URLSearchParams({ welcome: '1', ...(planId && { plan: planId }) })}`;
 }
 
-/** Where a sign-up that did not sign in goes (the email had an account): the sign-in page, then the dashboard's welcome; with the chosen plan's id, if any. */
-export function signedUpLocation(planId?: string): string {
-  const query = new URLSearchParams({ signedUp: '1', ...(planId && { plan: planId }), callbackUrl: '/dashboard?welcome=1' });
+/** Where a sign-up that did not sign in goes (the email had an account): the sign-in page, then `next` or the dashboard's welcome; with the chosen plan's id, if any. */
+export function signedUpLocation(planId?: string, next?: string | null): string {
+  const query = new URLSearchParams({ signedUp: '1', ...(planId && { plan: planId }), callbackUrl: next ?? '/dashboard?welcome=1' });
   return `/signin?${query}`;
+}
+
+/**
+ * A sign-in or sign-up page's address that keeps where the visitor is going (`callbackUrl`,
+ * already a same-site path) across the link between the two; the dashboard needs no mention.
+ */
+export function keepingCallback(page: '/signin' | '/signup', callbackUrl: string): string {
+  return callbackUrl === '/dashboard' ? page : `${page}?${new URLSearchParams({ callbackUrl })}`;
 }

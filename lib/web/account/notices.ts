@@ -17,6 +17,7 @@ export const dashboardNotices = {
   last_owner: "The team's only owner cannot leave or step down: make another member owner first, or delete the team.",
   invite_expired: "The team's invite code has expired: make a new one first.",
   mail_disabled: 'This site sends no mail: share the invite code or link instead.',
+  team_full: 'This team is full: it has as many members as its limit allows. Ask its owners to make room, then open the invite link again.',
   plan_limit: 'That would pass a limit: your plan’s (see Plan in your settings), the team owner’s, or the one no plan lifts (20 teams owned).',
   rate_limited: 'Too many invitations for now: try again in an hour.',
 } as const;
@@ -34,6 +35,10 @@ const fieldNotices: Record<string, DashboardNotice> = { name: 'invalid_name', co
 /** The notice code of a refusal (a schema's or the API's); null for anything else (a real failure, thrown on). */
 export function noticeOf(err: unknown): DashboardNotice | null {
   if (err instanceof z.ZodError) return fieldNotices[String(err.issues[0]?.path[0])] ?? 'invalid_form';
-  if (err instanceof ApiError) return Object.hasOwn(dashboardNotices, err.code) ? (err.code as DashboardNotice) : 'invalid_form';
+  if (err instanceof ApiError) {
+    // A full team (lib/teams/teams.ts teamFull) is the team's limit, not the visitor's plan: said as such.
+    if (err.code === 'plan_limit' && err.extra.errors?.[0]?.path === 'team_members') return 'team_full';
+    return Object.hasOwn(dashboardNotices, err.code) ? (err.code as DashboardNotice) : 'invalid_form';
+  }
   return null;
 }

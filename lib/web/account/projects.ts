@@ -3,7 +3,7 @@ import { getDb } from '../../db/client';
 import { eachDay } from '../../dates';
 import { ApiError } from '../../http/problem';
 import { mergesInto } from '../../projects/merges';
-import { hasProject, listProjects, ownRange, projectDays, projectParam, type Named } from '../../projects/read';
+import { ALL_TIME_FROM, hasProject, listProjects, ownRange, projectDays, projectParam, type Named } from '../../projects/read';
 import { renameProjectSchema } from '../../projects/schemas';
 import { ownRangeNames, type ResolvedRange } from '../../stats/range';
 import { dashboardRange, type DashboardRange } from './dashboard-range';
@@ -16,10 +16,10 @@ type Search = Record<string, string | string[] | undefined>;
 
 /**
  * The range the page's address asks for, by the rules of the routes it draws (their named
- * ranges, 30 days by default), and the dates it covers in the user's timezone.
+ * ranges; the dashboard's default when none), and the dates it covers in the user's timezone.
  */
 export async function pageRange(user: SessionUser, search: Search): Promise<{ asked: DashboardRange; range: ResolvedRange }> {
-  const asked = dashboardRange(search, '30d', ownRangeNames);
+  const asked = dashboardRange(search, ownRangeNames);
   return { asked, range: await ownRange(await getDb(), user.id, asked.query, user.timezone) };
 }
 
@@ -50,8 +50,19 @@ export async function projectPageData(user: SessionUser, name: string, search: S
   try {
     const found = await projectDays(db, user.id, projectParam(name), range);
     const { projects, hidden } = await listProjects(db, user.id, range);
-    const merges = await mergesInto(db, user.id, name);
-    return { asked, range, ...found, chartDays: everyDay(found.days, range), figures: projects.find((p) => p.name === name) ?? null, hidden: hidden.includes(name), merges };
+    // Sizes over the same history as the merge's question (mergeQuestion): a merge shows one size.
+    const history = await ownRange(db, user.id, { name: 'all' }, user.timezone);
+    const merges = await mergesInto(db, user.id, name, history.from);
+    return {
+      asked,
+      range,
+      ...found,
+      chartDays: everyDay(found.days, range),
+      figures: projects.find((p) => p.name === name) ?? null,
+      hidden: hidden.includes(name),
+      merges,
+      mergesPeriod: historyPeriod(history),
+    };
   } catch (err) {
     if (err instanceof ApiError && err.code === 'not_found') return null;
     throw err;
@@ -86,12 +97,18 @@ export const shownDates = (range: ResolvedRange) => (range.name === 'all' ? unde
  * rename itself makes): both projects and their time over the history the user's plan shows (the
  * page asks before a merge). Null when `to` is new, the same name, or no name a rename takes.
  */
-export async function mergeQuestion(user: SessionUser, name: string, to: string): Promise<{ from: Named; into: Named } | null> {
+export async function mergeQuestion(user: SessionUser, name: string, to: string): Promise<{ from: Named; into: Named; period: string } | null> {
   // `to` may come from the page's address: a name no rename would take asks nothing.
   if (to === name || !renameProjectSchema.safeParse({ to }).success) return null;
   const db = await getDb();
   if (!(await hasProject(db, user.id, to))) return null;
-  const { projects } = await listProjects(db, user.id, await ownRange(db, user.id, { name: 'all' }, user.timezone));
+  const history = await ownRange(db, user.id, { name: 'all' }, user.timezone);
+  const { projects } = await listProjects(db, user.id, history);
   const seconds = (n: string) => projects.find((p) => p.name === n)?.seconds ?? 0;
-  return { from: { name, seconds: seconds(name) }, into: { name: to, seconds: seconds(to) } };
+  return { from: { name, seconds: seconds(name) }, into: { name: to, seconds: seconds(to) }, period: historyPeriod(history) };
+}
+
+/** The period a project's sizes in a merge cover, in words: all time, or from the first date the user's plan shows (ownRange's `all`). */
+function historyPeriod(history: ResolvedRange): string {
+  return history.from === ALL_TIME_FROM ? 'all time' : `since ${history.from}`;
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { listPublicPlans, type Plan } from '../../plans';
+import { listPublicPlans, plansOn, type Plan } from '../../plans';
 
 // How the pricing and sign-up pages word a plan: prices as people compare them ("$9 / month",
 // "$0 forever"), limits as words. The plan list itself is lib/plans/index.ts.
@@ -77,10 +77,11 @@ export function pricingView(plans: Plan[]): PricingView {
 
 /**
  * The listed plan a visitor chose on the pricing page (`/signup?plan=<id>`), or null for anything
- * else: no plan, an unknown or unlisted id, a repeated parameter.
+ * else: no plan, an unknown or unlisted id, a repeated parameter, plans off.
  */
 export async function chosenPlan(db: Db, id: unknown): Promise<PlanView | null> {
-  if (typeof id !== 'string' || id === '') return null;
+  // With plans off there is nothing to choose: every account has all of it.
+  if (typeof id !== 'string' || id === '' || !plansOn()) return null;
   const plan = (await listPublicPlans(db)).find((p) => p.id === id);
   return plan ? planView(plan) : null;
 }

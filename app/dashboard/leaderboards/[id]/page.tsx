@@ -10,7 +10,7 @@ import { boardQuerySchema } from '@/lib/leaderboards/schemas';
 import { localDateHour } from '@/lib/local-time';
 import { requestOrigin, requireUser, siteAddress } from '@/lib/web/account/session';
 import { deleteBoardAction, leaveBoardAction, rotateCodeAction } from '../actions';
-import { InviteLink } from '../forms';
+import { InviteLink } from '../../invite-link';
 
 // One private leaderboard (GET /leaderboards/{id}, as a page): its ranking with the public
 // leaderboard's range and language choice; the invite link for its owner; leave.

@@ -23,7 +23,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
   const search = await searchParams;
   const data = await projectPageData(user, name, search);
   if (!data) notFound();
-  const { asked, range, days, chartDays, figures, hidden, merges } = data;
+  const { asked, range, days, chartDays, figures, hidden, merges, mergesPeriod } = data;
   const notice = projectNotice(search.notice);
   const total = days.reduce((sum, d) => sum + d.seconds, 0);
   const merge = typeof search.merge === 'string' ? await mergeQuestion(user, name, search.merge) : null;
@@ -61,7 +61,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
         {merge && (
           <div className="notice" role="alert" data-testid="merge-question">
             <p>
-              “{merge.into.name}” already has {formatDuration(merge.into.seconds)}. Renaming “{merge.from.name}” ({formatDuration(merge.from.seconds)}) to it makes
+              “{merge.into.name}” already has {formatDuration(merge.into.seconds)} ({merge.period}). Renaming “{merge.from.name}” ({formatDuration(merge.from.seconds)}, {merge.period}) to it makes
               one project, “{merge.into.name}”, of {formatDuration(merge.from.seconds + merge.into.seconds)}. Until either name is renamed again, the merge can be split back out on “{merge.into.name}”’s page.
             </p>
             <form action={renameProjectAction}>
@@ -83,7 +83,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
       {merges.length > 0 && (
         <Card id="p-merges" title="Merged into this project">
           <p className="muted">
-            Splitting one back out gives it the time it had when it was merged, and its name again. What came under either name since stays here.
+            Splitting one back out gives it the time it had when it was merged ({mergesPeriod}, as the merge counted it), and its name again. What came under either name since stays here.
           </p>
           <ul>
             {merges.map((m) => (

@@ -9,6 +9,10 @@ import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/problem';
 import { teamPage } from '@/lib/teams/answers';
 import { teamDays } from '@/lib/teams/figures';
+import { roomText, teamRoom } from '@/lib/teams/teams';
+import { joinPath } from '@/lib/web/account/invitation';
+import { InviteLink } from '../../invite-link';
+import styles from './team.module.css';
 import { eachDay } from '@/lib/dates';
 import { wallClock } from '@/lib/local-time';
 import { Card } from '../../../components/card';
@@ -16,7 +20,6 @@ import { Breakdown } from '../../../components/chart-figures';
 import { StackedDays } from '../../../components/stacked-days';
 import { MAX_INVITE_DAYS, teamRanges, teamRoles, type TeamRange } from '@/lib/teams/schemas';
 import { requestOrigin, requireUser, siteAddress } from '@/lib/web/account/session';
-import { VisitorText } from '../../visitor-origin';
 
 // A team's page (GET /teams/{id}, as a page): the members' totals over a range, languages of those
 // who share them, what I share, and, by role, the invite code, roles and removals. Not a member:
@@ -57,7 +60,9 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
   });
   const { daily, names, languages } = teamCharts(team, await teamDays(db, team.id, team.range));
   const manager = team.role !== 'member';
-  const link = team.invite_code ? `${await requestOrigin()}/dashboard/teams?code=${encodeURIComponent(team.invite_code)}` : null;
+  const link = team.invite_code ? `${await requestOrigin()}${joinPath('team', team.invite_code)}` : null;
+  // The team's room against its limit (its first owner's plan): full is said before an invitation goes out.
+  const room = await teamRoom(db, team.id);
   const hidden = <input type="hidden" name="team" value={team.id} />;
   return (
     <>
@@ -75,6 +80,10 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
         </p>
       )}
       {sent === '1' && <p role="status">Invitation sent.</p>}
+      <p data-testid="team-size">
+        {roomText(room)}
+        {room.full && <strong> — the team is full</strong>}
+      </p>
       <RangeLinks path={path} names={teamRanges} current={range} />
       <div className="grid">
         <Card id="t-daily" title="Time per day, by member">
@@ -86,7 +95,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
         </Card>
       </div>
       <div className="table-wrap">
-        <table>
+        <table className={styles.members}>
           <caption className="sr-only">Members and what each shares with the team</caption>
           <thead>
             <tr>
@@ -107,10 +116,10 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
               const removable = !me && (team.role === 'owner' || (team.role === 'admin' && m.role === 'member'));
               return (
                 <tr key={m.handle}>
-                  <td>
+                  <td data-label="Member">
                     {m.display_name} <span className="muted">@{m.handle}</span>
                   </td>
-                  <td>
+                  <td data-label="Role">
                     {team.role === 'owner' ? (
                       <form action={roleAction} className="inline">
                         {hidden}
@@ -131,8 +140,8 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
                       m.role
                     )}
                   </td>
-                  <td>{m.seconds === null ? <span className="muted">not shared</span> : formatDuration(m.seconds)}</td>
-                  <td>
+                  <td data-label="Coding time">{m.seconds === null ? <span className="muted">not shared</span> : formatDuration(m.seconds)}</td>
+                  <td data-label="Languages">
                     {m.languages
                       ? m.languages.length === 0
                         ? '—'
@@ -182,10 +191,16 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
       {link && (
         <>
           <h2>Invite</h2>
+          {room.full && (
+            <p className="form-error" role="status" data-testid="team-full">
+              This team is full: {room.members} of {room.limit} members. Anyone who opens the link now is told so and not let in, and no invitation is mailed: remove a member to make room.
+            </p>
+          )}
           <p>
-            Code <code>{team.invite_code}</code>, or the link <code><VisitorText text={link} site={await siteAddress()} /></code>
-            {team.invite_expires_at ? `, until ${wallClock(team.invite_expires_at, user.timezone)} (${user.timezone})` : ', without an end'}.
+            Code <code>{team.invite_code}</code>
+            {team.invite_expires_at ? `, until ${wallClock(team.invite_expires_at, user.timezone)} (${user.timezone})` : ', without an end'}. The link opens a page that names the team; signed out, it comes back to it through sign-in or sign-up.
           </p>
+          <InviteLink link={link} site={await siteAddress()} />
           <form action={rotateCodeAction} className="inline">
             {hidden}
             <div>
@@ -196,7 +211,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
               New code (the old one stops working)
             </button>
           </form>
-          {mailConfigured() && (
+          {mailConfigured() && !room.full && (
             <form action={inviteAction} className="inline">
               {hidden}
               <div>
