@@ -102,6 +102,9 @@ describe.runIf(hasChromium)('in Chromium', () => {
   /** The page as it is now: no axe violation, nothing wider than the viewport. */
   async function sound(page: Page, look: Look, what: string) {
     await page.waitForLoadState('networkidle');
+    // A page reached by a redirect after a form gets its <title> from the streamed metadata,
+    // which can land a moment after the network is idle; it must land.
+    await page.waitForFunction(() => document.title.trim() !== '', undefined, { timeout: 10_000 });
     const { violations } = await axe(page);
     expect(violations.map(describeViolation), `${what} at ${look.width} px, ${look.theme}`).toEqual([]);
     expect(await pageWidth(page), `${what} at ${look.width} px: ${(await stickingOut(page)).join(', ')}`).toBeLessThanOrEqual(look.width);

@@ -191,7 +191,18 @@ describe('the chart images of the public pages', () => {
       expect(await again.text()).toBe(svg);
       const etag = again.headers.get('etag');
       expect(etag).toBeTruthy();
-      expect((await fetch(`${base}${src}`, { headers: { 'if-none-match': etag! } })).status).toBe(304);
+      const conditional = await fetch(`${base}${src}`, { headers: { 'if-none-match': etag! } });
+      if (conditional.status === 200 && src.startsWith(community)) {
+        // The site-wide figures move with every other test's writes: the cached copy may be a
+        // release behind, and then the answer is the newer image under a new tag, which holds.
+        const newer = await conditional.text();
+        expect(newer).not.toBe(svg);
+        const tag = conditional.headers.get('etag');
+        expect(tag).not.toBe(etag);
+        expect((await fetch(`${base}${src}`, { headers: { 'if-none-match': tag! } })).status).toBe(304);
+      } else {
+        expect([src, conditional.status]).toEqual([src, 304]);
+      }
     }
     expect((await settings(shown.token, { profile_public: false })).status).toBe(200);
     for (const src of profile) expect([src, (await fetch(`${base}${src}`)).status]).toEqual([src, 404]);
