@@ -17,9 +17,9 @@ const FACE_TTL_MS = 10 * 60_000;
 // A badge can be deleted (or its figure change) at any moment: shared caches (CDNs, GitHub's image
 // proxy) keep it at most a minute, plus a minute stale while they ask again (an ETag makes that
 // cheap). The dashboard says so where a badge is deleted.
-const badgeCache: PublicCachePolicy = { maxAge: 60, sMaxAge: 60, staleWhileRevalidate: 60 };
-const missingCache: PublicCachePolicy = { maxAge: 60, sMaxAge: 60, staleWhileRevalidate: 60 };
-const svgType = 'image/svg+xml; charset=utf-8';
+export const badgeCache: PublicCachePolicy = { maxAge: 60, sMaxAge: 60, staleWhileRevalidate: 60 };
+export const missingCache: PublicCachePolicy = { maxAge: 60, sMaxAge: 60, staleWhileRevalidate: 60 };
+export const svgType = 'image/svg+xml; charset=utf-8';
 
 /** Which badge and style a request asks for. */
 export interface BadgeQuery {

@@ -15,6 +15,9 @@ import { wakatimeAliasRewrites } from '../wakatime/paths';
 export const apiPaths: readonly string[] = [
   '/main/api/',
   '/api/wakatime/',
+  // Wakapi's badge URLs (lib/badges/wakapi.ts).
+  '/api/badge/',
+  '/api/compat/shields/',
   ...wakatimeAliasRewrites.map(({ source }) => source.replace(/:path\*$/, '')),
 ];
 

@@ -88,6 +88,11 @@ function make() {
       labelNames: ['shape'] as const,
       registers: r,
     }),
+    pluginErrors: new Counter({
+      name: 'codetally_plugin_errors_total',
+      help: "Plugin error reports wakatime-cli sent (POST users/current/plugins/errors): counted, nothing of them kept.",
+      registers: r,
+    }),
     imports: new Gauge({
       name: 'codetally_import_queue',
       help: 'Data dump imports by status (queued, running), over the whole database, read at each scrape.',

@@ -75,7 +75,7 @@ function wakatimeOperation(
   };
   return {
     summary,
-    description: `${description} The key goes as Basic authentication (the key as user name), a Bearer token, or \`?api_key=\`.`,
+    description: `${description} The key goes as Basic authentication (the key as user name), a Bearer token (the key, or as Wakapi's users send it the key in base64), or \`?api_key=\`.`,
     security: wakatimeKeys(scope),
     parameters: [...(extra.withUser === false ? [] : [wakatimeUser]), ...(extra.parameters ?? [])],
     ...(extra.body ? { requestBody: { required: true, content: { 'application/json': { schema: extra.body } } } } : {}),
@@ -121,7 +121,7 @@ export const wakatimeRead = (summary: string, description: string, schema: z.Zod
 /** The security of a route anyone may read, a `stats` key adding the owner's own answer. */
 const keyOptional = [{}, ...wakatimeKeys('stats')];
 /** `{user}` of such a route. */
-const publicOrOwnUser = { ...wakatimeUser, description: 'Without a key: a handle (any case) or a user id. With a key: `current`, or the key owner\'s own handle or id (another user: 403).' };
+const publicOrOwnUser = { ...wakatimeUser, description: 'Without a key: a handle (any case) or a user id. With a key: `current`, or the key owner\'s own handle or id (another user: answered as without a key).' };
 
 /** A public route of WakaTime's meta (no key): `schema` answered, from any origin. */
 const publicMeta = (summary: string, description: string, schema: z.ZodType): Operation => ({
@@ -148,7 +148,7 @@ function leadersOperation(): Operation {
 function userOperation(): Operation {
   const operation = wakatimeOperation(
     'A user (WakaTime; public without a key)',
-    'With a key (scope `stats`): its owner, timezone and sign-up time included, `Cache-Control: private, no-store`. Without one, `{user}` names a user by handle (any case) or id: what their public profile shows (no timezone, no dates), from any origin; a private or unknown user is 404 alike.',
+    'With a key (scope `stats`): its owner, timezone and sign-up time included, `Cache-Control: private, no-store`. Without one, or with a valid key of someone else than `{user}`, `{user}` names a user by handle (any case) or id: what their public profile shows (no timezone, no dates), from any origin; a private or unknown user is 404 alike.',
     'stats',
     { '200': ok(wakaUserSchema) },
     { not_found: 'the account no longer exists; without a key, an unknown user or one whose profile is not public.' },
@@ -157,11 +157,20 @@ function userOperation(): Operation {
   return { ...operation, parameters: [publicOrOwnUser], security: keyOptional };
 }
 
+/** stats/{range}: one of WakaTime's names, a year or a month (lib/wakatime/reads.ts: calendarRange). */
+const statsRangeParam = {
+  name: 'range',
+  in: 'path',
+  required: true,
+  schema: { oneOf: [{ type: 'string', enum: [...statsRanges] }, { type: 'string', pattern: '^\\d{4}(-(0[1-9]|1[0-2]))?$' }] },
+  description: `${statsRanges.join(', ')}; or a year (\`2026\`) or a month (\`2026-12\`) in the user's timezone (\`start\` and \`end\` its first and last instants, the days counted up to today), from 2000.`,
+};
+
 /** GET users/{user}/stats[/{range}]: the owner's figures with a key, a public profile's shared ones without (lib/wakatime/public-stats.ts). */
 function statsOperation(ranged: boolean): Operation {
   const operation = wakatimeOperation(
     ranged ? 'Figures of a range (WakaTime; public without a key)' : 'Figures of the last 7 days (WakaTime; public without a key)',
-    `${ranged ? 'The range\'s figures together.' : `The same as \`stats/${DEFAULT_STATS_RANGE}\`: what github-readme-stats' WakaTime card asks for.`} With a key (scope \`stats\`; \`{user}\` is \`current\` or the key owner's handle or id): the owner's own figures, every list whole, \`Cache-Control: private, no-store\`. Without a key, \`{user}\` names a user by handle (any case) or id: their public figures, for README cards (\`api_domain\`) and profile generators. A private or unknown user is 404 alike (\`current\` without a key: 401). The totals show whenever the profile is public; \`languages\` only with share_languages; \`editors\`, \`operating_systems\` and \`categories\` only with share_editors (an editor or system no client named counts in Other; without share_ai so does an AI agent's own plugin, such as Claude Code, and AI Coding counts as Coding); \`projects\` never; an unshared list is empty and its \`is_*_visible\` flag false; no \`timezone\`. Public answers carry \`Access-Control-Allow-Origin: *\`, \`Cache-Control: public, max-age=60, s-maxage=60, stale-while-revalidate=60\` and a weak \`ETag\` (304 to a matching \`If-None-Match\`), and follow each write of the owner at once on the server. Every hour counts at most 3600 s.`,
+    `${ranged ? 'The range\'s figures together.' : `The same as \`stats/${DEFAULT_STATS_RANGE}\`: what github-readme-stats' WakaTime card asks for.`} With a key (scope \`stats\`; \`{user}\` is \`current\` or the key owner's handle or id): the owner's own figures, every list whole, \`Cache-Control: private, no-store\`. Without a key, or with a valid key of someone else than \`{user}\` (a README tool's key is often its owner's), \`{user}\` names a user by handle (any case) or id: their public figures, for README cards (\`api_domain\`) and profile generators. A private or unknown user is 404 alike (\`current\` without a key: 401). \`project\` and \`language\` filter the owner's own figures (as summaries' \`project\`); a public answer is never filtered: 400 naming the parameter. The totals show whenever the profile is public; \`languages\` only with share_languages; \`editors\`, \`operating_systems\` and \`categories\` only with share_editors (an editor or system no client named counts in Other; without share_ai so does an AI agent's own plugin, such as Claude Code, and AI Coding counts as Coding); \`projects\` never; an unshared list is empty and its \`is_*_visible\` flag false; no \`timezone\`. Public answers carry \`Access-Control-Allow-Origin: *\`, \`Cache-Control: public, max-age=60, s-maxage=60, stale-while-revalidate=60\` and a weak \`ETag\` (304 to a matching \`If-None-Match\`), and follow each write of the owner at once on the server. Every hour counts at most 3600 s.`,
     'stats',
     {
       '200': { description: 'OK', headers: { ETag: { description: 'Public answers only.', schema: { type: 'string' } } }, content: { 'application/json': { schema: ref(statsSchema) } } },
@@ -169,9 +178,17 @@ function statsOperation(ranged: boolean): Operation {
     },
     {
       unauthorized: 'a key that is unknown, revoked or not a Codetally key, or `current` without a key.',
-      not_found: `${ranged ? 'an unknown range, or ' : ''}without a key: an unknown user, or one whose profile is not public.`,
+      not_found: `${ranged ? 'an unknown range, or ' : ''}with the owner's key: \`project\` names no project GET projects lists; without a key: an unknown user, or one whose profile is not public.`,
+      invalid_query: '`project` or `language` empty, over 1000 characters or not well-formed text; or either on a public answer.',
     },
-    { withUser: false, parameters: ranged ? [{ name: 'range', in: 'path', required: true, schema: { type: 'string', enum: [...statsRanges] } }] : [] },
+    {
+      withUser: false,
+      parameters: [
+        ...(ranged ? [statsRangeParam] : []),
+        query('project', 'With the owner\'s key: only this project\'s figures (its name as the project list gives it; a hidden project or none of that name: 404).'),
+        query('language', 'With the owner\'s key: only this language\'s figures (its name in any case).'),
+      ],
+    },
   );
   return { ...operation, parameters: [publicOrOwnUser, ...(operation.parameters as unknown[])], security: keyOptional };
 }
@@ -228,9 +245,9 @@ export function wakatimePaths(): Record<string, unknown> {
       ),
     },
     '/users/{user}/summaries': {
-      get: wakatimeRead('Figures per date (WakaTime)', 'One entry per date of the range (at most 366 days), with the cumulative total and the daily average.', summariesSchema, { invalid_query: 'bad dates, a span over 366 days, an unknown range, or a project name that is not well-formed text.', not_found: '`project` names no project GET projects lists: none of that name, or a hidden one (as projects/{project}).' }, [
-        query('start', 'First date, YYYY-MM-DD.'),
-        query('end', 'Last date, YYYY-MM-DD.'),
+      get: wakatimeRead('Figures per date (WakaTime)', 'One entry per date of the range (at most 366 days), with the cumulative total (also as `cummulative_total`, WakaTime\'s old spelling) and the daily average. Each date\'s `range.text` is WakaTime\'s date text, `Fri Dec 4th 2026`, today and yesterday included.', summariesSchema, { invalid_query: 'bad dates, a span over 366 days, an unknown range, or a project name that is not well-formed text.', not_found: '`project` names no project GET projects lists: none of that name, or a hidden one (as projects/{project}).' }, [
+        query('start', 'First date, YYYY-MM-DD; or one of `range`\'s names (`today`, as oh-my-posh sends it), standing for that range\'s first date.'),
+        query('end', 'Last date, YYYY-MM-DD; or one of `range`\'s names, standing for that range\'s last date.'),
         query('range', 'Instead of start and end: Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month, Last Month.'),
         query('project', 'Only this project\'s figures (its name as the project list gives it; a hidden project or none of that name: 404).'),
       ]),
@@ -266,6 +283,14 @@ export function wakatimePaths(): Record<string, unknown> {
       get: wakatimeRead('User-Agents (WakaTime)', 'The User-Agents the owner\'s heartbeats came with, the most recently seen first.', userAgentsSchema),
     },
     '/users/{user}': { get: userOperation() },
+    '/users/{user}/plugins/errors': {
+      post: wakatimeOperation(
+        'A plugin\'s error report (WakaTime)',
+        'What wakatime-cli sends when a plugin fails: answered `201 {}` as WakaTime answers it, counted in the metrics (`codetally_plugin_errors_total`), nothing of it read or kept. A key with `sync` or `stats`.',
+        statusBarScopes,
+        { '201': { description: 'Taken (and dropped)', content: { 'application/json': { schema: { type: 'object', additionalProperties: false } } } } },
+      ),
+    },
     ...teamPaths(),
   });
 }

@@ -9,7 +9,8 @@ import { corsHeaders } from '../http/public';
 import { assertWithinLimit, type RateLimitState } from '../http/rate-limit';
 
 // The auth wrapper of the WakaTime-compatible routes (/api/wakatime/v1): the key as wakatime-cli
-// and the plugins send it (Basic with the key as user name, Bearer, or ?api_key=), the user named
+// and the plugins send it (Basic with the key as user name, Bearer with the key or, as Wakapi's
+// users and its README's Prometheus example send it, with the key in base64, or ?api_key=), the user named
 // in the path (`current`, or the key owner's own handle or id), and errors in WakaTime's shape,
 // {"error": "..."}, with the status and headers the rest of the API would give.
 
@@ -38,9 +39,20 @@ export function wakatimeKey(request: Request): string | null {
       // base64(key), base64(key:) or base64(key:anything): the key is the user name.
       return decoded.split(':')[0];
     }
-    if (/^bearer$/i.test(scheme)) return value;
+    if (/^bearer$/i.test(scheme)) return bearerKey(value);
   }
   return new URL(request.url).searchParams.get('api_key') || null;
+}
+
+/**
+ * A Bearer value's key: the value itself, or, when it is no key but its base64 is one (Wakapi's
+ * `Bearer base64(key)`), that. Decided by the form of the text alone, before any lookup, so no
+ * value names two keys and the time taken says nothing a wrong key's does not.
+ */
+function bearerKey(value: string): string {
+  if (looksLikeToken(value)) return value;
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  return looksLikeToken(decoded) ? decoded : value;
 }
 
 /** An error answer in WakaTime's shape. */
@@ -66,21 +78,28 @@ export async function publicWakatime(answer: () => Promise<Response>): Promise<R
   }
 }
 
-/** A key reaches its own user only: `current`, or the owner's id or handle. */
+/** Whether the user named in the path is the key's own: `current`, or the owner's id or handle. */
+const isOwnUser = (named: string, user: Principal['user']) => named === 'current' || named === user.id || named.toLowerCase() === user.handle.toLowerCase();
+
+/** A key reaches its own user only. */
 function assertOwnUser(named: string, user: Principal['user']): void {
-  if (named !== 'current' && named !== user.id && named.toLowerCase() !== user.handle.toLowerCase()) {
-    throw new ApiError('forbidden', 'A key reaches its own user only: use "current".');
-  }
+  if (!isOwnUser(named, user)) throw new ApiError('forbidden', 'A key reaches its own user only: use "current".');
 }
+
+/** The answer a route with a public form gives for the user named in its path, as to a request without a key. */
+export type PublicAnswer = (request: Request, params: Record<string, string>) => Promise<Response>;
 
 /**
  * A WakaTime-compatible route for keys with `scope` (one scope, or any of several). `counted`:
  * the request counts against the write budgets (the heartbeat routes), as every write route's
  * does; a key this process knows is then checked and counted by the handler's write statement, as
  * the sync routes do (lib/auth/write-token.ts). Otherwise it counts against the read budgets, in
- * the statement that looks the key up (lib/auth/bearer.ts: authenticateRead).
+ * the statement that looks the key up (lib/auth/bearer.ts: authenticateRead). `others`: on a read
+ * route with a public form (users/{user}, stats), a valid key of someone else than the user named
+ * gets what a request without a key gets (that user's public figures, or the same 404), not a 403:
+ * a README tool's key is often its owner's while it reads another's profile.
  */
-export function withWakatimeKey(scope: ScopeRule, handler: (ctx: WakaContext) => Promise<Response>, options: { counted?: boolean } = {}) {
+export function withWakatimeKey(scope: ScopeRule, handler: (ctx: WakaContext) => Promise<Response>, options: { counted?: boolean; others?: PublicAnswer } = {}) {
   return async (request: Request, route?: { params?: Promise<Record<string, string>> }): Promise<Response> => {
     let rate: RateLimitState | undefined;
     try {
@@ -100,6 +119,7 @@ export function withWakatimeKey(scope: ScopeRule, handler: (ctx: WakaContext) =>
       const found = options.counted ? await authenticateHash(db, tokenHash, scope, writeLimits()) : await authenticateRead(db, tokenHash, scope);
       rate = found.rate;
       assertWithinLimit(rate, { tokenHash, userId: found.principal.user.id });
+      if (options.others && !isOwnUser(named, found.principal.user)) return withRate(await options.others(request, params), rate);
       assertOwnUser(named, found.principal.user);
       return withRate(await handler({ ...found.principal, request, db, params, statsVersion: found.statsVersion }), rate);
     } catch (err) {

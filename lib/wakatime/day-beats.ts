@@ -27,6 +27,7 @@ export interface BeatRow {
   ai_agent: string;
   ai_lines: number;
   human_lines: number;
+  is_write: boolean;
   zone: string;
 }
 
@@ -55,6 +56,7 @@ const columnSql = {
   ai_agent: sql`coalesce(${h.aiAgent}, '') AS ai_agent`,
   ai_lines: sql`coalesce(${h.aiLines}, 0)::int AS ai_lines`,
   human_lines: sql`coalesce(${h.humanLines}, 0)::int AS human_lines`,
+  is_write: sql`coalesce(${h.isWrite}, false) AS is_write`,
   zone: sql`${h.zone} AS zone`,
 } satisfies Record<Exclude<keyof BeatRow, keyof BeatCursor>, SQL>;
 type Column = keyof typeof columnSql;

@@ -79,8 +79,8 @@ export async function heartbeatsOfDay(db: Db, user: WakaUser, params: URLSearchP
       operating_system: b.os || null,
       machine_name_id: machine(b.machine),
       ai_agent: b.ai_agent || null,
-      // Not kept: a heartbeat's credit is what counts here.
-      is_write: null,
+      // As sent (kept from migration 0025 on: NULL, read as false, for rows before it and for anything but `true`).
+      is_write: b.is_write,
       ai_line_changes: b.ai_lines,
       human_line_changes: b.human_lines,
     })),

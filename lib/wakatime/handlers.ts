@@ -9,7 +9,7 @@ import { MAX_HEARTBEATS } from './heartbeat';
 import { answerStatus, bulkAnswer, heartbeatAnswer } from './heartbeat-answers';
 import { readHeartbeats } from './heartbeat-check';
 import { storeHeartbeats } from './heartbeat-store';
-import { allTimeSinceToday, currentUser, DEFAULT_STATS_RANGE, oneProject, projectCommits, projects, stats, summaries } from './reads';
+import { allTimeSinceToday, currentUser, DEFAULT_STATS_RANGE, oneProject, projectCommits, projects, stats, statsFilter, summaries } from './reads';
 import { durationsOfDay, heartbeatsOfDay } from './day-reads';
 import { machineNames, userAgentList } from './machines';
 import { statusBarToday } from './summaries';
@@ -80,10 +80,17 @@ export async function summariesHandler({ db, user, request }: WakaContext): Prom
 const ownCached = async ({ user, statsVersion }: WakaContext, what: string, compute: () => Promise<unknown>) =>
   new Response(await ownFiguresText({ ...user, statsVersion }, what, compute), { headers: { 'content-type': jsonContentType, 'cache-control': 'private, no-store' } });
 
-/** GET stats/{range}, or stats (the last 7 days). */
+/** GET stats/{range}, or stats (the last 7 days), with ?project=&language= filters. */
 export async function statsHandler(ctx: WakaContext): Promise<Response> {
   const range = ctx.params.range ?? DEFAULT_STATS_RANGE;
-  return ownCached(ctx, `stats/${range}`, () => stats(ctx.db, ctx.user, range));
+  const filter = await statsFilter(ctx.db, ctx.user, new URL(ctx.request.url).searchParams);
+  return ownCached(ctx, `stats/${range}\u0000${JSON.stringify(filter)}`, () => stats(ctx.db, ctx.user, range, filter));
+}
+
+/** POST plugins/errors: wakatime-cli's diagnostics of a plugin's crash; counted, nothing of them kept (the body is not read). */
+export async function pluginErrorsHandler(): Promise<Response> {
+  metrics().pluginErrors.inc();
+  return json({}, { status: 201 });
 }
 
 /** GET all_time_since_today. */

@@ -158,6 +158,7 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
     agent: origin.agent,
     aiLines: h.ai_line_changes ?? 0,
     humanLines: h.human_line_changes ?? 0,
+    isWrite: (item as Record<string, unknown>).is_write === true,
   };
 }
 

@@ -56,7 +56,7 @@ export const heartbeatSchema = z
     lines: z.unknown().optional(),
     lineno: z.unknown().optional(),
     cursorpos: z.unknown().optional(),
-    is_write: z.unknown().optional(),
+    is_write: z.unknown().optional().meta({ description: 'true for a save; kept and answered by GET heartbeats?date= (anything but true is false).' }),
     dependencies: z.unknown().optional(),
   })
   .meta({

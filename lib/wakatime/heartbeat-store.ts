@@ -67,7 +67,7 @@ const heartbeatStatement = compiled<
   const zone = sql`${sql.placeholder('zone')}::text`;
   const mine = sql`${h.userId} = ${user.id}::uuid`;
   const rowKey = sql`${h.at} = c.at AND ${h.type} = c.type AND ${h.entityDigest} = c.digest`;
-  const fields = sql`category, language, project, editor, os, app, machine, ai_agent, ai_lines, human_lines`;
+  const fields = sql`category, language, project, editor, os, app, machine, ai_agent, ai_lines, human_lines, is_write`;
   // A credit's bucket: an editor's (every dimension) or, for `type: app`, desktop time's (system and
   // application). Machine and AI agent are NULL in most heartbeats (lib/db/tables/wakatime.ts): '' in a bucket.
   const ide = (c: string) => sql.raw(`CASE WHEN p.type = 'app' THEN '' ELSE ${c === 'machine' || c === 'ai_agent' ? `coalesce(p.${c}, '')` : `p.${c}`} END`);
@@ -88,7 +88,8 @@ const heartbeatStatement = compiled<
       SELECT ${earliest}::bigint + (e->>0)::bigint AS at, e->>1 AS type, ('x' || lpad(e->>2, 16, '0'))::bit(64)::bigint AS digest,
              e->>3 AS category, e->>4 AS language,
              ${aliasedInSnapshot(user.id, sql`e->>5`)} AS project, e->>6 AS editor, e->>7 AS os, e->>8 AS app,
-             nullif(e->>9, '') AS machine, nullif(e->>10, '') AS ai_agent, nullif((e->>11)::int, 0) AS ai_lines, nullif((e->>12)::int, 0) AS human_lines
+             nullif(e->>9, '') AS machine, nullif(e->>10, '') AS ai_agent, nullif((e->>11)::int, 0) AS ai_lines, nullif((e->>12)::int, 0) AS human_lines,
+             CASE WHEN e->>13 = '1' THEN true END AS is_write
       FROM jsonb_array_elements(${sql.placeholder('beats')}::text::jsonb) AS e
       WHERE (SELECT ok FROM user_lock)
     ),
@@ -103,7 +104,7 @@ const heartbeatStatement = compiled<
     ${rememberedAgain(user.id, lateBefore)},
     near AS (
       SELECT false AS is_new, ${h.at} AS at, ${h.type} AS type, ${h.entityDigest} AS digest,
-             ${selected(h.category, h.language, h.project, h.editor, h.os, h.app, h.machine, h.aiAgent, h.aiLines, h.humanLines)},
+             ${selected(h.category, h.language, h.project, h.editor, h.os, h.app, h.machine, h.aiAgent, h.aiLines, h.humanLines, h.isWrite)},
              ${h.creditedUntil} AS credited, ${h.zone} AS zone
       FROM ${h} WHERE ${mine} AND ${h.at} BETWEEN (SELECT min(at) FROM fresh) - ${GAP_MS} AND (SELECT max(at) FROM fresh) + ${GAP_MS}
       UNION ALL
@@ -116,7 +117,7 @@ const heartbeatStatement = compiled<
     ),
     changed AS MATERIALIZED (SELECT * FROM affected WHERE until <> credited OR zone <> ${zone}),
     stored AS (
-      INSERT INTO ${h} (${cols(h.userId, h.at, h.type, h.entityDigest, h.category, h.language, h.project, h.editor, h.os, h.app, h.machine, h.aiAgent, h.aiLines, h.humanLines, h.creditedUntil, h.zone, h.purgeAfter)})
+      INSERT INTO ${h} (${cols(h.userId, h.at, h.type, h.entityDigest, h.category, h.language, h.project, h.editor, h.os, h.app, h.machine, h.aiAgent, h.aiLines, h.humanLines, h.isWrite, h.creditedUntil, h.zone, h.purgeAfter)})
       SELECT ${user.id}::uuid, at, type, digest, ${fields}, until, ${zone}, CASE WHEN at < ${lateBefore} THEN ${keepUntil} END FROM affected WHERE is_new
       ORDER BY at, type, digest
     ),
@@ -196,13 +197,13 @@ function agentsToRecord(userId: string, seen: readonly SeenAgent[], now: number)
   return due.length > 0 ? JSON.stringify(due.map((a) => [a.value, a.editor, a.os])) : null;
 }
 
-/** A heartbeat's machine, AI agent and line changes when it has none. */
-const NO_EXTRAS = ['', '', 0, 0] as const;
+/** A heartbeat's machine, AI agent, line changes and is_write (1 for true) when it has none. */
+const NO_EXTRAS = ['', '', 0, 0, 0] as const;
 
 /**
  * A batch as the statement receives it: one JSON parameter, a row per heartbeat, times as
  * milliseconds after the earliest and digests in hexadecimal (small numbers and short strings),
- * machine, AI agent and line changes only up to the last that is not none (most heartbeats have
+ * machine, AI agent, line changes and is_write only up to the last that is not none (most heartbeats have
  * none: the statement reads a missing one as none); `since`, the earliest heartbeat not late
  * (null: none), what `heartbeats_since` may move to.
  */
@@ -215,7 +216,7 @@ export function statementBatch(batch: readonly Heartbeat[], lateBefore: number):
   }
   const rows = batch.map((b) => [
     b.at - earliest, b.type, digestHex(b.digest), b.category, b.language, b.project, b.editor, b.os, b.app,
-    ...untilDefaults<string | number>([b.machine, b.agent, b.aiLines, b.humanLines], NO_EXTRAS),
+    ...untilDefaults<string | number>([b.machine, b.agent, b.aiLines, b.humanLines, b.isWrite ? 1 : 0], NO_EXTRAS),
   ]);
   return { beats: JSON.stringify(rows), earliest, since: Number.isFinite(since) ? since : null };
 }

@@ -32,6 +32,8 @@ export interface Heartbeat {
   /** WakaTime's ai_line_changes and human_line_changes (net lines; may be negative). */
   aiLines: number;
   humanLines: number;
+  /** The heartbeat's is_write (a save) as sent: only `true` is true; absent or anything else is false. */
+  isWrite?: boolean;
 }
 
 /** A User-Agent a request's heartbeats came with, and what it says (lib/wakatime/user-agent.ts). */

@@ -3,21 +3,23 @@ import { getDb } from '../db/client';
 import { corsHeaders, publicSerialized, serialize, type PublicCachePolicy, type Serialized } from '../http/public';
 import { json } from '../http/body';
 import { siteOrigin } from '../http/origin';
+import { ApiError } from '../http/problem';
 import { localDateHour } from '../local-time';
 import { ProcessCache } from '../process-cache';
 import { publicEditorName, publicOwner } from '../sharing/gate';
 import type { PublicOwner } from '../sharing/owner';
 import { publicWakatime, wakatimeKey, withWakatimeKey } from './api-key';
 import { statsHandler, userHandler } from './handlers';
-import { DEFAULT_STATS_RANGE, publicUserFields, stats } from './reads';
+import { DEFAULT_STATS_RANGE, publicUserFields, stats, statsFilterNames } from './reads';
 import { duration, type WakaDuration } from './summaries';
 
 // GET users/{user}/stats[/{range}], as README cards and profile generators ask for it
 // (github-readme-stats' WakaTime card with `api_domain`, lowlighter/metrics, waka-readme,
 // waka-readme-stats). With a key (any form wakatime-cli sends) or for `current`: the key owner's
-// own figures, every list whole, `private, no-store`. Without a key: the named user's public
-// figures, through the sharing gate (private and unknown: the same 404, in WakaTime's
-// `{"error"}` shape), readable from any origin and cacheable like a badge:
+// own figures, every list whole, `private, no-store`. Without a key, or with the key of someone
+// else than the user named: the named user's public figures, through the sharing gate (private
+// and unknown: the same 404, in WakaTime's `{"error"}` shape), readable from any origin and
+// cacheable like a badge (a filter, `project=` or `language=`, is the owner's only: 400):
 // - the totals: whenever the profile is public (`is_coding_activity_visible`);
 // - `languages`: only with share_languages;
 // - `editors`, `operating_systems`, `categories`: only with share_editors (what the owner works
@@ -103,27 +105,40 @@ async function publicStats(request: Request, ref: string, range: string): Promis
   return publicSerialized(request, serialized, publicStatsCache);
 }
 
-const ownStats = withWakatimeKey('stats', statsHandler);
+/** The public answer of users/{user}/stats[/{range}]: the filters are the owner's (a project is never public), so a 400 naming the one sent. */
+function publicStatsAnswer(request: Request, params: Record<string, string>): Promise<Response> {
+  return publicWakatime(async () => {
+    const filter = statsFilterNames.find((name) => new URL(request.url).searchParams.has(name));
+    if (filter) throw new ApiError('invalid_query', `${filter} filters the owner's own stats only: send their key.`);
+    return publicStats(request, params.user ?? '', params.range ?? DEFAULT_STATS_RANGE);
+  });
+}
+
+const ownStats = withWakatimeKey('stats', statsHandler, { others: publicStatsAnswer });
 
 /** GET users/{user}/stats and users/{user}/stats/{range} (lib/wakatime/routes.ts). */
 export async function statsGet(request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> {
-  const { user = 'current', range = DEFAULT_STATS_RANGE } = (await context?.params) ?? {};
+  const params = (await context?.params) ?? {};
   // `current` names whoever holds the key: without one it is nobody (401, as wakatime.com answers).
-  if (wakatimeKey(request) !== null || user === 'current') return ownStats(request, context);
-  return publicWakatime(() => publicStats(request, user, range));
+  if (wakatimeKey(request) !== null || (params.user ?? 'current') === 'current') return ownStats(request, context);
+  return publicStatsAnswer(request, params);
 }
 
-const ownUser = withWakatimeKey('stats', userHandler);
-
-/**
- * GET users/{user}: with a key or for `current`, the key's owner; without one, the named user's
- * public profile (what /u/{handle} shows: no timezone, no dates), 404 for a private or unknown one.
- */
-export async function userGet(request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> {
-  const { user = 'current' } = (await context?.params) ?? {};
-  if (wakatimeKey(request) !== null || user === 'current') return ownUser(request, context);
-  return publicWakatime(async () => {
-    const owner = await publicOwner(await getDb(), user);
+/** The public answer of users/{user}: what /u/{handle} shows (no timezone, no dates), 404 for a private or unknown one. */
+const publicUser = (request: Request, params: Record<string, string>) =>
+  publicWakatime(async () => {
+    const owner = await publicOwner(await getDb(), params.user ?? '');
     return json({ data: publicUserFields(owner.user, siteOrigin(request.headers)) }, { headers: { 'cache-control': 'public, max-age=60, s-maxage=60', ...corsHeaders } });
   });
+
+const ownUser = withWakatimeKey('stats', userHandler, { others: publicUser });
+
+/**
+ * GET users/{user}: with the key of the user named or for `current`, the key's owner; without
+ * one, or with someone else's, the named user's public profile (publicUser).
+ */
+export async function userGet(request: Request, context?: { params?: Promise<Record<string, string>> }): Promise<Response> {
+  const params = (await context?.params) ?? {};
+  if (wakatimeKey(request) !== null || (params.user ?? 'current') === 'current') return ownUser(request, context);
+  return publicUser(request, params);
 }

@@ -40,22 +40,32 @@ function namedRange(name: string, today: string): { from: string; to: string } |
       return { from: `${lastDay.slice(0, 8)}01`, to: lastDay };
     },
   };
-  return ranges[name.toLowerCase()]?.() ?? null;
+  // WakaTime writes them `Last 7 Days`; clients send them in any case, some with underscores (`last_7_days`).
+  return ranges[name.toLowerCase().replaceAll('_', ' ')]?.() ?? null;
 }
 
-/** The dates a summaries request asks for: `start` and `end`, or `range`. */
+const RANGE_NAMES = 'Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month or Last Month';
+
+/**
+ * The dates a summaries request asks for: `start` and `end`, or `range`. `start` and `end` may
+ * each be one of range='s names too (oh-my-posh and wakatime_exporter send
+ * `start=today&end=today`): `start` is that range's first date, `end` its last.
+ */
 export function summaryRange(params: URLSearchParams, timeZone: string): { from: string; to: string } {
   const today = localDateHour(timeZone).date;
   const range = params.get('range');
   if (range !== null) {
     const found = namedRange(range, today);
-    if (!found) throw new ApiError('invalid_query', 'range must be Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month or Last Month.');
+    if (!found) throw new ApiError('invalid_query', `range must be ${RANGE_NAMES}.`);
     return found;
   }
-  const date = (name: string) => {
-    const value = (params.get(name) ?? '').slice(0, 10);
-    if (!isCalendarDate(value)) throw new ApiError('invalid_query', `${name} must be a date, YYYY-MM-DD (or use range=).`);
-    return value;
+  const date = (name: 'start' | 'end') => {
+    const given = params.get(name) ?? '';
+    const value = given.slice(0, 10);
+    if (isCalendarDate(value)) return value;
+    const named = namedRange(given, today);
+    if (named) return name === 'start' ? named.from : named.to;
+    throw new ApiError('invalid_query', `${name} must be a date, YYYY-MM-DD, or a range name (${RANGE_NAMES}); or use range=.`);
   };
   const from = date('start');
   const to = date('end');
@@ -79,12 +89,6 @@ export function rangeText(date: string): string {
   return `${WEEKDAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${ordinal(d.getUTCDate())} ${d.getUTCFullYear()}`;
 }
 
-/**
- * A summary day's `range.text` as WakaTime writes it: `Today` and `Yesterday` (in the user's
- * timezone), else the date (rangeText). Raycast's extension compares today with yesterday by them.
- */
-export const summaryDayText = (date: string, today: string): string => (date === today ? 'Today' : date === addDays(today, -1) ? 'Yesterday' : rangeText(date));
-
 /** WakaTime's daily average (lib/stats/average.ts): the total over the days with coding time; the other days are holidays. */
 function dailyAverage(dayTotals: readonly number[]) {
   const { average, coded, days } = codedDayAverage(dayTotals);
@@ -92,7 +96,10 @@ function dailyAverage(dayTotals: readonly number[]) {
 }
 
 /**
- * GET summaries: one entry per date, with the cumulative total and the daily average. The dates
+ * GET summaries: one entry per date, with the cumulative total (also as `cummulative_total`,
+ * WakaTime's old spelling, which older scripts read) and the daily average. Each date's
+ * `range.text` is WakaTime's date text (rangeText), today and yesterday included: Raycast's
+ * extension keys each day by it. The dates
  * are asked and shown in `zone`: the user's own, or for a teammate's the team's (UTC, as the team
  * page's; lib/wakatime/teams.ts), which shows nothing of where the teammate lives.
  */
@@ -104,17 +111,18 @@ export async function summaries(db: Db, user: WakaUser, params: URLSearchParams,
   // (so that asking cannot tell them apart), and neither its time nor its name shows.
   if (project !== null && !(await isListedProject(db, user, project))) throw unknownProject();
   const perDay = await figures(db, user, from, to, 'day', { project: project ?? undefined });
-  const today = localDateHour(zone).date;
   const data = [...perDay].map(([date, f]) => ({
     ...f,
     dependencies: [],
-    range: { date, start: `${date}T00:00:00`, end: `${date}T23:59:59`, text: summaryDayText(date, today), timezone: zone },
+    range: { date, start: `${date}T00:00:00`, end: `${date}T23:59:59`, text: rangeText(date), timezone: zone },
   }));
   const total = data.reduce((sum, d) => sum + d.grand_total.total_seconds, 0);
   const { seconds: average, ...days } = dailyAverage(data.map((d) => d.grand_total.total_seconds));
+  const cumulative = { seconds: total, text: durationText(total), digital: digital(total), decimal: decimal(total) };
   return {
     data,
-    cumulative_total: { seconds: total, text: durationText(total), digital: digital(total), decimal: decimal(total) },
+    cumulative_total: cumulative,
+    cummulative_total: cumulative,
     daily_average: { ...days, seconds: average, text: durationText(average), seconds_including_other_language: average, text_including_other_language: durationText(average) },
     start: `${from}T00:00:00`,
     end: `${to}T23:59:59`,
@@ -129,25 +137,77 @@ const rangeNames: Record<StatsRange, string> = { last_7_days: 'Last 7 Days', las
 
 export const isStatsRange = (range: string): range is StatsRange => (statsRanges as readonly string[]).includes(range);
 
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * A stats range that is a year (`2026`) or a month (`2026-12`), WakaTime's documented forms: its
+ * first and last local dates and its name; null for any other text. Years from 2000 (the earliest
+ * a heartbeat may be) to 9999.
+ */
+export function calendarRange(range: string): { first: string; last: string; name: string } | null {
+  const found = /^(\d{4})(?:-(0[1-9]|1[0-2]))?$/.exec(range);
+  if (!found || found[1] < '2000') return null;
+  const [year, month] = [found[1], found[2]];
+  if (month === undefined) return { first: `${year}-01-01`, last: `${year}-12-31`, name: year };
+  const next = month === '12' ? `${Number(year) + 1}-01-01` : `${year}-${String(Number(month) + 1).padStart(2, '0')}-01`;
+  return { first: `${year}-${month}-01`, last: addDays(next, -1), name: `${MONTH_NAMES[Number(month) - 1]} ${year}` };
+}
+
+/** The query parameters that filter stats (as summaries?project= does), in the order a 400 names them. */
+export const statsFilterNames = ['project', 'language'] as const;
+
+/** What stats?project=&language= ask for: a project GET projects lists (else 404, as projects/{name}), a language by name in any case. */
+export interface StatsFilter {
+  project?: string;
+  language?: string;
+}
+
+/** The filters of a stats request, checked: text PostgreSQL takes, of a name's length. */
+export async function statsFilter(db: Db, user: WakaUser, params: URLSearchParams): Promise<StatsFilter> {
+  const filter: StatsFilter = {};
+  for (const name of statsFilterNames) {
+    const value = params.get(name);
+    if (value === null) continue;
+    if (value.length === 0 || value.length > 1000 || textProblem(value)) throw new ApiError('invalid_query', `${name} must be 1 to 1000 characters of well-formed text.`);
+    filter[name] = value;
+  }
+  if (filter.project !== undefined && !(await isListedProject(db, user, filter.project))) throw unknownProject();
+  return filter;
+}
+
 /** An instant as WakaTime writes `start` and `end`: UTC to the second, `2024-05-01T22:00:00Z` (README generators parse exactly that). */
 const utcSecond = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
-/** GET stats/{range}: the range's figures together, every list whole (the owner's own answer). */
-export async function stats(db: Db, user: WakaUser & { handle: string }, range: string) {
-  if (!isStatsRange(range)) {
-    throw new ApiError('not_found', `No such stats range: use ${statsRanges.join(', ')}.`);
+/**
+ * GET stats/{range}: the range's figures together, every list whole (the owner's own answer). A
+ * named range ends today; a year or a month (calendarRange) is that period in the owner's
+ * timezone, its days counted up to today at most. With `filter`, the time of that project or
+ * language alone.
+ */
+export async function stats(db: Db, user: WakaUser & { handle: string }, range: string, filter: StatsFilter = {}) {
+  const calendar = calendarRange(range);
+  if (!isStatsRange(range) && !calendar) {
+    throw new ApiError('not_found', `No such stats range: use ${statsRanges.join(', ')}, a year (YYYY) or a month (YYYY-MM).`);
   }
   const today = localDateHour(user.timezone).date;
-  const days = { last_7_days: 7, last_30_days: 30, last_6_months: 183, last_year: 365 }[range as Exclude<StatsRange, 'all_time'>];
-  const asked = days ? addDays(today, 1 - days) : ((await earliestDate(db, { userId: user.id })) ?? today);
+  let asked: string;
+  if (calendar) asked = calendar.first;
+  else {
+    const days = { last_7_days: 7, last_30_days: 30, last_6_months: 183, last_year: 365 }[range as Exclude<StatsRange, 'all_time'>];
+    asked = days ? addDays(today, 1 - days) : ((await earliestDate(db, { userId: user.id })) ?? today);
+  }
+  // The days counted: up to today (a period not yet over is counted so far).
+  const last = calendar && calendar.last < today ? calendar.last : today;
   // No day before the plan's window of history (lib/plans/history.ts).
-  const { from } = await userSpan(db, user.id, asked, today, today);
+  const { from } = await userSpan(db, user.id, asked, last, today);
+  const filtered = filter.project !== undefined || filter.language !== undefined;
   // The day totals once: the figures' total and the best day and holidays alike.
-  const perDay = from <= today ? await dayTotals(db, { userId: user.id }, from, today) : [];
-  const found = (await figures(db, user, from, today, 'range', { days: perDay })).get('')!;
+  const whole = !filtered && from <= last ? await dayTotals(db, { userId: user.id }, from, last) : [];
+  const perDay = filtered && from <= last ? await filteredDayTotals(db, user, from, last, filter) : whole;
+  const found = (await figures(db, user, from, last, 'range', filtered ? filter : { days: whole })).get('')!;
   const total = found.grand_total.total_seconds;
   const seconds = new Map(perDay.map((d) => [d.date, Math.round(d.millis / 1000)]));
-  const dates = from <= today ? eachDay(from, today) : [];
+  const dates = from <= last ? eachDay(from, last) : [];
   const { seconds: average, ...holidays } = dailyAverage(dates.map((date) => seconds.get(date) ?? 0));
   const best = dates.reduce<string | null>((b, date) => ((seconds.get(date) ?? 0) > (b === null ? 0 : seconds.get(b)!) ? date : b), null);
   return {
@@ -165,11 +225,11 @@ export async function stats(db: Db, user: WakaUser & { handle: string }, range: 
       human_readable_daily_average: durationText(average),
       human_readable_daily_average_including_other_language: durationText(average),
       range,
-      human_readable_range: rangeNames[range],
-      start: utcSecond(localDay(from, user.timezone).start),
-      end: utcSecond(localDay(today, user.timezone).end - 1000),
+      human_readable_range: calendar ? calendar.name : rangeNames[range as StatsRange],
+      start: utcSecond(localDay(calendar ? calendar.first : from, user.timezone).start),
+      end: utcSecond(localDay(calendar ? calendar.last : today, user.timezone).end - 1000),
       timezone: user.timezone,
-      is_including_today: true,
+      is_including_today: !calendar || (calendar.first <= today && today <= calendar.last),
       is_up_to_date: true,
       percent_calculated: 100,
       status: 'ok',
@@ -185,6 +245,12 @@ export async function stats(db: Db, user: WakaUser & { handle: string }, range: 
       username: user.handle,
     },
   };
+}
+
+/** The day totals of the filtered figures (stats' best day and average), in dayTotals' shape. */
+async function filteredDayTotals(db: Db, user: WakaUser, from: string, to: string, filter: StatsFilter) {
+  const perDay = await figures(db, user, from, to, 'day', filter);
+  return [...perDay].map(([date, f]) => ({ date, millis: f.grand_total.total_seconds * 1000 }));
 }
 
 /** GET all_time_since_today: every second ever counted. */

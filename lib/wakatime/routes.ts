@@ -20,7 +20,7 @@ const handlers = {
 /** A heartbeat route file's exports: `shape`'s handler, at the route file's `pattern`. */
 export const heartbeatRoute = (shape: keyof typeof handlers, pattern: string) => route(handlers[shape], { pattern });
 
-/** GET users/{user}/stats[/{range}]: the key owner's figures, or without a key the public ones (./public-stats.ts). */
+/** GET users/{user}/stats[/{range}]: the key owner's figures, or without a key (or with another user's) the public ones (./public-stats.ts). */
 export const statsRoute = (pattern: string) => route({ GET: statsGet }, { cors: true, pattern });
 
 /**

@@ -74,10 +74,11 @@ export const summariesSchema = z
       z.object({
         ...figures,
         dependencies: z.array(z.unknown()),
-        range: z.object({ date: z.string(), start: z.string(), end: z.string(), text: z.string().meta({ description: 'As WakaTime writes it: `Today` and `Yesterday` (the user\'s timezone), else `Sun Jan 29th 2023`.' }), timezone: z.string() }),
+        range: z.object({ date: z.string(), start: z.string(), end: z.string(), text: z.string().meta({ description: 'The date as WakaTime writes it, `Fri Dec 4th 2026`, today and yesterday included (Raycast\'s extension keys each day by it).' }), timezone: z.string() }),
       }),
     ),
     cumulative_total: total,
+    cummulative_total: total.meta({ description: 'The same as `cumulative_total`, under WakaTime\'s old spelling, which older scripts read.' }),
     daily_average: z
       .object({ holidays: z.number().int(), days_including_holidays: z.number().int(), days_minus_holidays: z.number().int(), seconds: z.number(), text: z.string() })
       .loose()
@@ -167,7 +168,7 @@ export const dayHeartbeatsSchema = z
         operating_system: z.string().nullable(),
         machine_name_id: z.string().nullable(),
         ai_agent: z.string().nullable(),
-        is_write: z.null().meta({ description: 'Not kept.' }),
+        is_write: z.boolean().meta({ description: 'As the heartbeat was sent: true for a save. false when it was not sent as true, and for heartbeats stored before it was kept (a data dump\'s recent heartbeats carry theirs).' }),
         ai_line_changes: z.number().int(),
         human_line_changes: z.number().int(),
       }),

@@ -7,6 +7,7 @@ import { eachDay } from '../dates';
 import { projectTotals } from '../stats/own';
 import { userSpan } from '../plans/history';
 import { dayTotals, dimensionTotals, type Per } from '../stats/queries';
+import { hiddenNames } from '../projects/read';
 import { machineId } from './machines';
 
 // The owner's figures in WakaTime's shapes: the status bar, summaries, stats (lib/wakatime/reads.ts).
@@ -55,13 +56,14 @@ function durations(found: { name: string; seconds: number }[], total: number): W
     .map((f) => duration(f.name, f.seconds, total));
 }
 
-/** Capped milliseconds per period by category, operating system and machine (and with a project, by language and editor), with each period's total and line changes. */
+/** Capped milliseconds per period by category, operating system and machine (and filtered, by language, editor and project), with each period's total and line changes. */
 interface BucketShares {
   categories: Grouped;
   systems: Grouped;
   machines: Grouped;
   languages: Grouped;
   editors: Grouped;
+  projects: Grouped;
   totals: Map<string, number>;
   lines: Map<string, LineChanges>;
 }
@@ -75,30 +77,49 @@ export interface LineChanges {
 
 const NO_LINES: LineChanges = { ai_additions: 0, ai_deletions: 0, human_additions: 0, human_deletions: 0 };
 
-const noShares = (): BucketShares => ({ categories: new Grouped(), systems: new Grouped(), machines: new Grouped(), languages: new Grouped(), editors: new Grouped(), totals: new Map(), lines: new Map() });
+const noShares = (): BucketShares => ({
+  categories: new Grouped(),
+  systems: new Grouped(),
+  machines: new Grouped(),
+  languages: new Grouped(),
+  editors: new Grouped(),
+  projects: new Grouped(),
+  totals: new Map(),
+  lines: new Map(),
+});
+
+/** The buckets a read is limited to: one project's, one language's (by name in any case), or both. */
+export interface BucketFilter {
+  project?: string;
+  language?: string;
+}
 
 /**
  * The buckets' categories, systems and machines (kept over all history) per period, each hour
  * capped at 3600 s as every figure (an hour over the cap scaled down in proportion), and their AI
  * and human line changes: one statement (GROUPING SETS). A bucket of line changes only has no
- * hour of time: it is read for its lines. With `project`, only that project's buckets, and their
- * languages and editors too (the rollups hold no project).
+ * hour of time: it is read for its lines. With a filter, only the buckets of that project or
+ * language, and their languages, editors and projects too (the rollups hold no project).
  */
-async function bucketShares(db: Db, user: WakaUser, from: string, to: string, per: Per, project?: string): Promise<BucketShares> {
+async function bucketShares(db: Db, user: WakaUser, from: string, to: string, per: Per, filter: BucketFilter = {}): Promise<BucketShares> {
   const [a, h] = [ideActivity, userHours];
   const period = per === 'day' ? sql`to_char(a.date, 'YYYY-MM-DD')` : sql`''`;
-  // GROUPING() may name only grouped columns: language and editor are grouped with a project only.
-  const byProject = project !== undefined;
-  const sets = sql.raw(`(period, category), (period, os), (period, machine), (period)${byProject ? ', (period, language), (period, editor)' : ''}`);
-  const set = sql.raw(`CASE WHEN GROUPING(category) = 0 THEN 1 WHEN GROUPING(os) = 0 THEN 2 WHEN GROUPING(machine) = 0 THEN 3${byProject ? ' WHEN GROUPING(language) = 0 THEN 5 WHEN GROUPING(editor) = 0 THEN 6' : ''} ELSE 4 END`);
-  const name = sql.raw(`coalesce(category, os, machine${byProject ? ', language, editor' : ''})`);
+  const { project, language } = filter;
+  // GROUPING() may name only grouped columns: language, editor and project are grouped when filtered only.
+  const byFilter = project !== undefined || language !== undefined;
+  const sets = sql.raw(`(period, category), (period, os), (period, machine), (period)${byFilter ? ', (period, language), (period, editor), (period, project)' : ''}`);
+  const set = sql.raw(
+    `CASE WHEN GROUPING(category) = 0 THEN 1 WHEN GROUPING(os) = 0 THEN 2 WHEN GROUPING(machine) = 0 THEN 3${byFilter ? ' WHEN GROUPING(language) = 0 THEN 5 WHEN GROUPING(editor) = 0 THEN 6 WHEN GROUPING(project) = 0 THEN 7' : ''} ELSE 4 END`,
+  );
+  const name = sql.raw(`coalesce(category, os, machine${byFilter ? ', language, editor, project' : ''})`);
   const found = await rows<{ set: number; period: string; name: string | null; millis: number } & LineChanges>(
     db,
     sql`WITH b AS (
-          SELECT ${period} AS period, a.category, a.os, a.machine, a.language, a.editor, a.ai_additions, a.ai_deletions, a.human_additions, a.human_deletions,
+          SELECT ${period} AS period, a.category, a.os, a.machine, a.language, a.editor, a.project, a.ai_additions, a.ai_deletions, a.human_additions, a.human_deletions,
                  a.millis * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(h.millis, 0)) AS capped
           FROM ${a} a LEFT JOIN ${h} h ON h.user_id = a.user_id AND h.date = a.date AND h.hour = a.hour
-          WHERE a.user_id = ${user.id}::uuid AND a.date BETWEEN ${from} AND ${to} ${byProject ? sql`AND a.project = ${project}` : sql``}
+          WHERE a.user_id = ${user.id}::uuid AND a.date BETWEEN ${from} AND ${to} ${project !== undefined ? sql`AND a.project = ${project}` : sql``}
+            ${language !== undefined ? sql`AND lower(a.language) = lower(${language})` : sql``}
         )
         SELECT ${set} AS set, period, ${name} AS name, coalesce(sum(capped), 0)::float8 AS millis,
                sum(ai_additions)::float8 AS ai_additions, sum(ai_deletions)::float8 AS ai_deletions,
@@ -114,6 +135,7 @@ async function bucketShares(db: Db, user: WakaUser, from: string, to: string, pe
     else if (r.set === 3 && r.name) shares.machines.add(r.period, r.name, millis);
     else if (r.set === 5) shares.languages.add(r.period, r.name || 'Unknown', millis);
     else if (r.set === 6) shares.editors.add(r.period, r.name || 'Unknown', millis);
+    else if (r.set === 7) shares.projects.add(r.period, r.name || '(no project)', millis);
     else if (r.set === 4) {
       shares.totals.set(r.period, millis);
       shares.lines.set(r.period, { ai_additions: Number(r.ai_additions), ai_deletions: Number(r.ai_deletions), human_additions: Number(r.human_additions), human_deletions: Number(r.human_deletions) });
@@ -179,7 +201,9 @@ export interface Figures {
  * dashboard shows them (every hour capped at 3600 s): totals, languages, editors, projects, and
  * from the buckets over all history categories (as WakaTime names them), operating systems and
  * machines (those of buckets stored before they were kept are left out), with the AI and human
- * line changes in `grand_total`. With `project`, that project's figures alone.
+ * line changes in `grand_total`. With `project` or `language`, the figures of that project or
+ * language alone (a hidden project's name left out of the projects, as everywhere but the owner's
+ * project list).
  */
 export async function figures(
   db: Db,
@@ -187,17 +211,18 @@ export async function figures(
   from: string,
   to: string,
   per: 'range' | 'day',
-  /** `project`: that project's figures alone. `days`: the day totals of the span, when the caller read them already (stats). */
-  given: { project?: string; days?: Awaited<ReturnType<typeof dayTotals>> } = {},
+  /** `project`, `language`: that project's or language's figures alone. `days`: the day totals of the span, when the caller read them already (stats). */
+  given: BucketFilter & { days?: Awaited<ReturnType<typeof dayTotals>> } = {},
 ): Promise<Map<string, Figures>> {
-  const { project } = given;
+  const { project, language } = given;
+  const filtered = project !== undefined || language !== undefined;
   const scope = { userId: user.id };
   // Dates before the plan's window of history are answered, with nothing in them (lib/plans/history.ts).
   const shown = await userSpan(db, user.id, from, to, localDateHour(user.timezone).date);
   const [shares, whole] = await Promise.all([
-    shown.from <= shown.to ? bucketShares(db, user, shown.from, shown.to, per, project) : noShares(),
+    shown.from <= shown.to ? bucketShares(db, user, shown.from, shown.to, per, { project, language }) : noShares(),
     // The whole account: from the rollups, which hold the capped totals and every language and editor.
-    project === undefined
+    !filtered
       ? Promise.all([
           given.days ?? dayTotals(db, scope, shown.from, shown.to),
           dimensionTotals(db, scope, 'language', shown.from, shown.to, per),
@@ -216,8 +241,11 @@ export async function figures(
       totals.set(period, (totals.get(period) ?? 0) + d.millis);
     }
     [byLanguage, byEditor, byProject] = [Grouped.from(languages), Grouped.from(editors), Grouped.from(projects)];
+  } else if (project !== undefined) {
+    for (const [period, millis] of totals) byProject.add(period, project, millis);
   } else {
-    for (const [period, millis] of totals) byProject.add(period, project!, millis);
+    const hidden = new Set(await hiddenNames(db, user.id));
+    for (const [period, names] of shares.projects.byPeriod) for (const [name, millis] of names) if (!hidden.has(name)) byProject.add(period, name, millis);
   }
   const periods = per === 'day' ? eachDay(from, to) : [''];
   return new Map(

@@ -229,14 +229,17 @@ describe('stats with a key, as the README Actions ask for them', () => {
     expect(viaQuery.status).toBe(200);
   });
 
-  it('refuse a bad key, and a key naming another user, even a public one', async () => {
+  it("refuse a bad key; a key naming another user gets that user's public answer, as without a key", async () => {
     const owner = await coder({ profile_public: true, share_languages: true });
     const other = await coder({ profile_public: true, share_languages: true });
     const bad = await stats('current', { key: '00000000-0000-4000-8000-000000000000' });
     expect(bad.status).toBe(401);
     expect(await bad.json()).toEqual({ error: expect.any(String) });
     const foreign = await stats(other.user.handle, { key: owner.key });
-    expect(foreign.status).toBe(403);
-    expect(await foreign.json()).toEqual({ error: 'A key reaches its own user only: use "current".' });
+    expect(foreign.status).toBe(200);
+    const seen = await body(foreign);
+    expect(seen).toEqual(await body(await stats(other.user.handle)));
+    expect(seen.data.projects).toEqual([]);
+    expect(JSON.stringify(seen)).not.toContain('secret-client');
   });
 });

@@ -27,6 +27,11 @@ describe('openapi.json', () => {
   ];
   // Operators' routes at the site root, where their tools look.
   const atRoot = [path.join('app', 'metrics', 'route.ts')];
+  // Wakapi's badge URLs, one catch-all route file each, documented as each form of path they take.
+  const wakapiBadges = [
+    { file: path.join('app', 'api', 'badge', '[user]', '[[...rest]]', 'route.ts'), base: '/badge/{user}' },
+    { file: path.join('app', 'api', 'compat', 'shields', 'v1', '[user]', '[[...rest]]', 'route.ts'), base: '/compat/shields/v1/{user}' },
+  ];
   const apiFiles = routeFiles
     .map((f) => path.join('app', f))
     .flatMap((file) => [
@@ -44,6 +49,12 @@ describe('openapi.json', () => {
       const answer: Response = await mod.OPTIONS(new Request(`http://localhost${root.server}${route}`, { method: 'OPTIONS' }));
       const allow = (answer.headers.get('allow') ?? '').split(',').map((m) => m.trim().toLowerCase());
       out[`${root.server} ${route}`] = allow.filter((m) => m !== 'head' && m !== 'options').sort();
+    }
+    for (const { file, base } of wakapiBadges) {
+      const mod = await import(/* @vite-ignore */ path.resolve(file));
+      const answer: Response = await mod.OPTIONS(new Request('http://localhost/api/badge/someone', { method: 'OPTIONS' }));
+      const allow = (answer.headers.get('allow') ?? '').split(',').map((m) => m.trim().toLowerCase());
+      for (const form of ['', '/{interval}', '/{interval}/{filter}']) out[`/api ${base}${form}`] = allow.filter((m) => m !== 'head' && m !== 'options').sort();
     }
     return out;
   }

@@ -42,6 +42,14 @@ const claude = 'Claude/2.1.5 wakatime/v2.1.0 (linux-6.8.0) go1.24.4 vscode/1.100
 // As WakaTime's browser extension writes it (tests/fixtures/wakatime-clients/browser-extension.json).
 const firefox = 'Firefox/133.0 linux_x86_64 firefox-wakatime/4.1.0';
 const basic = (key: string) => `Basic ${Buffer.from(key).toString('base64')}`;
+/** A date as Raycast's WakaTime extension keys it: date-fns' `format(date, "E MMM do yyyy").toLowerCase()`, written out apart from the code under test. */
+function raycastDay(date: string): string {
+  const d = new Date(`${date}T12:00:00Z`);
+  const part = (options: Intl.DateTimeFormatOptions) => d.toLocaleString('en-US', { ...options, timeZone: 'UTC' });
+  const n = d.getUTCDate();
+  const suffix = n >= 11 && n <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${part({ weekday: 'short' })} ${part({ month: 'short' })} ${n}${suffix} ${d.getUTCFullYear()}`.toLowerCase();
+}
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 
 async function wakaUser(settings: Record<string, boolean> = {}) {
@@ -180,7 +188,7 @@ describe("WakaTime's reads over all history", () => {
     expect((await expectDocumented('GET', url, missing)).status).toBe(404);
   });
 
-  it("name today's and yesterday's summaries as WakaTime does, which Raycast's activity change compares", async () => {
+  it("name every day of summaries as WakaTime does, today and yesterday included, which Raycast's activity change keys days by", async () => {
     const u = await wakaUser();
     const [today, yesterday] = [daysFromToday(0), daysFromToday(-1)];
     const sync = await call(postBatch, '/sync/activities', {
@@ -189,10 +197,12 @@ describe("WakaTime's reads over all history", () => {
     });
     expect(sync.status).toBe(200);
     const { data } = await read(getSummaries, `summaries?start=${daysFromToday(-2)}&end=${today}`, { key: u.key });
-    expect(data.map((d: { range: { text: string } }) => d.range.text)).toEqual([rangeText(daysFromToday(-2)), 'Yesterday', 'Today']);
-    // The extension's own arithmetic: today's time against yesterday's, by the lowered texts.
+    expect(data.map((d: { range: { text: string } }) => d.range.text)).toEqual([-2, -1, 0].map((n) => rangeText(daysFromToday(n))));
+    // The extension's own arithmetic: today's time against yesterday's, each day keyed by
+    // date-fns' format(date, "E MMM do yyyy").toLowerCase() of its own clock's dates.
     const days = Object.fromEntries(data.map((d: { range: { text: string }; grand_total: { total_seconds: number } }) => [d.range.text.toLowerCase(), d.grand_total.total_seconds]));
-    expect(Math.floor((Math.abs(days.today - days.yesterday) / days.yesterday) * 1e2)).toBe(50);
+    expect(Math.floor((Math.abs(days[raycastDay(today)] - days[raycastDay(yesterday)]) / days[raycastDay(yesterday)]) * 1e2)).toBe(50);
+    expect(raycastDay('2026-12-04')).toBe('fri dec 4th 2026');
   });
 
   it('answer the status bar at status_bar/today, and list the User-Agents heartbeats came with', async () => {
@@ -491,7 +501,7 @@ describe("WakaTime's team and organization routes", () => {
     // The last 7 days end on UTC's today, as the team page's dates do.
     const week = await of(viewer.key, 'range=Last 7 Days');
     expect(week.data.map((d: { range: { date: string } }) => d.range.date)).toEqual([-6, -5, -4, -3, -2, -1, 0].map(daysFromToday));
-    expect(week.data.at(-1).range.text).toBe('Today');
+    expect(week.data.at(-1).range.text).toBe(rangeText(daysFromToday(0)));
     // The teammate's own, through the same route: in their own timezone.
     const own = await of(farKey, `start=${date}&end=${date}`);
     expect(own.data[0].range.timezone).toBe('Pacific/Kiritimati');

@@ -96,6 +96,30 @@ describe('wakatime-cli against the server', () => {
     expect(await chart()).toBe(300);
   });
 
+  it("answers Wakapi's, oh-my-posh's and wakatime-cli's other requests at every base; an unknown path is a JSON 404, never a page", async () => {
+    const { token: key } = await wakaUser();
+    const now = Math.floor(Date.now() / 1000);
+    const t = Math.max(now - 900, Math.floor(now / 86_400) * 86_400);
+    expect((await send(key, [0, 300].map((s) => ({ entity: '/src/x.py', type: 'file', time: t + s, language: 'Python', project: 'px', is_write: s === 0 })))).status).toBe(201);
+    // Wakapi's key form, at Wakapi's base and at its layout of WakaTime's routes.
+    const bearer = { authorization: `Bearer ${Buffer.from(key).toString('base64')}` };
+    const summaries = await fetch(`${base}/api/compat/wakatime/v1/users/current/summaries?start=today&end=today`, { headers: bearer });
+    expect(summaries.status).toBe(200);
+    const body = await summaries.json();
+    expect([body.cumulative_total.seconds, body.cummulative_total.seconds]).toEqual([300, 300]);
+    const year = new Date().toISOString().slice(0, 4);
+    const stats = await fetch(`${base}/api/users/current/stats/${year}?language=python`, { headers: bearer });
+    expect(stats.status).toBe(200);
+    expect((await stats.json()).data).toMatchObject({ range: year, total_seconds: 300 });
+    const errors = await fetch(`${base}/api/users/current/plugins/errors`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json', 'user-agent': userAgent }, body: '{"message":"boom"}' });
+    expect([errors.status, await errors.json()]).toEqual([201, {}]);
+    for (const path of ['/api/wakatime/v1/nothing', '/api/v1/users/current/nothing', '/api/compat/wakatime/v1/nothing/here', '/api/users/current/nothing']) {
+      const res = await fetch(`${base}${path}`, { headers: bearer });
+      expect([path, res.status, res.headers.get('content-type')]).toEqual([path, 404, expect.stringMatching(/^application\/json/)]);
+      expect(Object.keys(await res.json())).toEqual(['error']);
+    }
+  });
+
   it('takes heartbeats at every path plugins send to: by handle, one at a time, and the older paths; another user\'s is refused', async () => {
     const { token: key, user } = await wakaUser();
     const { user: other } = await wakaUser();

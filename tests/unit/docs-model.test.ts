@@ -140,7 +140,8 @@ describe('the routes of /docs', () => {
     expect(sync.responses.find((r) => r.status === '422')!.shape).toEqual({ name: 'Problem', mediaType: 'application/problem+json' });
 
     const stats = route('get-users-user-stats-range');
-    expect(stats.parameters.find((p) => p.name === 'range')).toMatchObject({ in: 'path', required: true, rules: [expect.stringMatching(/^one of `last_7_days`/)] });
+    // A name, a year or a month: the alternatives are told in the description.
+    expect(stats.parameters.find((p) => p.name === 'range')).toMatchObject({ in: 'path', required: true, description: expect.stringMatching(/^last_7_days, .* a year \(`2026`\) or a month \(`2026-12`\)/) });
     expect(stats.responses.find((r) => r.status === '401')!.shape?.name).toBe('WakaTimeError');
     expect(stats.auth).toBe('key with stats as Basic user name or token with stats or ?api_key=');
     // The status bar opens to either scope; each way of sending the key is named once.

@@ -13,9 +13,9 @@ const routes: [string, string, string][] = [
   ['POST', '/users/current/heartbeats', 'one heartbeat; 201 {"data": …}'],
   ['POST', '/users/current/heartbeats.bulk', 'up to 1000 heartbeats; 201 {"responses": [[{"data": …}, 201] | [{"error": …}, 400], …]}, one per heartbeat, in order'],
   ['GET', '/users/current/statusbar/today', 'what the status bar shows: the total, categories, languages, editors, projects, systems'],
-  ['GET', '/users/current/summaries?start=&end=', 'per date; or range=Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month, Last Month'],
-  ['GET', '/users/current/stats/{range}', 'last_7_days, last_30_days, last_6_months, last_year or all_time; /users/current/stats: the last 7 days'],
-  ['GET', '/users/{handle}/stats[/{range}]', 'without a key: a public profile\'s shared figures, for README cards (see "Your coding time in a README")'],
+  ['GET', '/users/current/summaries?start=&end=', 'per date; or range=Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month, Last Month (start and end take those names too: start=today&end=today)'],
+  ['GET', '/users/current/stats/{range}', 'last_7_days, last_30_days, last_6_months, last_year, all_time, a year (2026) or a month (2026-12); ?project= and ?language= filter; /users/current/stats: the last 7 days'],
+  ['GET', '/users/{handle}/stats[/{range}]', 'without a key, or with someone else\'s: a public profile\'s shared figures, for README cards (see "Your coding time in a README")'],
   ['GET', '/users/current/all_time_since_today', 'every second ever counted'],
   ['GET', '/users/current', 'you'],
   ['GET', '/users/current/projects', 'your projects, the most recently used first; ?q= filters'],
@@ -46,8 +46,8 @@ export default function WakatimeDocs() {
         </li>
       </ol>
       <p>
-        The key works as WakaTime&apos;s does: as the user name of Basic authentication (how wakatime-cli sends it), as a Bearer token, or as
-        <code>?api_key=</code>. <code>current</code> in a path may also be your handle or your id.
+        The key works as WakaTime&apos;s does: as the user name of Basic authentication (how wakatime-cli sends it), as a Bearer token (the key,
+        or the key in base64 as Wakapi&apos;s users send it), or as <code>?api_key=</code>. <code>current</code> in a path may also be your handle or your id.
       </p>
 
       <h2 id="privacy">What is kept, and what is not</h2>
@@ -59,7 +59,8 @@ export default function WakatimeDocs() {
         </li>
         <li>
           Never kept or logged: the file&apos;s path or name, the branch, dependencies, line and cursor numbers. To recognise a heartbeat sent
-          twice, a keyed digest of the file name is kept for 14 days, then deleted with the heartbeat.
+          twice, a keyed digest of the file name is kept for 14 days, then deleted with the heartbeat, and with it whether the heartbeat was a save
+          (<code>is_write</code>, which <code>heartbeats?date=</code> gives back).
         </li>
         <li>For heartbeats of type <code>app</code> the entity is the application&apos;s name, kept as desktop time.</li>
         <li>A heartbeat carrying a field named content, body, text, diff, patch, clipboard, source, code or snippet is refused.</li>

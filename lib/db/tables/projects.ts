@@ -18,6 +18,22 @@ export const hiddenProjects = pgTable(
 );
 
 /**
+ * A project whose badge its owner made public (off until they do): Wakapi's badge URLs
+ * (`/api/badge/{user}/…/project:{name}`, lib/badges/wakapi.ts) show its time, and nothing else does.
+ */
+export const projectBadges = pgTable(
+  'project_badges',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The name as the owner's project list shows it. */
+    project: text('project').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.project] })],
+);
+
+/**
  * A merge that can still be split back out (lib/projects/merges.ts): what the rename that merged
  * `project` into `into` moved, kept apart so that it can be subtracted again. A later rename of
  * either name ends it; an import that replaces one of its days makes it refuse.

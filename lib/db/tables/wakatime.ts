@@ -40,6 +40,11 @@ export const heartbeats = pgTable(
     /** WakaTime's ai_line_changes and human_line_changes of this heartbeat (may be negative); NULL or 0 none. */
     aiLines: integer('ai_lines'),
     humanLines: integer('human_lines'),
+    /**
+     * The heartbeat's `is_write` (a save) when true; NULL otherwise, and for rows stored before it
+     * was kept (read as false: GET heartbeats?date= answers it, nothing counts by it).
+     */
+    isWrite: boolean('is_write'),
     creditedUntil: bigint('credited_until', { mode: 'number' }).notNull(),
     zone: text('zone').notNull(),
     /**
