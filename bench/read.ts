@@ -12,6 +12,7 @@ import { rebuildLeaderboard } from '../lib/stats/leaderboard/snapshot';
 import { addDays } from '../lib/dates';
 import { refreshCommunity } from '../lib/stats/community';
 import { insights } from '../lib/figures/insights';
+import { yearFigures } from '../lib/stats/year';
 import { timeline } from '../lib/figures/timeline';
 import { resetConfig } from '../lib/config';
 import { sql } from 'drizzle-orm';
@@ -79,6 +80,9 @@ async function main() {
     timeline_day: await timed(() => timeline(db, heaviest, busiest[day++ % busiest.length].date), 20),
   };
   console.log('own figures, heaviest user (goal <= 20 ms):   ', JSON.stringify(results.own_figures));
+  // The year in code of the heaviest user, the year of their busiest day: one year, every part.
+  results.year_in_code = await timed(() => yearFigures(db, heaviest, Number(busiest[0].date.slice(0, 4))), 20);
+  console.log('year in code, heaviest user (goal < 100 ms):', JSON.stringify(results.year_in_code));
   results.wakatime = await wakatimeBench(db, heaviest, timed);
   console.log('WakaTime reads, heaviest user (goals: durations <= 20 ms, summaries and stats <= 30 ms):', JSON.stringify(results.wakatime));
   results.projects = await projectsBench(db, HEAVY, timed);

@@ -37,7 +37,7 @@ export interface DayFigure {
 type CommunityTable = typeof communityDays | typeof communityHours | typeof communityDayLanguages | typeof communityDayEditors;
 
 /** The community cells a site-wide figure may use: released, and resting on enough users that date. */
-const publishedCells = (c: CommunityTable) => sql`${c.users} >= ${minUsers()} AND ${c.released} IS NOT NULL`;
+export const publishedCells = (c: CommunityTable) => sql`${c.users} >= ${minUsers()} AND ${c.released} IS NOT NULL`;
 const day = (date: SQLWrapper) => sql`to_char(${date}, 'YYYY-MM-DD')`;
 
 /** Capped coding time per date. */

@@ -5,6 +5,7 @@ import { RangePicker } from '../range-picker';
 import { formatDuration } from '@/lib/badges/format';
 import { getDb } from '@/lib/db/client';
 import { insights } from '@/lib/figures/insights';
+import { offeredYears } from '@/lib/stats/year';
 import { dashboardRange } from '@/lib/web/account/dashboard-range';
 import { requireUser } from '@/lib/web/account/session';
 
@@ -42,10 +43,21 @@ export default async function InsightsPage({ searchParams }: { searchParams: Pro
   const user = await requireUser('/dashboard/insights');
   // GET /me/insights's rules (any named range, or from and to); the dashboard's default unless asked.
   const range = dashboardRange(await searchParams);
-  const found = await insights(await getDb(), user, range.query);
+  const [found, years] = await Promise.all([insights(await getDb(), user, range.query), offeredYears(await getDb(), user)]);
   return (
     <>
       <h1>Insights</h1>
+      {years.length > 0 && (
+        <nav aria-label="Your year in code" className="lead">
+          Your year in code:{' '}
+          {years.map((y, i) => (
+            <span key={y}>
+              {i > 0 && ', '}
+              <a href={`/dashboard/year/${y}`}>{y}</a>
+            </span>
+          ))}
+        </nav>
+      )}
       <RangePicker user={user} path="/dashboard/insights" range={range} dates={found.range} />
       <Figures
         items={[

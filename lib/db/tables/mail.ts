@@ -55,3 +55,27 @@ export const mailReports = pgTable(
     check('mail_reports_status_check', sql`${t.status} IN ('sending', 'sent', 'empty', 'failed', 'unknown')`),
   ],
 );
+
+/**
+ * The claim on one user's year-in-review mail for one year (lib/mail/year.ts), as mail_reports
+ * is for a week: one per user and year, whatever number of processes look at once.
+ */
+export const mailYearReviews = pgTable(
+  'mail_year_reviews',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The year reviewed (the owner's local calendar year). */
+    year: integer('year').notNull(),
+    /** As mail_reports.status; empty: no time that year. */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(1),
+    retryAt: timestamp('retry_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.year] }),
+    check('mail_year_reviews_status_check', sql`${t.status} IN ('sending', 'sent', 'empty', 'failed', 'unknown')`),
+  ],
+);

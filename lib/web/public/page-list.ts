@@ -5,4 +5,4 @@
 // a browser is one inline script (app/components/shell-script.ts).
 
 /** The public pages, as next.config.ts matches paths. */
-export const publicPages = ['/', '/leaderboard', '/pricing', '/docs', '/docs/:path*', '/u/:handle', '/u/:handle/opengraph-image'];
+export const publicPages = ['/', '/leaderboard', '/pricing', '/docs', '/docs/:path*', '/u/:handle', '/u/:handle/opengraph-image', '/u/:handle/year/:year'];
