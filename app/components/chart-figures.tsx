@@ -91,6 +91,44 @@ export function TimeAxis({ dates, unit }: { dates: string[]; unit: AxisUnit }) {
   );
 }
 
+/**
+ * One day by hour (`hours`: 24 seconds, hour 0 first, in the owner's time zone, as the buckets
+ * are kept): a column an hour on the same gridlines as the daily chart, hours labelled under their
+ * start (every 6 on a phone's card, every 3 or 2 wider), its numbers as a table.
+ */
+export function HourBars({ date, hours, caption }: { date: string; hours: number[]; caption: string }) {
+  const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
+  // The axis tiers of TimeAxis (axis-0, -1, -2 by the card's width): an hour label every 6, 3 or 2 hours.
+  const every = [6, 3, 2];
+  return (
+    <>
+      <figure className="bars by-hour">
+        <ColumnsPlot count={24} most={hours.reduce((max, s) => Math.max(max, s), 0)}>
+          {({ share, x, width }) =>
+            hours.map((s, h) =>
+              s > 0 ? (
+                <rect key={h} x={x(h)} width={width} y={100 - share(s)} height={share(s)}>
+                  <title>{`${date} ${hh(h)}-${hh((h + 1) % 24)}: ${formatDuration(s)}`}</title>
+                </rect>
+              ) : null,
+            )
+          }
+        </ColumnsPlot>
+        <div className="bars-labels" aria-hidden="true">
+          {every.flatMap((step, t) =>
+            Array.from({ length: 24 / step }, (_, i) => i * step).map((h) => (
+              <span key={`${t}-${h}`} className={`axis-${t}${h === 0 ? ' start' : ''}`} style={{ left: `${(h / 24) * 100}%` }}>
+                {hh(h)}
+              </span>
+            )),
+          )}
+        </div>
+      </figure>
+      <TableOf caption={caption} head={['Hour', 'Time']} rows={hours.flatMap((s, h) => (s > 0 ? [[`${hh(h)}-${hh((h + 1) % 24)}`, formatDuration(s)]] : []))} />
+    </>
+  );
+}
+
 const periodWords = { day: ['Date', 'one a day'], week: ['Week', 'one an ISO week (Monday to Sunday)'], month: ['Month', 'one a month'] } as const;
 
 /**
@@ -208,23 +246,27 @@ function Donut({ slices }: { slices: Slice[] }) {
 /**
  * Names with their time and share of the whole, largest first, the rest as "All others"; with `donut`,
  * a donut of the same rows, whose colours the rows' swatches name. `total` is the whole when some
- * time has no name shown (site-wide: languages too few people use).
+ * time has no name shown (site-wide: languages too few people use). An item's `href` makes its
+ * name a link (a project's page); `limit` is how many rows at most (a compact card's few).
  */
 export function Breakdown({
   items,
   total,
   donut = false,
+  limit = donut ? 8 : 15,
   empty,
   caption,
 }: {
-  items: { name: string; seconds: number }[];
+  items: { name: string; seconds: number; href?: string }[];
   total?: number;
   donut?: boolean;
+  limit?: number;
   empty: string;
   caption: string;
 }) {
   if (items.length === 0) return <p className="muted">{empty}</p>;
-  const rows = slices(items, donut ? 8 : 15, total);
+  const rows = slices(items, limit, total);
+  const links = new Map(items.flatMap((i) => (i.href ? [[i.name, i.href] as const] : [])));
   return (
     <div className={donut ? 'breakdown with-donut' : 'breakdown'}>
       <div className="breakdown-body">
@@ -249,9 +291,8 @@ export function Breakdown({
                   <td className="name">
                     <span className="name-line">
                       {donut && <i className="swatch" style={{ background: swatch(r.color) }} aria-hidden="true" />}
-                      <span className="ellipsis" title={r.name}>
-                        {r.name}
-                      </span>
+                      {/* Whole, wrapped where it must be: a name cut short is no name (the Time and Share columns never wrap). */}
+                      <span className="name-text">{r.color > 0 && links.has(r.name) ? <a href={links.get(r.name)}>{r.name}</a> : r.name}</span>
                     </span>
                     <span className="share" aria-hidden="true">
                       <span style={{ width: `${Math.max(1, r.percent)}%` }} />

@@ -5,6 +5,7 @@ import { redirect } from 'next/navigation';
 import { createTokenSchema, deleteAccount, getAccount, updateAccount, updateAccountSchema } from '@/lib/accounts/me';
 import { changePassword, changePasswordSchema } from '@/lib/accounts/sign-in';
 import { issueToken, revokeToken } from '@/lib/accounts/tokens';
+import { isEditorKey } from '@/lib/auth/sealed-keys';
 import { createBadgeSchema } from '@/lib/badges/schemas';
 import { createBadge, deleteBadge, refreshBadge } from '@/lib/badges/store';
 import { getDb } from '@/lib/db/client';
@@ -60,16 +61,19 @@ export async function createToken(_: FormState, form: FormData): Promise<FormSta
   revalidatePath('/dashboard', 'layout');
   // A name a live token already has was given a number (issueToken): say so.
   const renamed = info.name === parsed.data.name ? '' : ` (you already have a token named "${parsed.data.name}")`;
-  return { ok: true, message: `Token "${info.name}" created${renamed}. Copy it now: it is not shown again.`, result: { token, use } };
+  // An editor key is kept to be shown again (lib/auth/sealed-keys.ts); any other token is shown this once.
+  const again = isEditorKey(format, info.scopes);
+  const shown = again ? 'Settings, Keys can show it again for another machine.' : 'Copy it now: it is not shown again.';
+  return { ok: true, message: `Token "${info.name}" created${renamed}. ${shown}`, result: { token, use, again } };
 }
 
-/** One click: a key in the format WakaTime plugins accept (sync and stats), shown once. */
+/** One click: a key in the format WakaTime plugins accept (sync and stats); Settings, Keys shows it again (lib/auth/sealed-keys.ts). */
 export async function connectEditor(_: FormState): Promise<FormState> {
   const user = await requireUser();
   try {
     const { token, info } = await issueToken(await getDb(), user.id, { name: 'WakaTime plugins', format: 'uuid' }, { via: 'dashboard', userAgent: await visitorAgent() });
     revalidatePath('/dashboard', 'layout');
-    return { ok: true, message: `Key "${info.name}" created. Copy the settings now: the key is not shown again.`, result: { token } };
+    return { ok: true, message: `Key "${info.name}" created. Copy the settings: for another machine, Settings, Keys shows this key again.`, result: { token } };
   } catch (err) {
     return formError(err, {});
   }

@@ -30,6 +30,7 @@ export const dashboardTabs: Tab[] = [
 
 export const settingsTabs: Tab[] = [
   { href: '/dashboard/settings', label: 'Keys', exact: true },
+  { href: '/dashboard/settings/sending', label: 'Sending' },
   { href: '/dashboard/settings/sharing', label: 'Sharing' },
   { href: '/dashboard/settings/badges', label: 'Badges and cards' },
   { href: '/dashboard/settings/import', label: 'Import' },

@@ -34,7 +34,7 @@ export function CopyButton({ text: made, label = 'Copy', site }: { text: string;
 const clientConfigCommand = (site: string) => `npx codetally config --api-url ${site} --token-stdin`;
 
 /** The lines of ~/.wakatime.cfg that point a WakaTime plugin (wakatime-cli) at this site with `key`. */
-const wakatimeCfg = (site: string, key: string) => `[settings]\napi_url = ${site}/api/wakatime/v1\napi_key = ${key}`;
+export const wakatimeCfg = (site: string, key: string) => `[settings]\napi_url = ${site}/api/wakatime/v1\napi_key = ${key}`;
 
 /** A scope the token form offers, with what it lets a token do (lib/auth/tokens.ts's scopeTexts) and whether it starts ticked. */
 export interface ScopeChoice {
@@ -87,7 +87,7 @@ export function TokenCreator({ site: address, scopes }: { site: SiteAddress; sco
       {token && (
         <div className="card" data-testid="new-token">
           <p>
-            <strong>Your new token</strong> (shown once):
+            <strong>Your new token</strong> {state.result?.again === true ? '(“Show key” beside it shows it again)' : '(shown once)'}:
           </p>
           <p className="secret">
             <code data-testid="token-value">{token}</code>
@@ -290,7 +290,7 @@ export function BadgeMaker({ languages }: { languages: string[] }) {
             {(p) => (
               <select {...p} value={draft.metric} onChange={set('metric')}>
                 <option value="total">Total coding time</option>
-                <option value="daily_average">Daily average</option>
+                <option value="daily_average">Daily average (over the days you coded)</option>
                 <option value="language">Time in one language</option>
                 <option value="ai">AI-assisted coding time (needs “Share AI-assisted coding”)</option>
               </select>

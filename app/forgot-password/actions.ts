@@ -78,7 +78,9 @@ export async function sendConfirmationAgain(_: FormState, form: FormData): Promi
   const email = emailSchema.safeParse(form.get('email'));
   if (!email.success) return { message: 'Enter your email and password again first.' };
   try {
-    after((await resendConfirmation(await getDb(), email.data, await visitorAsker())).delivered);
+    // Where the sign-in was going (an invite link): a path of this site only, as sign-up keeps it.
+    const next = sameOriginPath(form.get('next'), await requestOrigin());
+    after((await resendConfirmation(await getDb(), email.data, await visitorAsker(), next)).delivered);
   } catch (err) {
     return formError(err);
   }

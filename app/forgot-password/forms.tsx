@@ -70,12 +70,16 @@ export function ConfirmForm({ token, next }: { token: string; next?: string }) {
   );
 }
 
-/** After a sign-in refused for an unconfirmed address: one button that mails a new link. */
-export function SendAgainForm({ email }: { email: string }) {
+/**
+ * After a sign-in refused for an unconfirmed address: one button that mails a new link. `next`:
+ * where the sign-in was going (an invite link), carried by the new link as by the first.
+ */
+export function SendAgainForm({ email, next }: { email: string; next?: string }) {
   const [state, action, pending] = useActionState<FormState, FormData>(sendConfirmationAgain, {});
   return (
     <form action={action}>
       <input type="hidden" name="email" value={email} />
+      {next && <input type="hidden" name="next" value={next} />}
       <FormMessage state={state} />
       <p>
         <button type="submit" className="secondary" disabled={pending || state.ok}>

@@ -25,7 +25,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
           </button>
         </p>
       </form>
-      {state.result?.unconfirmed === true && <SendAgainForm email={submitted(state, 'email') ?? ''} />}
+      {state.result?.unconfirmed === true && <SendAgainForm email={submitted(state, 'email') ?? ''} next={callbackUrl === '/dashboard' ? undefined : callbackUrl} />}
     </>
   );
 }

@@ -61,14 +61,15 @@ export async function signUpByMail(db: Db, input: SignUpInput, clientAddress: st
 /**
  * "Send the link again", from the sign-in page after a refusal: a new link when the address's
  * login still waits for one and none was mailed in the last QUIET_MINUTES; nothing otherwise.
- * Within the address's mail budgets.
+ * Within the address's mail budgets. `next`, as for signUpByMail: the invitation the sign-in page
+ * was on its way to rides along in the new link too.
  */
-export async function resendConfirmation(db: Db, email: string, asker: Asker): Promise<{ delivered: Promise<void> }> {
+export async function resendConfirmation(db: Db, email: string, asker: Asker, next: string | null = null): Promise<{ delivered: Promise<void> }> {
   const address = emailSchema.parse(email);
   return withinMailBudget(db, address, asker, async () => {
     const login = await loginByEmail(db, address);
     if (!login?.awaitingConfirmation) return { delivered: Promise.resolve() };
-    return mailConfirmation(db, login.userId, login.email);
+    return mailConfirmation(db, login.userId, login.email, next);
   });
 }
 

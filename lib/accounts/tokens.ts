@@ -1,8 +1,9 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { apiTokens, users } from '../db/schema';
 import { z } from 'zod';
 import { generateToken, looksLikeTokenPrefix, scopes, type Scope, type TokenFormat } from '../auth/tokens';
+import { isEditorKey, openKey, sealKeyIfKeyed } from '../auth/sealed-keys';
 import { isUuid } from '../ids';
 import { defaultScopes } from './schemas';
 import { assertWithin, HARD_CAPS } from '../plans/limits';
@@ -106,6 +107,8 @@ export async function issueToken(
         createdVia: origin?.via ?? null,
         createdAgent: agentLabel(origin?.userAgent),
         createdWith: madeWith ?? null,
+        // An editor key is kept sealed, so that its owner can show it again (../auth/sealed-keys.ts).
+        sealed: isEditorKey(format, granted) ? sealKeyIfKeyed(token) : null,
       })
       .returning();
     return created;
@@ -118,11 +121,35 @@ export async function listTokens(db: Db, userId: string): Promise<TokenDto[]> {
   return list.map(tokenDto);
 }
 
+/** The ids of the user's live tokens that can be shown again (editor keys kept sealed). */
+export async function keysShownAgain(db: Db, userId: string): Promise<Set<string>> {
+  const found = await db
+    .select({ id: apiTokens.id })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), isNotNull(apiTokens.sealed)));
+  return new Set(found.map((t) => t.id));
+}
+
+/**
+ * One of the user's live editor keys, shown again to its owner's session (never through the API):
+ * null for another user's token, a revoked one, one not kept (other scopes, made before keys were
+ * kept) or one the current session key cannot open.
+ */
+export async function showKeyAgain(db: Db, userId: string, tokenId: string): Promise<{ token: string; name: string } | null> {
+  if (!isUuid(tokenId)) return null;
+  const [row] = await db
+    .select({ name: apiTokens.name, hash: apiTokens.hash, sealed: apiTokens.sealed })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
+  const token = row?.sealed ? openKey(row.sealed, row.hash) : null;
+  return token ? { token, name: row.name } : null;
+}
+
 /** Revokes every live token of the user (a password reset's default); how many there were. */
 export async function revokeAllTokens(db: Db, userId: string): Promise<number> {
   const revoked = await db
     .update(apiTokens)
-    .set({ revokedAt: sql`now()` })
+    .set({ revokedAt: sql`now()`, sealed: null })
     .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
     .returning({ id: apiTokens.id });
   return revoked.length;
@@ -134,7 +161,7 @@ export async function revokeToken(db: Db, userId: string, idOrPrefix: string): P
   if (!match) return false;
   const revoked = await db
     .update(apiTokens)
-    .set({ revokedAt: sql`now()` })
+    .set({ revokedAt: sql`now()`, sealed: null })
     .where(and(eq(apiTokens.userId, userId), match, isNull(apiTokens.revokedAt)))
     .returning({ id: apiTokens.id });
   return revoked.length > 0;

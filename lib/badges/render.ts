@@ -1,8 +1,8 @@
 import { makeBadge } from 'badge-maker';
 import type { Db } from '../db/client';
-import { eachDay } from '../dates';
 import { localDateHour } from '../local-time';
 import type { PublishedBadge } from '../sharing/gate';
+import { codedDayAverage } from '../stats/average';
 import { aiMillis, dayTotals, dimensionTotals } from '../stats/queries';
 import type { RangeName } from '../stats/range';
 import { userRange } from '../plans/history';
@@ -21,9 +21,10 @@ export async function badgeSeconds(db: Db, { badge, timezone, historyDays }: Pub
     return Math.round((figures.find((f) => f.name === badge.language)?.millis ?? 0) / 1000);
   }
   if (badge.metric === 'ai') return Math.round((await aiMillis(db, badge.userId, range.from, range.to)) / 1000);
-  const total = (await dayTotals(db, scope, range.from, range.to)).reduce((sum, d) => sum + d.millis, 0) / 1000;
-  const days = eachDay(range.from, range.to).length;
-  return Math.round(badge.metric === 'daily_average' ? (days ? total / days : 0) : total);
+  const days = (await dayTotals(db, scope, range.from, range.to)).map((d) => d.millis);
+  // The one daily average (the dashboard's and WakaTime's): over the days with coding time.
+  if (badge.metric === 'daily_average') return Math.round(codedDayAverage(days).average / 1000);
+  return Math.round(days.reduce((sum, millis) => sum + millis, 0) / 1000);
 }
 
 export interface BadgeFace {

@@ -15,7 +15,7 @@ export const MAX_BADGES_PER_USER = HARD_CAPS.badges!;
 export type BadgeRow = typeof badges.$inferSelect;
 
 const defaultLabel = (input: CreateBadgeInput) =>
-  input.metric === 'language' ? `${input.language} ${input.range}` : input.metric === 'daily_average' ? `daily avg ${input.range}` : input.metric === 'ai' ? `AI-assisted ${input.range}` : `coded ${input.range}`;
+  input.metric === 'language' ? `${input.language} ${input.range}` : input.metric === 'daily_average' ? `avg per coding day ${input.range}` : input.metric === 'ai' ? `AI-assisted ${input.range}` : `coded ${input.range}`;
 
 /** The embed URLs and snippets of a badge, on the origin the owner called. */
 export function badgeDto(row: BadgeRow, origin: string): BadgeDto {

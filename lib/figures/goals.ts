@@ -1,8 +1,8 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { HOUR_CAP_MILLIS } from '../activity';
-import { addDays, isoWeekStart } from '../dates';
+import { addDays, isoWeekday, isoWeekStart } from '../dates';
 import { rows, type Db } from '../db/client';
-import { goals, ideActivity, userDays, userHours, users } from '../db/schema';
+import { goals, ideActivity, userDayLanguages, userDays, userHours, users } from '../db/schema';
 import { ApiError } from '../http/problem';
 import { isUuid } from '../ids';
 import { localDateHour } from '../local-time';
@@ -10,14 +10,17 @@ import { earliestDate } from '../stats/queries';
 import { historyStart } from '../plans/limits';
 import { hiddenNames, type ProjectReader } from '../projects/read';
 import { durationText } from '../wakatime/summaries';
-import { MAX_GOALS_PER_USER, type CreateGoalInput, type GoalPeriod } from './schemas';
+import { MAX_GOALS_PER_USER, secondsProblem, type CreateGoalInput, type GoalPeriod, type UpdateGoalInput } from './schemas';
 
 // Coding goals (/me/goals and WakaTime's /users/current/goals): "this long per day or ISO week",
 // optionally in one language and/or project (matched regardless of case). Periods are the owner's
 // local dates and ISO weeks (Monday first), as the buckets' dates already are. Time counts as
 // everywhere, each hour capped at 3600 s (a language's or project's share of an hour over the cap
 // scaled down in proportion). Goals are judged on every past period too, as WakaTime does: a goal
-// made today can already have a streak.
+// made today can already have a streak. A goal that ignores weekends (Saturday and Sunday of the
+// owner's local dates): a day goal neither meets nor misses them, and its streak steps over them;
+// a week goal counts no time on them. A goal names only a language or project the owner has time
+// in, spelled as their time spells it.
 
 export type GoalRow = typeof goals.$inferSelect;
 
@@ -33,6 +36,8 @@ export interface Judged {
   /** The current period's start, and the period starts back from it, newest first. */
   current: string;
   back: (periodStart: string, n: number) => string;
+  /** Whether a period is neither met nor missed (a weekend day of a day goal that ignores weekends). */
+  ignored: (periodStart: string) => boolean;
   streak: number;
 }
 
@@ -78,6 +83,9 @@ function seenBy(goal: GoalRow, hidden: readonly string[]): Record<ProjectReader,
   };
 }
 
+/** Saturday or Sunday (ISO weekdays 5 and 6) of a local date. */
+const isWeekend = (date: string) => isoWeekday(date) >= 5;
+
 const periodStart = (period: GoalPeriod, date: string) => (period === 'week' ? isoWeekStart(date) : date);
 const step = (period: GoalPeriod) => (period === 'week' ? 7 : 1);
 
@@ -106,8 +114,11 @@ async function cappedDays(db: Db, userId: string, from: string, to: string, by: 
   return found.map((r) => ({ ...r, millis: Number(r.millis) }));
 }
 
-/** How many periods back the first read goes: enough for WakaTime's chart (7 periods) and most streaks. */
-const FIRST_WINDOW_DAYS = 8 * 7;
+/** How many periods the dashboard's history of a goal shows (WakaTime's chart_data shows 7). */
+export const HISTORY_PERIODS: Record<GoalPeriod, number> = { day: 14, week: 12 };
+
+/** How many days back the first read goes: enough for the longest history (12 weeks) and most streaks. */
+const FIRST_WINDOW_DAYS = HISTORY_PERIODS.week * 7;
 
 /**
  * Each goal with its time per period and its streak. Reads a window of days back from today; a
@@ -138,28 +149,77 @@ function judge(goal: GoalRow, seen: Record<ProjectReader, Seen>, found: { date: 
   const period = goal.period as GoalPeriod;
   const language = goal.language?.toLowerCase();
   const project = goal.project?.toLowerCase();
+  // A week goal that ignores weekends counts none of their time; a day goal keeps it (shown, not judged).
+  const weekdaysOnly = goal.ignoreWeekends && period === 'week';
   const sums = new Map<string, number>();
   for (const r of found) {
     if (language !== undefined && r.language !== language) continue;
     if (project !== undefined && r.project !== project) continue;
+    if (weekdaysOnly && isWeekend(r.date)) continue;
     const p = periodStart(period, r.date);
     sums.set(p, (sums.get(p) ?? 0) + r.millis);
   }
   const actual = (p: string) => sums.get(p) ?? 0;
   const met = (p: string) => actual(p) >= goal.seconds * 1000;
+  const ignored = (p: string) => goal.ignoreWeekends && period === 'day' && isWeekend(p);
   const current = periodStart(period, today);
   const back = (p: string, n: number) => addDays(p, -n * step(period));
-  // The current period counts once met; before that, the streak ends with the one before.
+  /** The period before `p` that is judged (an ignored weekend stepped over). */
+  const before = (p: string) => {
+    let q = back(p, 1);
+    while (ignored(q)) q = back(q, 1);
+    return q;
+  };
+  // The current period counts once met (and judged); before that, the streak ends with the one before.
   let streak = 0;
-  let p = met(current) ? current : back(current, 1);
-  for (; p >= from && met(p); p = back(p, 1)) streak += 1;
-  return { judged: { goal, period, title: seen.owner.title, seen, actual, current, back, streak } satisfies Judged, reachesStart: p < from && streak > 0 };
+  let p = met(current) && !ignored(current) ? current : before(current);
+  for (; p >= from && met(p); p = before(p)) streak += 1;
+  return { judged: { goal, period, title: seen.owner.title, seen, actual, current, back, ignored, streak } satisfies Judged, reachesStart: p < from && streak > 0 };
+}
+
+export type PeriodStatus = 'success' | 'fail' | 'pending';
+/** A period's status in WakaTime's chart_data, where a day the goal ignores is listed as such. */
+export type ChartStatus = PeriodStatus | 'ignored';
+
+/** One period of a goal's history: its start, its time (capped millis) and how it went. */
+/** One period of a goal's chart: WakaTime's chart_data entry, the dashboard's column. */
+export interface ChartPeriod {
+  start: string;
+  millis: number;
+  /** WakaTime's range_status: met; missed (a past period); not met yet (the current one); a day the goal ignores. */
+  status: ChartStatus;
+}
+
+/** A period the goal judges. */
+export interface PeriodResult extends ChartPeriod {
+  status: PeriodStatus;
+}
+
+/** The goal's last `count` periods up to the current one, oldest first, those it ignores (weekend days) left out: the dashboard's history. */
+export function goalHistory(j: Judged, count: number): PeriodResult[] {
+  return periods(j, count).filter((p): p is PeriodResult => p.status !== 'ignored');
+}
+
+/**
+ * The last `count` periods, the current one last, a day the goal ignores included as `ignored`
+ * (WakaTime's chart_data lists it so, and its last entry is always the current period).
+ */
+export function periods(j: Judged, count: number): ChartPeriod[] {
+  const out: ChartPeriod[] = [];
+  for (let i = count - 1; i >= 0; i--) {
+    const start = j.back(j.current, i);
+    const millis = j.actual(start);
+    const status: ChartStatus = j.ignored(start) ? 'ignored' : millis >= j.goal.seconds * 1000 ? 'success' : start === j.current ? 'pending' : 'fail';
+    out.push({ start, millis, status });
+  }
+  return out;
 }
 
 /** A goal as /me/goals shows it to `reader`. */
 export function goalDto(j: Judged, reader: ProjectReader) {
   const actual = Math.round(j.actual(j.current) / 1000);
   const { project, title } = j.seen[reader];
+  const ignored = j.ignored(j.current);
   return {
     id: j.goal.id,
     period: j.period,
@@ -167,7 +227,8 @@ export function goalDto(j: Judged, reader: ProjectReader) {
     language: j.goal.language,
     project,
     title,
-    progress: { period_start: j.current, actual_seconds: actual, done: j.actual(j.current) >= j.goal.seconds * 1000 },
+    ignore_weekends: j.goal.ignoreWeekends,
+    progress: { period_start: j.current, actual_seconds: actual, done: !ignored && j.actual(j.current) >= j.goal.seconds * 1000, ignored },
     streak_periods: j.streak,
   };
 }
@@ -186,8 +247,40 @@ export async function findGoal(db: Db, userId: string, id: string): Promise<Goal
   return row;
 }
 
+const unknownName = (field: 'language' | 'project') =>
+  new ApiError('invalid_payload', 'The request body is not valid.', {
+    errors: [{ path: field, code: `unknown_${field}`, message: field === 'language' ? 'language: you have no time in this language yet' : 'project: you have no time on this project yet' }],
+  });
+
+/**
+ * The owner's own spelling of a language or project they have time in, matched regardless of case
+ * (the exact spelling first, else the one with the most time); a name they have no time in is
+ * refused (422 naming the field). Languages are read from their per-day rollup, projects from the
+ * buckets (imports are stored as buckets too).
+ */
+async function storedName(db: Db, userId: string, field: 'language' | 'project', name: string): Promise<string> {
+  const [t, column] = field === 'language' ? [userDayLanguages, userDayLanguages.language] : [ideActivity, ideActivity.project];
+  const [found] = await rows<{ name: string }>(
+    db,
+    sql`SELECT ${column} AS name FROM ${t}
+        WHERE ${t.userId} = ${userId}::uuid AND lower(${column}) = lower(${name}) AND ${t.millis} > 0
+        GROUP BY ${column} ORDER BY (${column} = ${name}) DESC, sum(${t.millis}) DESC LIMIT 1`,
+  );
+  if (!found) throw unknownName(field);
+  return found.name;
+}
+
+/** A goal's language and project as stored: the owner's spelling of names they have time in (null stays null). */
+async function namesOf(db: Db, userId: string, input: { language?: string | null; project?: string | null }) {
+  return {
+    ...(typeof input.language === 'string' && { language: await storedName(db, userId, 'language', input.language) }),
+    ...(typeof input.project === 'string' && { project: await storedName(db, userId, 'project', input.project) }),
+  };
+}
+
 /** Creates a goal; the 21st is refused (422, too_many_goals), counted under the user's row lock so two at once cannot pass it. */
 export async function createGoal(db: Db, userId: string, input: CreateGoalInput): Promise<GoalRow> {
+  const names = await namesOf(db, userId, input);
   return db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
     const [{ n }] = await tx.select({ n: count() }).from(goals).where(eq(goals.userId, userId));
@@ -198,7 +291,53 @@ export async function createGoal(db: Db, userId: string, input: CreateGoalInput)
     }
     const [row] = await tx
       .insert(goals)
-      .values({ userId, period: input.period, seconds: input.seconds, language: input.language ?? null, project: input.project ?? null, title: input.title ?? null })
+      .values({
+        userId,
+        period: input.period,
+        seconds: input.seconds,
+        language: names.language ?? null,
+        project: names.project ?? null,
+        title: input.title ?? null,
+        ignoreWeekends: input.ignore_weekends ?? false,
+      })
+      .returning();
+    return row;
+  });
+}
+
+/**
+ * Changes any of a goal's fields (null clears language, project or title); the goal as it will be
+ * stored is checked as a new one is (seconds within the period, names the owner has time in).
+ * The goal's row is locked while it is checked, so two changes at once (one of the period, one of
+ * the seconds) cannot together store a goal neither would pass. Another user's goal, or none, is
+ * not found.
+ */
+export async function updateGoal(db: Db, userId: string, id: string, input: UpdateGoalInput): Promise<GoalRow> {
+  if (!isUuid(id)) throw noSuchGoal();
+  return db.transaction(async (tx) => {
+    const [now] = await tx.select().from(goals).where(and(eq(goals.id, id), eq(goals.userId, userId))).for('update');
+    if (!now) throw noSuchGoal();
+    const period = input.period ?? (now.period as GoalPeriod);
+    const seconds = input.seconds ?? now.seconds;
+    const problem = secondsProblem({ period, seconds });
+    if (problem) throw new ApiError('invalid_payload', 'The request body is not valid.', { errors: [{ path: 'seconds', code: 'too_big', message: `seconds: ${problem}` }] });
+    // Only a name the request changes is checked against the owner's time: one the goal already
+    // holds (set before the rule, or before its time was split off) stands as it is.
+    const names = await namesOf(tx, userId, {
+      language: input.language === now.language ? undefined : input.language,
+      project: input.project === now.project ? undefined : input.project,
+    });
+    const [row] = await tx
+      .update(goals)
+      .set({
+        period,
+        seconds,
+        ...(input.language !== undefined && { language: names.language ?? input.language }),
+        ...(input.project !== undefined && { project: names.project ?? input.project }),
+        ...(input.title !== undefined && { title: input.title }),
+        ...(input.ignore_weekends !== undefined && { ignoreWeekends: input.ignore_weekends }),
+      })
+      .where(eq(goals.id, id))
       .returning();
     return row;
   });
@@ -213,4 +352,17 @@ export async function deleteGoal(db: Db, userId: string, id: string): Promise<vo
 /** GET /me/goals: every goal with its progress, as `reader` may see it (the dashboard is the owner). */
 export async function ownGoals(db: Db, user: { id: string; timezone: string }, reader: ProjectReader = 'owner') {
   return { goals: (await judgeGoals(db, user, await listGoals(db, user.id))).map((j) => goalDto(j, reader)) };
+}
+
+/**
+ * The dashboard's Goals page: each goal as the owner reads it (ownGoals' fields), with its own
+ * title as stored (null: made from the goal) and its history: the last HISTORY_PERIODS periods,
+ * judged as WakaTime's chart_data judges them (goalHistory).
+ */
+export async function ownGoalsWithHistory(db: Db, user: { id: string; timezone: string }) {
+  return (await judgeGoals(db, user, await listGoals(db, user.id))).map((j) => ({
+    ...goalDto(j, 'owner'),
+    custom_title: j.goal.title,
+    history: goalHistory(j, HISTORY_PERIODS[j.period]).map((p) => ({ start: p.start, seconds: Math.round(p.millis / 1000), status: p.status })),
+  }));
 }

@@ -60,22 +60,54 @@ export type GoalPeriod = (typeof goalPeriods)[number];
 /** The most a goal may ask: the whole period. */
 export const PERIOD_SECONDS: Record<GoalPeriod, number> = { day: 86_400, week: 604_800 };
 
+const goalFields = {
+  period: z.enum(goalPeriods, 'must be "day" or "week"'),
+  seconds: z.number().int('must be a whole number of seconds').min(60, 'must be at least 60 seconds'),
+  language: checkedText(z.string().trim().min(1).max(64), 'language').meta({ description: 'One you have time in (matched regardless of case; stored as your time spells it).' }),
+  project: checkedText(z.string().trim().min(1).max(200), 'project').meta({ description: 'One you have time on (matched regardless of case; stored as your time spells it).' }),
+  title: checkedText(z.string().trim().min(1).max(100), 'title'),
+  ignore_weekends: z.boolean('must be true or false').meta({
+    description: 'A day goal: Saturdays and Sundays (in your timezone) are neither met nor missed and break no streak. A week goal: time on them does not count.',
+  }),
+};
+
+/** What is wrong with a goal's seconds for its period, if anything (a PATCH of either field alone is checked on the goal as it will be stored). */
+export function secondsProblem(g: { period: GoalPeriod; seconds: number }): string | null {
+  return g.seconds > PERIOD_SECONDS[g.period] ? `a ${g.period} goal is at most ${PERIOD_SECONDS[g.period]} seconds` : null;
+}
+
 export const createGoalSchema = z
   .object({
-    period: z.enum(goalPeriods, 'must be "day" or "week"'),
-    seconds: z.number().int('must be a whole number of seconds').min(60, 'must be at least 60 seconds'),
-    language: checkedText(z.string().trim().min(1).max(64), 'language').optional(),
-    project: checkedText(z.string().trim().min(1).max(200), 'project').optional(),
-    title: checkedText(z.string().trim().min(1).max(100), 'title').optional(),
+    period: goalFields.period,
+    seconds: goalFields.seconds,
+    language: goalFields.language.optional(),
+    project: goalFields.project.optional(),
+    title: goalFields.title.optional(),
+    ignore_weekends: goalFields.ignore_weekends.default(false),
   })
   .superRefine((g, ctx) => {
-    if (g.seconds > PERIOD_SECONDS[g.period]) {
-      ctx.addIssue({ code: 'too_big', origin: 'number', maximum: PERIOD_SECONDS[g.period], path: ['seconds'], message: `a ${g.period} goal is at most ${PERIOD_SECONDS[g.period]} seconds` });
-    }
+    const problem = secondsProblem(g);
+    if (problem) ctx.addIssue({ code: 'too_big', origin: 'number', maximum: PERIOD_SECONDS[g.period], path: ['seconds'], message: problem });
   })
-  .meta({ id: 'CreateGoal', examples: [{ period: 'day', seconds: 3600, language: 'TypeScript' }] });
+  .meta({ id: 'CreateGoal', examples: [{ period: 'day', seconds: 3600, language: 'TypeScript', ignore_weekends: true }] });
 
-export type CreateGoalInput = z.infer<typeof createGoalSchema>;
+/** What createGoal takes: ignore_weekends may be left out (false). */
+export type CreateGoalInput = z.input<typeof createGoalSchema>;
+
+/** PATCH /me/goals/{id}: any of the fields, null clearing language, project or title; the result is checked as a new goal is. */
+export const updateGoalSchema = z
+  .object({
+    period: goalFields.period.optional(),
+    seconds: goalFields.seconds.optional(),
+    language: goalFields.language.nullable().optional(),
+    project: goalFields.project.nullable().optional(),
+    title: goalFields.title.nullable().optional(),
+    ignore_weekends: goalFields.ignore_weekends.optional(),
+  })
+  .refine((g) => Object.values(g).some((v) => v !== undefined), { message: 'give at least one of period, seconds, language, project, title, ignore_weekends', params: { code: 'nothing_to_change' } })
+  .meta({ id: 'UpdateGoal', examples: [{ seconds: 5400, ignore_weekends: true }, { language: null }] });
+
+export type UpdateGoalInput = z.infer<typeof updateGoalSchema>;
 
 export const goalSchema = z
   .object({
@@ -85,10 +117,12 @@ export const goalSchema = z
     language: z.string().nullable(),
     project: z.string().nullable(),
     title: z.string().meta({ description: 'As given, or made from the goal ("Code 1 hr per day in Go").' }),
+    ignore_weekends: z.boolean().meta({ description: 'A day goal: Saturdays and Sundays are neither met nor missed and break no streak. A week goal: time on them does not count.' }),
     progress: z.object({
       period_start: z.string().meta({ description: 'The current period: today, or the Monday of this ISO week, in the owner\'s timezone.' }),
       actual_seconds: z.number().int(),
       done: z.boolean(),
+      ignored: z.boolean().meta({ description: 'True on a Saturday or Sunday for a day goal that ignores weekends: today is neither met nor missed (`done` is false).' }),
     }),
     streak_periods: z.number().int().meta({ description: 'Consecutive periods that met the goal, ending with the current one once it is met, else with the one before.' }),
   })
@@ -98,7 +132,7 @@ export const goalListSchema = z.object({ goals: z.array(goalSchema) }).meta({ id
 
 // WakaTime's goal shape (GET /api/wakatime/v1/users/current/goals), what wakatime-cli --today-goal reads.
 
-export const rangeStatuses = ['success', 'fail', 'pending'] as const;
+export const rangeStatuses = ['success', 'fail', 'pending', 'ignored'] as const;
 
 const chartEntry = z.object({
   range: z.object({
@@ -123,7 +157,7 @@ export const wakaGoalSchema = z
     custom_title: z.string().nullable(),
     delta: z.enum(goalPeriods),
     seconds: z.number().int(),
-    status: z.enum(rangeStatuses).meta({ description: 'The current period\'s range_status.' }),
+    status: z.enum(rangeStatuses).meta({ description: 'The last chart_data entry\'s range_status: the current period\'s (`ignored` on a weekend day the goal ignores).' }),
     type: z.literal('coding'),
     languages: z.array(z.string()),
     projects: z.array(z.string()),
@@ -132,7 +166,7 @@ export const wakaGoalSchema = z
     is_inverse: z.boolean(),
     is_snoozed: z.boolean(),
     ignore_zero_days: z.boolean(),
-    ignore_days: z.array(z.string()),
+    ignore_days: z.array(z.string()).meta({ description: '["saturday", "sunday"] for a goal that ignores weekends, else empty.' }),
     range_text: z.string(),
     created_at: z.string(),
     chart_data: z.array(chartEntry).meta({ description: 'The last 7 periods, oldest first; the last is the current one.' }),

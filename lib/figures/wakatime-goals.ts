@@ -2,13 +2,16 @@ import type { Db } from '../db/client';
 import { addDays } from '../dates';
 import { localDay } from '../local-time';
 import { durationText } from '../wakatime/summaries';
-import { findGoal, judgeGoals, listGoals, type Judged } from './goals';
+import { findGoal, judgeGoals, listGoals, periods, type ChartPeriod, type Judged } from './goals';
 
 // Goals in WakaTime's shape (GET /api/wakatime/v1/users/current/goals[/{id}]). wakatime-cli's
 // --today-goal <id> prints `data.chart_data[last].actual_seconds_text` of the single goal, so the
 // last entry is always the current period and chart_data is never empty. A goal reads here as a
 // `stats` key sees it, whatever the key (as every WakaTime-shaped read names no hidden project):
-// a goal on a hidden project lists no project, and its title says "a hidden project".
+// a goal on a hidden project lists no project, and its title says "a hidden project". chart_data
+// holds the goal's periods as the dashboard judges them (periods); a day a goal ignores
+// (WakaTime's ignore_days: Saturdays and Sundays) is listed with range_status `ignored`, as
+// WakaTime lists it, so the last entry stays the current period on a weekend too.
 
 /** How many periods chart_data holds, as WakaTime's goal charts. */
 const CHART_PERIODS = 7;
@@ -28,13 +31,11 @@ function rangeText(j: Judged, start: string): string {
 /** The instant a local date begins, as WakaTime writes it (UTC, to the second). */
 const utcIso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
-function chartEntry(j: Judged, start: string, timezone: string) {
+function chartEntry(j: Judged, { start, millis, status }: ChartPeriod, timezone: string) {
   const next = addDays(start, j.period === 'week' ? 7 : 1);
-  const actualMillis = j.actual(start);
-  const actual = Math.round(actualMillis) / 1000;
+  const actual = Math.round(millis) / 1000;
   const goal = j.goal.seconds;
-  const met = actualMillis >= goal * 1000;
-  const status = met ? 'success' : start === j.current ? 'pending' : 'fail';
+  const met = status === 'success';
   const diff = durationText(Math.abs(Math.floor(actual) - goal));
   const per = j.period === 'day' ? 'daily' : 'weekly';
   return {
@@ -44,16 +45,19 @@ function chartEntry(j: Judged, start: string, timezone: string) {
     goal_seconds: goal,
     goal_seconds_text: durationText(goal),
     range_status: status,
-    range_status_reason: met
-      ? `coded ${durationText(actual)} which is ${diff} more than your ${per} goal`
-      : `coded ${durationText(actual)} which is ${diff} less than your ${per} goal`,
+    range_status_reason:
+      status === 'ignored'
+        ? `coded ${durationText(actual)} on a day your ${per} goal ignores`
+        : met
+          ? `coded ${durationText(actual)} which is ${diff} more than your ${per} goal`
+          : `coded ${durationText(actual)} which is ${diff} less than your ${per} goal`,
   } as const;
 }
 
 function wakaGoal(j: Judged, timezone: string) {
   const { project, title, customTitle } = j.seen.stats;
-  const starts = Array.from({ length: CHART_PERIODS }, (_, i) => j.back(j.current, CHART_PERIODS - 1 - i));
-  const chart = starts.map((s) => chartEntry(j, s, timezone));
+  const first = j.back(j.current, CHART_PERIODS - 1);
+  const chart = periods(j, CHART_PERIODS).map((p) => chartEntry(j, p, timezone));
   const lastDay = addDays(j.current, j.period === 'week' ? 6 : 0);
   return {
     id: j.goal.id,
@@ -70,8 +74,8 @@ function wakaGoal(j: Judged, timezone: string) {
     is_inverse: false,
     is_snoozed: false,
     ignore_zero_days: false,
-    ignore_days: [],
-    range_text: `from ${starts[0]} until ${lastDay}`,
+    ignore_days: j.goal.ignoreWeekends ? ['saturday', 'sunday'] : [],
+    range_text: `from ${first} until ${lastDay}`,
     created_at: `${new Date(j.goal.createdAt).toISOString().slice(0, 19)}Z`,
     chart_data: chart,
   };

@@ -68,8 +68,9 @@ async function goalResults(db: Db, user: { id: string; timezone: string }, weekS
   return judged.map((j) => {
     const needed = j.goal.seconds * 1000;
     if (j.period === 'week') return { title: j.title, result: j.actual(weekStart) >= needed ? 'met' : `not met (${durationText(Math.round(j.actual(weekStart) / 1000))})` };
-    const days = Array.from({ length: 7 }, (_, i) => addDays(weekStart, i)).filter((d) => j.actual(d) >= needed).length;
-    return { title: j.title, result: `met on ${days} of 7 days` };
+    // A goal that ignores weekends is judged on the five weekdays only.
+    const days = Array.from({ length: 7 }, (_, i) => addDays(weekStart, i)).filter((d) => !j.ignored(d));
+    return { title: j.title, result: `met on ${days.filter((d) => j.actual(d) >= needed).length} of ${days.length} days` };
   });
 }
 

@@ -45,6 +45,7 @@ import { wakatimePaths } from './wakatime';
 import { figuresPaths, figuresRoots, wakatimeGoalPaths } from './figures';
 import { planLimitNote, planPaths, planRoots } from './plans';
 import { projectPaths, projectRoots } from './projects';
+import { wakapiBadgePaths, wakapiBadgeRoots } from './wakapi-badges';
 import { leaderboardPaths, leaderboardRoots } from './leaderboards';
 import { teamPaths, teamRoots } from './teams';
 
@@ -69,6 +70,7 @@ const documentRoots = (): z.ZodType[] => [
   ...figuresRoots,
   ...planRoots,
   ...projectRoots(),
+  ...wakapiBadgeRoots(),
   ...leaderboardRoots,
   ...teamRoots(),
 ];
@@ -115,6 +117,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...wakatimeGoalPaths(),
       ...figuresPaths(),
       ...projectPaths(),
+      ...wakapiBadgePaths(),
       ...leaderboardPaths(),
       ...teamPaths(),
       ...planPaths(),

@@ -11,27 +11,30 @@ import {
   MAX_GOALS_PER_USER,
   timelineQuerySchema,
   timelineSchema,
+  updateGoalSchema,
   wakaGoalAnswerSchema,
   wakaGoalListSchema,
 } from '../figures/schemas';
 import { ok, jsonBody, sessionOperation, type Operation } from './operations';
 import { wakatimeAt, wakatimeRead } from './wakatime';
 import { MAX_SEGMENTS } from '../figures/timeline';
+import { yearSchema } from '../stats/year-schemas';
 
 // The owner's own figures in openapi.json: timeline, insights and goals (lib/figures/), and the
 // goals in WakaTime's shape.
 
-export const figuresRoots: z.ZodType[] = [timelineSchema, insightsSchema, createGoalSchema, goalSchema, goalListSchema, wakaGoalListSchema, wakaGoalAnswerSchema];
+export const figuresRoots: z.ZodType[] = [timelineSchema, insightsSchema, yearSchema, createGoalSchema, updateGoalSchema, goalSchema, goalListSchema, wakaGoalListSchema, wakaGoalAnswerSchema];
 
 const ownOperation = (summary: string, description: string, responses: Record<string, unknown>, notes: Partial<Record<ErrorCode, string>> = {}, extra: { body?: z.ZodType; parameters?: unknown[] } = {}): Operation =>
   sessionOperation(summary, description, responses, notes, { ...extra, scope: OWN_FIGURES_SCOPES, lead: "The owner's own figures, private ones included: with" });
 
-const goalRules = `Periods are the owner's local dates and ISO weeks (Monday first). A goal counts coding time (each hour capped at 3600 s; a language's or project's share of an hour over the cap scaled down in proportion), in its language and/or project when given (matched regardless of case). Every past period is judged too, so a new goal can already have a streak. At most ${MAX_GOALS_PER_USER} goals a user.`;
+const goalRules = `Periods are the owner's local dates and ISO weeks (Monday first). A goal counts coding time (each hour capped at 3600 s; a language's or project's share of an hour over the cap scaled down in proportion), in its language and/or project when given (matched regardless of case). A goal may only name a language or project the owner has time in (any date, imports included), matched regardless of case and stored as the owner's time spells it; another is refused (422 naming \`language\` or \`project\`, code \`unknown_language\` or \`unknown_project\`). With \`ignore_weekends\`, a day goal's Saturdays and Sundays (in the owner's timezone) are neither met nor missed (on one, \`progress.ignored\` is true and \`done\` false) and its streak steps over them; a week goal counts no time on them. Every past period is judged too, so a new goal can already have a streak. At most ${MAX_GOALS_PER_USER} goals a user.`;
 
 const hiddenGoalRule =
   'The session and an `account` token read each goal as stored. To a `stats` key no goal names a hidden project: a goal on one has `project` null and the title made from the goal, "a hidden project" in place of the name; that made-up title also stands in for the owner\'s own title there, and for an own title that holds a hidden name.';
 
 const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+const yearParameter = { name: 'year', in: 'path', required: true, description: 'A year, four digits (YYYY), from 1970 on.', schema: { type: 'string', pattern: '^\\d{4}$' } };
 
 export function figuresPaths(): Record<string, unknown> {
   return {
@@ -54,6 +57,15 @@ export function figuresPaths(): Record<string, unknown> {
         { parameters: queryParameters(insightsQuerySchema) },
       ),
     },
+    '/me/years/{year}': {
+      get: ownOperation(
+        'My year in code',
+        "The owner's local calendar year (1 January to 31 December in their timezone; the current year up to today), from every write path's time, imports included, each hour capped at 3600 s, cut to the plan's window of history. `by_weekday` and `by_month` are sums; `daily_average` is over the days coded; the top lists hold at most 5 names each, their `percent` the share of the year's total. A past year without time answers its empty figures; a year after the owner's current one is a 404. The public year page and its share image (`/u/{handle}/year/{year}` and `.../card.png`) show these figures only for a public profile, each part only under its sharing setting: languages with share_languages, editors with share_editors, AI-assisted coding with share_ai, projects and categories never.",
+        { '200': ok(yearSchema) },
+        { invalid_query: '`year` not four digits, or before 1970; `errors` names it.', not_found: 'a year that has not begun in the owner\'s timezone.' },
+        { parameters: [yearParameter] },
+      ),
+    },
     '/me/goals': {
       get: ownOperation('My goals', `Each with the current period's progress and its streak. ${goalRules} ${hiddenGoalRule}`, { '200': ok(goalListSchema) }),
       post: sessionOperation(
@@ -65,13 +77,20 @@ export function figuresPaths(): Record<string, unknown> {
       ),
     },
     '/me/goals/{id}': {
+      patch: sessionOperation(
+        'Change a goal',
+        `Any of \`period\`, \`seconds\`, \`language\`, \`project\`, \`title\`, \`ignore_weekends\` (at least one); \`null\` clears \`language\`, \`project\` or \`title\`. The goal as it will be stored is checked as a new one is: \`seconds\` within the (new) period, a \`language\` or \`project\` given must be one the owner has time in. ${goalRules}`,
+        { '200': { ...ok(goalSchema), description: 'Changed, with its progress and streak as now judged.' } },
+        { ...jsonBody, invalid_payload: 'naming the field and its rule (`nothing_to_change` for an empty body).', not_found: 'no goal of mine with that id (another user\'s is not found either).' },
+        { body: updateGoalSchema, parameters: [idParameter] },
+      ),
       delete: sessionOperation('Drop a goal', 'Deleted at once.', { '204': { description: 'Deleted.' } }, { not_found: 'no goal of mine with that id (another user\'s is not found either).' }, { parameters: [idParameter] }),
     },
   };
 }
 
 const wakaGoalRules =
-  "`chart_data` holds the last 7 periods (days or ISO weeks in the owner's timezone), oldest first, the last one the current period: `wakatime-cli --today-goal <id>` prints its `actual_seconds_text`. `range_status` is `success` once the period's time reaches the goal, `pending` for the current period before that, `fail` for a past one; the goal's `status` is its current period's. No hidden project is named: a goal on one lists no `projects` and has the title made from the goal, \"a hidden project\" in place of the name; there, and where the owner's own title holds a hidden name, `custom_title` is null and `title` the made-up one.";
+  "`chart_data` holds the last 7 periods (days or ISO weeks in the owner's timezone), oldest first, the last one the current period: `wakatime-cli --today-goal <id>` prints its `actual_seconds_text`. A goal that ignores weekends has `ignore_days: [\"saturday\", \"sunday\"]`: a day goal's chart_data lists Saturdays and Sundays with `range_status` `ignored` (so on a weekend the last entry is still today), and a week goal counts no time on them. `range_status` is `success` once the period's time reaches the goal, `pending` for the current period before that, `fail` for a past one, `ignored` for a day the goal ignores; the goal's `status` is its last entry's. No hidden project is named: a goal on one lists no `projects` and has the title made from the goal, \"a hidden project\" in place of the name; there, and where the owner's own title holds a hidden name, `custom_title` is null and `title` the made-up one.";
 
 /** The WakaTime-compatible goal routes, under their own servers. */
 export function wakatimeGoalPaths(): Record<string, unknown> {

@@ -12,8 +12,13 @@
 // An AI agent's heartbeats name the agent before wakatime-cli's own word, as wakatime-cli prepends
 // it (`Claude/2.1.5 wakatime/v2.1.0 (linux-6.8.0) go1.24.4 vscode/1.100.0 vscode-wakatime/25.3.0`):
 // the first word of such a User-Agent, when it comes before `wakatime/`, is the agent.
+//
+// An agent that sends for itself, with no wakatime plugin or wakatime-cli word at all (a bare
+// `Claude/2.1.5` or `claude-code/1.0.3`, from a hook posting heartbeats), is its own editor: the
+// agent under the name of its own plugin (Claude Code, an AI agent), as claude-code-wakatime's
+// heartbeats are named, never an editor called "claude".
 
-import { canonicalEditor, isKnownEditor } from '../editors';
+import { agentOf, canonicalEditor, isKnownEditor } from '../editors';
 
 const osNames: Record<string, string> = {
   linux: 'Linux',
@@ -50,5 +55,7 @@ export function parseUserAgent(userAgent: string | null | undefined): Origin {
   const plugin = at >= 0 ? words[at] : words.filter((w) => !/^(wakatime|go|python)/i.test(w)).at(-1);
   const host = at > 0 ? words[at - 1].split('/')[0] : '';
   const name = isKnownEditor(host) ? host : plugin ? plugin.split('/')[0].replace(/-wakatime$/i, '').toLowerCase() : '';
-  return { editor: canonicalEditor(name), os, agent };
+  // No wakatime word anywhere: an agent's own word (`Claude/…`) names the agent as its editor.
+  const bare = cli < 0 && at < 0 && name ? agentOf(name, '') : '';
+  return { editor: canonicalEditor(bare || name), os, agent };
 }

@@ -69,7 +69,7 @@ describe('AI agents', () => {
   it('agentOf: one name per agent, whichever way it came', () => {
     expect(agentOf('Claude', 'VS Code')).toBe('Claude Code');
     expect(agentOf('', 'Claude Code')).toBe('Claude Code');
-    // A User-Agent of the AI sync alone (`Claude/2.1.5`, outside an editor) is stored as the editor `claude`.
+    // A User-Agent of the AI sync alone (`Claude/2.1.5`, outside an editor) was stored as the editor `claude` before it was named Claude Code: such rows still count as Claude Code.
     expect(agentOf('', 'claude')).toBe('Claude Code');
     expect(agentOf('Gemini', '')).toBe('Gemini CLI');
     expect(agentOf('Copilot', 'VS Code')).toBe('Copilot');

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { GET as getInsights } from '@/app/main/api/v1/me/insights/route';
+import { POST as postBadge } from '@/app/main/api/v1/badges/route';
+import { GET as getBadgeShields } from '@/app/main/api/v1/public/[site]/shields/[userUUID]/route';
 import { GET as getPublicBoard } from '@/app/main/api/v1/leaderboard/api/get/public/route';
 import { GET as getRangedStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
@@ -16,7 +18,8 @@ import { expectDocumented } from '../helpers/contract';
 
 // One daily average: a week with three coded days reads the same on the dashboard's overview,
 // Insights and WakaTime's stats (the total over the days with coding, WakaTime's definition);
-// the public leaderboard keeps its contract's (over every date of the range) and its page says so.
+// so does a daily_average badge, its label saying so; the public leaderboard keeps its contract's
+// (over every date of the range) and its page says so.
 
 // The overview's data names the site's address of the request it draws.
 vi.mock('next/headers', () => ({ headers: async () => new Headers({ host: 'localhost' }) }));
@@ -49,6 +52,13 @@ describe('the daily average', () => {
       await getRangedStats(new Request(statsUrl, { headers: { authorization: `Basic ${Buffer.from(key).toString('base64')}` } }), { params: Promise.resolve({ user: 'current', range: 'last_7_days' }) }),
     );
     expect((await stats.json()).data).toMatchObject({ total_seconds: 6600, daily_average: 2200, days_minus_holidays: 3 });
+
+    // A daily_average badge: the same figure, labelled with what it is over.
+    const made = await call(postBadge, '/badges', { token: u.token, body: { metric: 'daily_average', range: '7d' } });
+    expect(made.status).toBe(201);
+    const badge = await made.json();
+    const shields = await getBadgeShields(new Request(badge.shields_url), { params: Promise.resolve({ site: 'github', userUUID: u.user.id }) });
+    expect(await shields.json()).toMatchObject({ label: 'avg per coding day 7d', message: '36 mins' });
 
     // The leaderboard's contract fixes its own: the total over all seven dates (API.md, Leaderboard).
     const boardUrl = 'http://localhost/main/api/v1/leaderboard/api/get/public?range=7d';

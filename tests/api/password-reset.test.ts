@@ -259,6 +259,25 @@ describe('confirming the address at sign-up', () => {
     expect(mailbox.to(email)).toHaveLength(2);
   });
 
+  it('"send again" from a sign-in on its way to an invitation carries it in the new link, as the first link did', async () => {
+    const invite = '/dashboard/teams/join?code=abc123';
+    const handle = `c_${uniq()}`;
+    const email = `${handle}@example.test`;
+    await (await signUpByMail(await getDb(), { handle, email, password }, address(), invite)).delivered;
+    const first = new URL(linkIn(await mailbox.next(email, 0), `${site}/confirm-email`));
+    expect(first.searchParams.get('next')).toBe(invite);
+    await (await getDb()).execute(sql`UPDATE mail_tokens SET created_at = created_at - make_interval(mins => ${QUIET_MINUTES})`);
+    await (await resendConfirmation(await getDb(), email, { address: address() }, invite)).delivered;
+    const again = new URL(linkIn(await mailbox.next(email, 1), `${site}/confirm-email`));
+    expect(again.searchParams.get('next')).toBe(invite);
+    expect(again.searchParams.get('token')).not.toBe(first.searchParams.get('token'));
+    // Without a place to go, the link names none (confirming lands on the dashboard's welcome).
+    await (await getDb()).execute(sql`UPDATE mail_tokens SET created_at = created_at - make_interval(mins => ${QUIET_MINUTES})`);
+    await (await resendConfirmation(await getDb(), email, { address: address() })).delivered;
+    expect(new URL(linkIn(await mailbox.next(email, 2), `${site}/confirm-email`)).searchParams.has('next')).toBe(false);
+    expect(await confirm(again.searchParams.get('token')!)).toBe(false);
+  });
+
   it('a password reset by mail confirms the address too', async () => {
     const { email } = await signUpMailed();
     await askReset(email);

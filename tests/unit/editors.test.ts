@@ -58,6 +58,9 @@ describe('canonical editor names', () => {
   it("says what an AI agent's or a browser's plugin is, where a figure names it", () => {
     expect(parseUserAgent('wakatime/v1.115.0 (linux-6.8.0-x86_64) go1.24.4 claude-code-wakatime/1.2.0').editor).toBe('Claude Code');
     expect(editorLabel('Claude Code')).toBe('Claude Code (AI agent)');
+    // A bare `Claude/…` or `claude-code/…` User-Agent (no wakatime plugin part) is that agent too.
+    expect(editorLabel(parseUserAgent('Claude/2.1.5').editor)).toBe('Claude Code (AI agent)');
+    expect(editorLabel(parseUserAgent('claude-code/1.0.3').editor)).toBe('Claude Code (AI agent)');
     expect(editorLabel('Chrome')).toBe('Chrome (browser)');
     expect(editorLabel('Neovim')).toBe('Neovim');
     expect(editorLabel('My Editor')).toBe('My Editor');

@@ -34,6 +34,20 @@ describe("wakatime-cli's User-Agent", () => {
     expect(parseUserAgent('wakatime/v2.1.0 (linux-6.8.0) go1.24.4 vscode/1.100.0 vscode-wakatime/25.3.0').agent).toBe('');
   });
 
+  it('names an agent sending for itself, with no wakatime word, as its own plugin does: Claude Code', () => {
+    for (const ua of ['Claude/2.1.5', 'claude/2.1.5 (linux-6.8.0-x86_64)', 'claude-code/1.0.3', 'Claude-Code/1.0.3 (darwin-24.0-arm64)']) {
+      expect(parseUserAgent(ua).editor).toBe('Claude Code');
+      expect(parseUserAgent(ua).agent).toBe('');
+    }
+    expect(parseUserAgent('claude/2.1.5 (linux-6.8.0-x86_64)').os).toBe('Linux');
+    // The same as claude-code-wakatime's heartbeats.
+    expect(parseUserAgent('Claude/2.1.5').editor).toBe(parseUserAgent('wakatime/v1.115.0 (linux-6.8.0) go1.24.4 claude-code-wakatime/1.2.0').editor);
+    // With wakatime-cli's word, Claude is the agent and the editor is the plugin's, as before.
+    expect(parseUserAgent('Claude/2.1.5 wakatime/v2.1.0 (linux-6.8.0) go1.24.4 vscode/1.100.0 vscode-wakatime/25.3.0')).toEqual({ editor: 'VS Code', os: 'Linux', agent: 'Claude' });
+    // Another bare word is still its own name.
+    expect(parseUserAgent('acme/1.0').editor).toBe('acme');
+  });
+
   it('says nothing it cannot read', () => {
     expect(parseUserAgent(undefined)).toEqual({ editor: '', os: '', agent: '' });
     expect(parseUserAgent('curl/8.5.0')).toEqual({ editor: 'curl', os: '', agent: '' });

@@ -7,6 +7,7 @@ import { requireUser } from '@/lib/web/account/session';
 import { revokeTokenAction } from '../actions';
 import { RowAction } from '../row-action';
 import { EditorConnector, TokenCreator } from '../widgets';
+import { ShowKey } from './show-key';
 
 // Settings, Keys: a key for one's WakaTime plugins, tokens for Codetally's own client and the
 // API, and every token made, with where it was made and when it was last used.
@@ -33,7 +34,7 @@ const scopeChoices = scopes.map((scope) => ({ scope, text: scopeTexts[scope], ch
 
 export default async function KeysPage() {
   const user = await requireUser('/dashboard/settings');
-  const { tokens, site } = await keysData(user);
+  const { tokens, shownAgain, site } = await keysData(user);
   // Times as the user's own clock reads them, as every figure of theirs.
   const when = (iso: string | null) => (iso ? wallClock(iso, user.timezone) : 'never');
   return (
@@ -42,7 +43,9 @@ export default async function KeysPage() {
         <h2 id="editor">Connect your editor</h2>
         <p>
           Every WakaTime editor plugin can send to Codetally: make a key and paste two lines into <code>~/.wakatime.cfg</code>. The same key
-          sets up Codetally&apos;s own client. Give each device its own key, so you can revoke one alone.
+          sets up Codetally&apos;s own client. Another machine can take the same key: “Show key” beside it, below, shows it and its
+          settings again (keys for editors only; other tokens are shown once). Or give each device its own key, so you can revoke one alone.
+          Is each one sending? See <a href="/dashboard/settings/sending">Sending</a>.
         </p>
         <EditorConnector site={site} />
       </section>
@@ -82,7 +85,16 @@ export default async function KeysPage() {
                     {when(t.created_at)}, from {originText(t)}
                   </td>
                   <td>{when(t.last_used_at)}</td>
-                  <td>{t.revoked_at ? `revoked ${when(t.revoked_at)}` : <RevokeToken id={t.id} name={t.name} />}</td>
+                  <td>
+                    {t.revoked_at ? (
+                      `revoked ${when(t.revoked_at)}`
+                    ) : (
+                      <>
+                        {shownAgain.has(t.id) && <ShowKey id={t.id} name={t.name} site={site} />}
+                        <RevokeToken id={t.id} name={t.name} />
+                      </>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

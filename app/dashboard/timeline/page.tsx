@@ -5,7 +5,9 @@ import { addDays, isCalendarDate } from '@/lib/dates';
 import { getDb } from '@/lib/db/client';
 import { timeline, type Segment } from '@/lib/figures/timeline';
 import { localDateHour, localDay } from '@/lib/local-time';
+import { historyStart } from '@/lib/plans/limits';
 import { requireUser } from '@/lib/web/account/session';
+import { HistoryNote } from '../history-note';
 
 // The timeline of one day (GET /me/timeline, drawn): an SVG the server renders, one lane per
 // project, and a GET form to choose the day; nothing needs JavaScript.
@@ -80,8 +82,11 @@ export default async function TimelinePage({ searchParams }: { searchParams: Pro
   const asked = (await searchParams).date;
   const today = localDateHour(user.timezone).date;
   const date = typeof asked === 'string' && isCalendarDate(asked) ? asked : today;
-  const { segments } = await timeline(await getDb(), user, date);
+  const db = await getDb();
+  const [{ segments }, floor] = await Promise.all([timeline(db, user, date), historyStart(db, user.id, today)]);
   const total = segments.reduce((sum, s) => sum + s.seconds, 0);
+  // A day before the plan's window shows nothing (its activity is kept): say so, as the ranged views do.
+  const beyond = floor !== null && date < floor;
   return (
     <>
       <h1>Timeline</h1>
@@ -92,8 +97,13 @@ export default async function TimelinePage({ searchParams }: { searchParams: Pro
         <a href={`/dashboard/timeline?date=${addDays(date, -1)}`}>Previous day</a>
         {date < today && <a href={`/dashboard/timeline?date=${addDays(date, 1)}`}>Next day</a>}
       </form>
-      <Card id="tl-day" title={`${date}: ${formatDuration(total)}`}>
-        {segments.length === 0 ? <p className="muted">No coding time on this day.</p> : <Drawing date={date} timeZone={user.timezone} segments={segments} />}
+      {beyond && <HistoryNote floor={floor} />}
+      <Card id="tl-day" title={beyond ? `${date}: before your plan's history` : `${date}: ${formatDuration(total)}`}>
+        {segments.length > 0 ? (
+          <Drawing date={date} timeZone={user.timezone} segments={segments} />
+        ) : (
+          <p className="muted">{beyond ? `Your plan shows days from ${floor} on: this day's time is kept, not shown.` : 'No coding time on this day.'}</p>
+        )}
       </Card>
       {segments.length > 0 && (
         <details>

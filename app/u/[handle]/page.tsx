@@ -22,7 +22,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function Profile({ params }: Props) {
-  const { user, sharesLanguages, time, language, hitmap, weekly, ai } = await profileData((await params).handle);
+  const { user, sharesLanguages, time, average, language, hitmap, weekly, ai } = await profileData((await params).handle);
   const active = hitmap.days.filter((d) => d.seconds > 0).length;
   // The year, when in the week and the weeks as the embeddable images show them (lib/charts), drawn
   // here from the same figures only for their size and description.
@@ -39,7 +39,7 @@ export default async function Profile({ params }: Props) {
       <Figures
         items={[
           { label: 'last 30 days', value: formatDuration(time.total_seconds) },
-          { label: 'daily average', value: formatDuration(time.daily_average_seconds) },
+          { label: 'a day, on days coded (last 30 days)', value: formatDuration(average) },
           { label: 'active days this year', value: String(active) },
           ...(weekly.change_percent !== null ? [{ label: 'last week vs the one before', value: formatChange(weekly.change_percent) }] : []),
         ]}

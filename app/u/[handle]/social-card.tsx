@@ -74,7 +74,7 @@ export function SocialCardImage({ card }: { card: SocialCard }) {
         <div style={{ display: 'flex', flex: 1, gap: 56, marginTop: 32, alignItems: 'flex-start' }}>
           <div style={{ display: 'flex', flexDirection: 'column', gap: 24, width: 470 }}>
             <Stat value={card.total} label="coded in total" fontSize={56} />
-            <Stat value={card.average} label="daily average" fontSize={44} />
+            <Stat value={card.average} label="a day, on days coded" fontSize={44} />
           </div>
           {card.languages.length > 0 ? <Languages languages={card.languages} /> : <Days days={card.days} />}
         </div>

@@ -87,6 +87,12 @@ export const apiTokens = pgTable(
     createdWith: text('created_with'),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * An editor key (WakaTime's format, scopes within sync and stats) sealed under a key derived
+     * from the session key (lib/auth/sealed-keys.ts), so that its owner's session can show it again
+     * for another machine; null for every other token, for keys made before, and once revoked.
+     */
+    sealed: text('sealed'),
   },
   (t) => [uniqueIndex('api_tokens_hash_idx').on(t.hash), index('api_tokens_user_idx').on(t.userId)],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 
 // Coding goals (lib/figures/goals.ts): the owner's own, never shown publicly.
@@ -19,6 +19,8 @@ export const goals = pgTable(
     project: text('project'),
     /** As the owner gave it; null: one is made from the goal when shown. */
     title: text('title'),
+    /** A day goal: Saturdays and Sundays are neither met nor missed; a week goal: their time does not count. */
+    ignoreWeekends: boolean('ignore_weekends').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -7,6 +7,7 @@ import { decodedSegment } from '../../http/url';
 import { isHandle, isUuid } from '../../ids';
 import { publicOwner } from '../../sharing/gate';
 import { publicChartData } from '../../stats/public';
+import { codedDayAverage } from '../../stats/average';
 import { aiMillis, lineTotals } from '../../stats/queries';
 
 // What the public pages show: the same gated, cached answers as the public chart routes, with the
@@ -57,7 +58,10 @@ export async function profileData(segment: string) {
     ]);
     // AI-assisted coding over the same days, only while the owner shares it (share_ai).
     const ai = owner.shares.ai ? await sharedAi(owner.user.id, time.range) : null;
-    return { user: time.user!, sharesLanguages: owner.shares.languages, time, language, hitmap, weekly, ai };
+    // The one daily average of the dashboard and the WakaTime API (over the days with coding), not
+    // the time chart's over every date (that route's contract); the page and its card say so.
+    const average = Math.round(codedDayAverage(time.days.map((d) => d.seconds)).average);
+    return { user: time.user!, sharesLanguages: owner.shares.languages, time, average, language, hitmap, weekly, ai };
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 400)) {
       // A segment that can be no handle and no id is never taken: nothing to tag.

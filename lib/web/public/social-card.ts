@@ -35,7 +35,7 @@ function nameSize(name: string): number {
   return 48;
 }
 
-export function socialCard({ user, time, language }: Profile, origin: string): SocialCard {
+export function socialCard({ user, time, average, language }: Profile, origin: string): SocialCard {
   const top = language.languages.slice(0, TOP_LANGUAGES);
   const largest = top.reduce((max, l) => Math.max(max, l.seconds), 1);
   const busiest = time.days.reduce((max, d) => Math.max(max, d.seconds), 1);
@@ -44,7 +44,7 @@ export function socialCard({ user, time, language }: Profile, origin: string): S
     nameSize: nameSize(user.display_name),
     handle: user.handle,
     total: formatDuration(time.total_seconds),
-    average: formatDuration(time.daily_average_seconds),
+    average: formatDuration(average),
     languages: top.map((l) => ({ name: l.name, percent: `${Math.round(l.percent)}%`, bar: l.seconds / largest })),
     days: time.days.map((d) => d.seconds / busiest),
     address: `${new URL(origin).host}/u/${user.handle}`,

@@ -6,10 +6,11 @@ import { RangePicker } from '../../range-picker';
 import { renameProjectAction, setProjectHiddenAction, splitProjectAction } from '../actions';
 import { formatDuration } from '@/lib/badges/format';
 import { PROJECT_NAME_MAX } from '@/lib/projects/schemas';
-import { mergeQuestion, projectNotice, projectPageData, rangeSearch, shownDates } from '@/lib/web/account/projects';
+import { mergeQuestion, projectNotice, projectOfPath, projectPageData, rangeSearch, shownDates } from '@/lib/web/account/projects';
 import { wallClock } from '@/lib/local-time';
 import { requireUser } from '@/lib/web/account/session';
 import { labeledEditors } from '@/lib/editors';
+import { ProjectBadgeCard } from './project-badge';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Project', description: 'Your time on one project.', robots: { index: false } };
@@ -17,7 +18,8 @@ export const metadata: Metadata = { title: 'Project', description: 'Your time on
 type Props = { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function ProjectPage({ params, searchParams }: Props) {
-  const { name } = await params;
+  const name = projectOfPath((await params).name);
+  if (name === null) notFound();
   const path = `/dashboard/projects/${encodeURIComponent(name)}`;
   const user = await requireUser(path);
   const search = await searchParams;
@@ -110,6 +112,7 @@ export default async function ProjectPage({ params, searchParams }: Props) {
           </button>
         </form>
       </Card>
+      <ProjectBadgeCard user={user} name={name} />
     </>
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "goals" ADD COLUMN "ignore_weekends" boolean DEFAULT false NOT NULL;
