@@ -1,7 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, notExists, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { projectBadges } from '../db/schema';
+import { hiddenProjects, projectBadges } from '../db/schema';
 import { hasProject, unknownProject } from '../projects/read';
 
 // The per-project setting behind Wakapi's project badge URLs (`…/project:{name}`,
@@ -13,12 +13,19 @@ import { hasProject, unknownProject } from '../projects/read';
 export const projectBadgeSchema = z.object({ public: z.boolean({ error: 'public must be true or false' }) }).meta({ id: 'ProjectBadge' });
 export const projectBadgeStateSchema = z.object({ project: z.string(), public: z.boolean() }).meta({ id: 'ProjectBadgeState' });
 
-/** Whether the owner made this project's badge public (the name exactly as their list shows it). */
+/**
+ * Whether the owner made this project's badge public (the name exactly as their list shows it)
+ * and has not hidden the project since: a hidden project's name shows on no public surface.
+ */
 export async function isPublicProjectBadge(db: Db, userId: string, name: string): Promise<boolean> {
+  const hidden = db
+    .select({ one: sql`1` })
+    .from(hiddenProjects)
+    .where(and(eq(hiddenProjects.userId, userId), eq(hiddenProjects.project, name)));
   const [found] = await db
     .select({ one: sql<number>`1` })
     .from(projectBadges)
-    .where(and(eq(projectBadges.userId, userId), eq(projectBadges.project, name)))
+    .where(and(eq(projectBadges.userId, userId), eq(projectBadges.project, name), notExists(hidden)))
     .limit(1);
   return found !== undefined;
 }

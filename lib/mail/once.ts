@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { rows, type Db } from '../db/client';
 import { col } from '../db/names';
@@ -50,13 +50,29 @@ export interface MailRun {
 
 type Status = 'sent' | 'empty' | 'failed' | 'unknown';
 
-/** The users whose mail is due at `now` and not claimed (or due again after a refusal). */
+/** Opted-in users read at a time: the year review is due for all of them for a month. */
+const PAGE = 1000;
+
+/** The users whose mail is due at `now` and not claimed (or due again after a refusal), at most BATCH. */
 async function dueMails<P extends string | number>(db: Db, m: OnceMail<P>, now: Date): Promise<Due<P>[]> {
-  const opted = await db
-    .select({ userId: users.id, timezone: users.timezone, email: passwordLogins.email })
-    .from(users)
-    .innerJoin(passwordLogins, and(eq(passwordLogins.userId, users.id), eq(passwordLogins.awaitingConfirmation, false)))
-    .where(eq(users.weeklyReport, true));
+  const found: Due<P>[] = [];
+  for (let after: string | null = null; found.length < BATCH; ) {
+    const opted = await db
+      .select({ userId: users.id, timezone: users.timezone, email: passwordLogins.email })
+      .from(users)
+      .innerJoin(passwordLogins, and(eq(passwordLogins.userId, users.id), eq(passwordLogins.awaitingConfirmation, false)))
+      .where(and(eq(users.weeklyReport, true), after === null ? undefined : gt(users.id, after)))
+      .orderBy(asc(users.id))
+      .limit(PAGE);
+    if (opted.length === 0) break;
+    after = opted[opted.length - 1].userId;
+    found.push(...(await unclaimed(db, m, opted, now)));
+  }
+  return found.slice(0, BATCH);
+}
+
+/** Of these users, those whose mail is due at `now` and not claimed. */
+async function unclaimed<P extends string | number>(db: Db, m: OnceMail<P>, opted: Omit<Due<P>, 'period'>[], now: Date): Promise<Due<P>[]> {
   // Local time as every other figure reads it (Intl), not the database's timezone names.
   const due = opted.flatMap((u) => {
     const period = m.dueAt(localDateHour(u.timezone, now));
@@ -72,7 +88,7 @@ async function dueMails<P extends string | number>(db: Db, m: OnceMail<P>, now: 
           AND NOT (${c.status} = 'failed' AND ${c.retryAt} <= ${now.toISOString()}::timestamptz AND ${c.attempts} < ${MAX_ATTEMPTS})`,
   );
   const taken = new Set(settled.map((s) => `${s.user_id} ${s.period}`));
-  return due.filter((d) => !taken.has(`${d.userId} ${d.period}`)).slice(0, BATCH);
+  return due.filter((d) => !taken.has(`${d.userId} ${d.period}`));
 }
 
 /** Claims one mail: true for the one caller whose statement made or renewed the claim. */

@@ -41,7 +41,9 @@ function namedRange(name: string, today: string): { from: string; to: string } |
     },
   };
   // WakaTime writes them `Last 7 Days`; clients send them in any case, some with underscores (`last_7_days`).
-  return ranges[name.toLowerCase().replaceAll('_', ' ')]?.() ?? null;
+  const key = name.toLowerCase().replaceAll('_', ' ');
+  // Own names only: `constructor` or `__proto__` is no range.
+  return Object.hasOwn(ranges, key) ? ranges[key]() : null;
 }
 
 const RANGE_NAMES = 'Today, Yesterday, Last 7 Days, Last 7 Days from Yesterday, Last 14 Days, Last 30 Days, This Week, Last Week, This Month or Last Month';

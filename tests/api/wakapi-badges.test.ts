@@ -9,6 +9,7 @@ import { updateAccount } from '@/lib/accounts/me';
 import { issueToken } from '@/lib/accounts/tokens';
 import { wakapiDuration } from '@/lib/badges/wakapi';
 import { getDb } from '@/lib/db/client';
+import { setProjectHidden } from '@/lib/projects/hidden';
 import { isApiPath } from '@/lib/http/api-paths';
 import { call, daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
 import { documented, expectDocumented } from '../helpers/contract';
@@ -185,6 +186,13 @@ describe("Wakapi's badge URLs", () => {
     // Only that project, and only its name as the owner's list writes it.
     expect(await shields(`${user.handle}/interval:any/project:secret`)).toEqual(unknown);
     expect(await shields(`${user.handle}/interval:any/project:APP`)).toEqual(unknown);
+
+    // Hidden, a project shows on no public surface, its public badge included; shown again, it does.
+    await setProjectHidden(await getDb(), user.id, 'app', true);
+    expect(await shields(path)).toEqual(unknown);
+    expect((await svg(path)).status).toBe(404);
+    await setProjectHidden(await getDb(), user.id, 'app', false);
+    expect(await shields(path)).toEqual({ status: 200, body: green('1 hrs 30 mins') });
 
     expect((await put('app', { public: false })).status).toBe(200);
     expect(await shields(path)).toEqual(unknown);

@@ -98,7 +98,9 @@ describe('summaries asked as oh-my-posh and wakatime_exporter ask', () => {
     expect((await ok(await get(getSummaries, 'summaries?start=last_14_days&end=today', { auth: basic(u.key) }))).cumulative_total.seconds).toBe(1260);
     // A date and a name together; a name that is no range is a 400 naming the parameter.
     expect((await ok(await get(getSummaries, `summaries?start=${daysFromToday(-1)}&end=today`, { auth: basic(u.key) }))).data).toHaveLength(2);
-    for (const [query, field] of [['start=tomorrow&end=today', 'start'], ['start=today&end=forever', 'end'], ['start=today', 'end']]) {
+    // A name an object has of its own kind (constructor, __proto__) is no range either.
+    const notRanges = [['start=tomorrow&end=today', 'start'], ['start=today&end=forever', 'end'], ['start=today', 'end'], ['start=constructor&end=constructor', 'start'], ['start=today&end=__proto__', 'end']];
+    for (const [query, field] of notRanges) {
       const res = await get(getSummaries, `summaries?${query}`, { auth: basic(u.key) });
       expect([query, res.status]).toEqual([query, 400]);
       expect((await res.json()).error).toMatch(new RegExp(`^${field} must be a date`));

@@ -4,6 +4,7 @@ import { GET as getYear } from '@/app/main/api/v1/me/years/[year]/route';
 import { POST as postImport } from '@/app/main/api/v1/me/imports/route';
 import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { GET as getCard } from '@/app/u/[handle]/year/[year]/card.png/route';
+import { cacheTally } from '@/lib/metrics/tally';
 import { updateAccount } from '@/lib/accounts/me';
 import { resetConfig } from '@/lib/config';
 import { getDb, rows } from '@/lib/db/client';
@@ -236,6 +237,22 @@ describe('the public year page and its share image', () => {
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     // The IHDR chunk: width and height, big-endian, at bytes 16 and 20.
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
+  });
+
+  it('draws an image once per data and settings: asked again in another spelling, the same bytes from memory; private again, a 404 at once', async () => {
+    const u = await publicOwner({ share_languages: true });
+    const drawn = cacheTally('year-cards');
+    const first = Buffer.from(await (await card(u.user.handle, '2025')).arrayBuffer());
+    const misses = drawn.miss;
+    const again = Buffer.from(await (await card(u.user.handle.toUpperCase(), '2025')).arrayBuffer());
+    expect(again.equals(first)).toBe(true);
+    expect(drawn.miss).toBe(misses);
+    // A setting changed draws it anew, without what is no longer shared.
+    await updateAccount(await getDb(), u.user.id, { settings: { share_languages: false } });
+    expect((await card(u.user.handle, '2025')).status).toBe(200);
+    expect(drawn.miss).toBe(misses + 1);
+    await updateAccount(await getDb(), u.user.id, { settings: { profile_public: false } });
+    expect((await card(u.user.handle, '2025')).status).toBe(404);
   });
 
   it.each([

@@ -44,19 +44,6 @@ export function everyDay(days: { date: string; seconds: number }[], range: Resol
 }
 
 /** One project's page, or null when the user has no project of that name. */
-/**
- * A project's name as its page's path carries it. A page's params arrive as the path has them,
- * percent-encoded (a route handler's arrive decoded): "api%20caf%C3%A9" is "api café". null for
- * an encoding no link of ours makes (the page is then not found).
- */
-export function projectOfPath(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
-
 export async function projectPageData(user: SessionUser, name: string, search: Search) {
   const { asked, range } = await pageRange(user, search);
   const db = await getDb();

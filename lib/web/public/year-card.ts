@@ -1,5 +1,10 @@
 import { formatDuration } from '../../badges/format';
-import type { PublicYear } from '../../stats/year';
+import type { Db } from '../../db/client';
+import { configuredOrigin } from '../../http/origin';
+import { localDateHour } from '../../local-time';
+import { ProcessCache } from '../../process-cache';
+import { publicOwner } from '../../sharing/gate';
+import { publicYear, type PublicYear } from '../../stats/year';
 
 // The share image of a public year (app/u/[handle]/year/[year]/card.png): what goes on it, made
 // only from what the public year page shows (publicYear: the sharing gate has already applied, so
@@ -52,4 +57,19 @@ export function yearCard({ owner, figures }: PublicYear, origin: string): YearCa
     months: figures.by_month.map((m) => m / busiest),
     address: `${new URL(origin).host}/u/${owner.user.handle}/year/${figures.year}`,
   };
+}
+
+const images = new ProcessCache<ArrayBuffer>('year-cards', 500);
+/** How long a drawn card is served before it is drawn again (a change of data or setting draws it at once). */
+const IMAGE_TTL_MS = 10 * 60_000;
+
+/**
+ * A public year's share image, drawn by `draw` once per owner, year, data version, sharing
+ * settings and day: a PNG costs a render, so asking again in any spelling of the handle, with any
+ * query, is served from memory; a profile made private is a 404 at once (publicOwner).
+ */
+export async function yearCardImage(db: Db, handle: string, yearSegment: string, draw: (card: YearCard) => Promise<ArrayBuffer>): Promise<ArrayBuffer> {
+  const owner = await publicOwner(db, handle);
+  const key = [owner.user.id, yearSegment, owner.statsVersion, JSON.stringify(owner.shares), localDateHour(owner.timezone).date].join('/');
+  return images.get(key, IMAGE_TTL_MS, async () => draw(yearCard(await publicYear(db, handle, yearSegment), configuredOrigin())));
 }

@@ -6,7 +6,8 @@ import { RangePicker } from '../../range-picker';
 import { renameProjectAction, setProjectHiddenAction, splitProjectAction } from '../actions';
 import { formatDuration } from '@/lib/badges/format';
 import { PROJECT_NAME_MAX } from '@/lib/projects/schemas';
-import { mergeQuestion, projectNotice, projectOfPath, projectPageData, rangeSearch, shownDates } from '@/lib/web/account/projects';
+import { mergeQuestion, projectNotice, projectPageData, rangeSearch, shownDates } from '@/lib/web/account/projects';
+import { decodedSegment } from '@/lib/http/url';
 import { wallClock } from '@/lib/local-time';
 import { requireUser } from '@/lib/web/account/session';
 import { labeledEditors } from '@/lib/editors';
@@ -18,7 +19,8 @@ export const metadata: Metadata = { title: 'Project', description: 'Your time on
 type Props = { params: Promise<{ name: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function ProjectPage({ params, searchParams }: Props) {
-  const name = projectOfPath((await params).name);
+  // A page's params arrive as the path has them, percent-encoded ("api%20caf%C3%A9").
+  const name = decodedSegment((await params).name);
   if (name === null) notFound();
   const path = `/dashboard/projects/${encodeURIComponent(name)}`;
   const user = await requireUser(path);

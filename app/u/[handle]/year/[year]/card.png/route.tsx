@@ -2,14 +2,12 @@
 import { ImageResponse } from 'next/og';
 import { getDb } from '@/lib/db/client';
 import { cacheControl } from '@/lib/http/public';
-import { configuredOrigin } from '@/lib/http/origin';
 import { route } from '@/lib/http/methods';
 import { errorResponse } from '@/lib/http/problem';
 import { decodedSegment } from '@/lib/http/url';
 import { notPublic } from '@/lib/sharing/gate';
-import { publicYear } from '@/lib/stats/year';
 import { cardFonts } from '@/lib/web/public/social-card';
-import { yearCard } from '@/lib/web/public/year-card';
+import { yearCardImage } from '@/lib/web/public/year-card';
 import { YearCardImage } from '../year-card';
 
 export const dynamic = 'force-dynamic';
@@ -21,10 +19,9 @@ const get = async (_request: Request, ctx: { params: Promise<{ handle: string; y
     const { handle: segment, year } = await ctx.params;
     const handle = decodedSegment(segment);
     if (handle === null) throw notPublic();
-    const card = yearCard(await publicYear(await getDb(), handle, year), configuredOrigin());
-    const image = new ImageResponse(<YearCardImage card={card} />, { ...size, fonts: await cardFonts() });
+    const png = await yearCardImage(await getDb(), handle, year, async (card) => new ImageResponse(<YearCardImage card={card} />, { ...size, fonts: await cardFonts() }).arrayBuffer());
     // As a user's public charts: a shared cache keeps it a minute, so a profile made private soon stops showing it.
-    return new Response(await image.arrayBuffer(), {
+    return new Response(png, {
       headers: { 'content-type': 'image/png', 'cache-control': cacheControl({ maxAge: 0, sMaxAge: 60, staleWhileRevalidate: 60 }) },
     });
   } catch (err) {
