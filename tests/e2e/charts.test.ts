@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axe, chromiumPath, describeViolation, stickingOut } from '../helpers/audit';
+import { axe, chromiumPath, describeViolation, smallText, stickingOut } from '../helpers/audit';
 import { passwordUser } from '../helpers/forms';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -100,31 +100,6 @@ async function everyView(path: string, check: (view: { width: number; scheme: st
       await check({ width: size.width, scheme });
       expect([view, (await axe(on)).violations.map(describeViolation)]).toEqual([view, []]);
     }
-}
-
-/**
- * Visible text drawn under 9 px: HTML by its computed font size, SVG text by its font size times
- * the scale its SVG is drawn at. Named by tag, class and text.
- */
-function smallText(on: Page): Promise<string[]> {
-  return on.evaluate(() => {
-    const out: string[] = [];
-    const shown = (e: Element) => {
-      const r = e.getBoundingClientRect();
-      return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden' && !e.closest('.sr-only');
-    };
-    for (const e of document.body.querySelectorAll('*')) {
-      const own = [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== '');
-      if (!own || !shown(e)) continue;
-      let size = parseFloat(getComputedStyle(e).fontSize);
-      if (e instanceof SVGGraphicsElement) {
-        const m = e.getScreenCTM();
-        if (m) size *= Math.min(Math.hypot(m.a, m.b), Math.hypot(m.c, m.d));
-      }
-      if (size < 9) out.push(`${e.tagName.toLowerCase()}.${[...e.classList].join('.')} "${e.textContent!.trim().slice(0, 30)}" ${size.toFixed(1)} px`);
-    }
-    return out.slice(0, 10);
-  });
 }
 
 /** The labels under a chart that show: their boxes, left to right, and the box of the row they sit in. */
