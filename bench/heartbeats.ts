@@ -17,10 +17,10 @@ import autocannon from 'autocannon';
 import { createUser } from '../lib/accounts/users';
 import { openDb, rows } from '../lib/db/client';
 import { issueToken } from '../lib/accounts/tokens';
-import { bulkAnswer } from '../lib/wakatime/heartbeat-answers';
-import { readHeartbeats } from '../lib/wakatime/heartbeat-check';
-import { statementBatch } from '../lib/wakatime/heartbeat-store';
-import { LATE_LIMIT_MS } from '../lib/wakatime/heartbeat';
+import { bulkAnswer } from '../lib/wakatime/sending/heartbeat-answers';
+import { readHeartbeats } from '../lib/wakatime/sending/heartbeat-check';
+import { statementBatch } from '../lib/wakatime/sending/heartbeat-store';
+import { LATE_LIMIT_MS } from '../lib/wakatime/sending/heartbeat';
 import { writeDump } from './dump';
 import { cpuMeter, diskFlushProbe, freshDatabase, localPostgres, machine, median, percentile, startServer, writeResults, type Pids } from './common';
 

@@ -7,10 +7,10 @@ import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../lib/db/client';
 import { addDays } from '../lib/dates';
 import { localDateHour, localDay } from '../lib/local-time';
-import { readHeartbeats } from '../lib/wakatime/heartbeat-check';
-import { storeHeartbeats } from '../lib/wakatime/heartbeat-store';
-import { durationsOfDay } from '../lib/wakatime/day-reads';
-import { stats, summaries } from '../lib/wakatime/reads';
+import { readHeartbeats } from '../lib/wakatime/sending/heartbeat-check';
+import { storeHeartbeats } from '../lib/wakatime/sending/heartbeat-store';
+import { durationsOfDay } from '../lib/wakatime/reading/day-reads';
+import { stats, summaries } from '../lib/wakatime/reading/reads';
 
 type Timed = (fn: () => Promise<unknown>, runs: number) => Promise<{ p50_ms: number; max_ms: number }>;
 

@@ -56,13 +56,13 @@ export const configSchema = z.object({
   // Migrations hold a session lock, which such a pooler does not keep.
   DATABASE_MIGRATION_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional()),
   DATA_DIR: optionalString.transform((v) => v ?? './.data'),
-  // Imports of WakaTime data dumps wait in DATA_DIR/imports until read (lib/wakatime/imports.ts):
+  // Imports of WakaTime data dumps wait in DATA_DIR/imports until read (lib/wakatime/importing/imports.ts):
   // the largest one upload (an account has one import at a time: the most it spools), and the
   // most all uploads waiting on this server take together.
   IMPORT_MAX_BYTES: intFrom(4 * 1024 ** 3, 1),
   IMPORT_SPOOL_MAX_BYTES: intFrom(16 * 1024 ** 3, 1),
   // WakaTime's API, asked once at an import given the user's WakaTime key for the User-Agents a
-  // dump's heartbeats name by id (lib/wakatime/user-agents-fetch.ts): its base, without a trailing
+  // dump's heartbeats name by id (lib/wakatime/importing/user-agents-fetch.ts): its base, without a trailing
   // slash. Another value only for a WakaTime-compatible service or a stand-in.
   WAKATIME_API_URL: optionalString.pipe(
     z

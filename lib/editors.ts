@@ -1,7 +1,7 @@
 // One name per editor, as WakaTime's dashboard shows it, however a plugin or client spells it:
 // `nvim`, `neovim` and `Neovim` are one editor, not three lines of a chart. Both write paths (the
 // sync routes' `ide_name`, lib/ingest/fast-path.ts, and the heartbeats' User-Agent,
-// lib/wakatime/user-agent.ts) store the name this module gives, and the data migration
+// lib/wakatime/sending/user-agent.ts) store the name this module gives, and the data migration
 // `canonical_editors` renamed what was stored before with the same list (tests/unit/editors.test.ts
 // checks that its VALUES are exactly `editorAliases()`). Adding a spelling here therefore needs a
 // new data migration for the rows stored under it meanwhile.

@@ -1,5 +1,5 @@
 // The bytes of JSON's structure, for the readers that step through JSON text byte by byte without
-// parsing it (lib/http/body.ts counts nesting, lib/wakatime/dump.ts cuts heartbeats out of a dump).
+// parsing it (lib/http/body.ts counts nesting, lib/wakatime/importing/dump.ts cuts heartbeats out of a dump).
 
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;

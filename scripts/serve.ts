@@ -6,7 +6,7 @@ import { closeDb } from '../lib/db/client';
 import { dataDirHolder, inUse } from '../lib/db/embedded-lock';
 import { frontServer, stopServing } from '../lib/server/front';
 import { authSecretProblem } from '../lib/auth/secret';
-import { stopImports } from '../lib/wakatime/import-queue';
+import { stopImports } from '../lib/wakatime/importing/import-queue';
 import { enterAppRoot, loadConfigOrExit } from './env';
 
 /** How long requests in flight, then imports being read, get to finish once the server stops. */

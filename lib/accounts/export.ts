@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { detached } from '../db/deadline';
 import { keysetPages } from '../db/keyset';
 import { badges, desktopActivity, goals, ideActivity, imports, projectMerges, teamMembers, teams, userAgents } from '../db/schema';
-import { beatPages } from '../wakatime/day-beats';
+import { beatPages } from '../wakatime/reading/day-beats';
 import { getAccount } from './me';
 import { listTokens } from './tokens';
 

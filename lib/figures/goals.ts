@@ -9,7 +9,7 @@ import { localDateHour } from '../local-time';
 import { earliestDate } from '../stats/queries';
 import { historyStart } from '../plans/limits';
 import { hiddenNames, type ProjectReader } from '../projects/read';
-import { durationText } from '../wakatime/summaries';
+import { durationText } from '../wakatime/reading/summaries';
 import { MAX_GOALS_PER_USER, secondsProblem, type CreateGoalInput, type GoalPeriod, type UpdateGoalInput } from './schemas';
 
 // Coding goals (/me/goals and WakaTime's /users/current/goals): "this long per day or ISO week",

@@ -5,8 +5,8 @@ import { keysetPages } from '../db/keyset';
 import { heartbeats, ideActivity, userHours } from '../db/schema';
 import { isoInZone, localDateHour, localDay, type LocalDay } from '../local-time';
 import { historyStart } from '../plans/limits';
-import { hoursOf, QUARTER_MS } from '../wakatime/credits';
-import { pageCte, tailColumns, tailProgress, type BeatCursor, type PageTail } from '../wakatime/day-beats';
+import { hoursOf, QUARTER_MS } from '../wakatime/sending/credits';
+import { pageCte, tailColumns, tailProgress, type BeatCursor, type PageTail } from '../wakatime/reading/day-beats';
 import { hiddenNames } from '../projects/read';
 
 // When the owner coded on one day (GET /me/timeline). Two sources tell it:
@@ -97,7 +97,7 @@ interface Piece extends PageTail {
 
 /**
  * A page of the heartbeats that may credit the day made into pieces by the statement (the
- * database reads a row far faster than it hands one over, lib/wakatime/day-beats.ts): the
+ * database reads a row far faster than it hands one over, lib/wakatime/reading/day-beats.ts): the
  * stretches in time order, then the quarter hours' credits, which the process places in the
  * owner's local hours as hoursOf does (a quarter hour lies in one local hour in every zone).
  */

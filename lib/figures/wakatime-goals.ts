@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { addDays } from '../dates';
 import { localDay } from '../local-time';
-import { durationText } from '../wakatime/summaries';
+import { durationText } from '../wakatime/reading/summaries';
 import { findGoal, judgeGoals, listGoals, periods, type ChartPeriod, type Judged } from './goals';
 
 // Goals in WakaTime's shape (GET /api/wakatime/v1/users/current/goals[/{id}]). wakatime-cli's

@@ -1,6 +1,6 @@
 // A bucket as it is stored: the rows the write statement adds to what is stored
 // (lib/ingest/store.ts), made by validation (lib/ingest/buckets.ts, fast-path.ts) and by heartbeat
-// credits (lib/wakatime/credits.ts).
+// credits (lib/wakatime/sending/credits.ts).
 
 /** What an IDE bucket is keyed by besides its date and hour (ide_activity's primary key). */
 export interface IdeKey {

@@ -203,7 +203,7 @@ interface WriteResultRow extends AdmitResult {
 
 /**
  * Stores grouped rows. A row may be negative: time subtracted from the stored bucket it names
- * (heartbeat credits that a late heartbeat shortened; lib/wakatime/heartbeat-store.ts stores what
+ * (heartbeat credits that a late heartbeat shortened; lib/wakatime/sending/heartbeat-store.ts stores what
  * it added, so it never subtracts more). With an idempotency claim, the same statement takes the
  * key's lock (not waiting: a held lock means the first request is still running), records the
  * answer unless a live record exists, and writes the rows only if it did: the key and the data

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { invalidQuery } from '../http/problem';
 import { parseQuery } from '../http/query';
-import { wakaLeader } from '../wakatime/leaders';
+import { wakaLeader } from '../wakatime/reading/leaders';
 import { memberBoard, myBoards } from './boards';
 import { boardEntries, rangeDates, sharedLanguages } from './entries';
 import { boardQuerySchema, type BoardQuery } from './schemas';

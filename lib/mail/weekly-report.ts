@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { judgeGoals, listGoals } from '../figures/goals';
 import { ownProjects } from '../stats/own';
 import { aiMillis, dayTotals, dimensionTotals, lineTotals } from '../stats/queries';
-import { durationText } from '../wakatime/summaries';
+import { durationText } from '../wakatime/reading/summaries';
 import { htmlOf, textOf, type Part } from './messages';
 import type { Mail } from './transport';
 

@@ -2,7 +2,7 @@ import type { Db } from '../db/client';
 import { mailYearReviews } from '../db/schema';
 import { configuredOrigin } from '../http/origin';
 import { codedIn, yearFigures, type YearFigures, type YearParts } from '../stats/year';
-import { durationText } from '../wakatime/summaries';
+import { durationText } from '../wakatime/reading/summaries';
 import { htmlOf, textOf, type Part } from './messages';
 import { sendOnce, type MailRun, type OnceMail } from './once';
 import type { Mail } from './transport';

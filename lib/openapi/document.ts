@@ -12,8 +12,8 @@ import { planListSchema } from '../plans';
 import { chartQueries, hitmapChartSchema, leaderboardSchema, languageChartSchema, timeChartSchema, weeklyChartSchema } from '../stats/schemas';
 import { ackSchema, desktopBatchSchema, desktopBucketSchema, ideBatchSchema, ideBucketSchema } from '../ingest/schemas';
 import { problemSchema } from '../http/problem';
-import { heartbeatSchema } from '../wakatime/heartbeat-input';
-import { importListSchema, importSchema, wakatimeDumpSchema } from '../wakatime/import-status';
+import { heartbeatSchema } from '../wakatime/sending/heartbeat-input';
+import { importListSchema, importSchema, wakatimeDumpSchema } from '../wakatime/importing/import-status';
 import { unsubscribedSchema, unsubscribeQuerySchema } from '../mail/unsubscribe';
 import {
   allTimeSchema,

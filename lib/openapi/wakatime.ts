@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import { anyOf, statusBarScopes, type ScopeRule } from '../auth/tokens';
 import type { ErrorCode } from '../http/errors';
-import { heartbeatSchema } from '../wakatime/heartbeat-input';
+import { heartbeatSchema } from '../wakatime/sending/heartbeat-input';
 import { WAKAPI_BASE, WAKATIME_ALIAS, WAKATIME_BASE } from '../wakatime/paths';
-import { MAX_DAY_RUNS, sliceFields } from '../wakatime/day-reads';
-import { DAY_PAGE } from '../wakatime/day-beats';
-import { DEFAULT_STATS_RANGE, statsRanges } from '../wakatime/reads';
+import { MAX_DAY_RUNS, sliceFields } from '../wakatime/reading/day-reads';
+import { DAY_PAGE } from '../wakatime/reading/day-beats';
+import { DEFAULT_STATS_RANGE, statsRanges } from '../wakatime/reading/reads';
 import {
   allTimeSchema,
   bulkAnswerSchema,
@@ -157,7 +157,7 @@ function userOperation(): Operation {
   return { ...operation, parameters: [publicOrOwnUser], security: keyOptional };
 }
 
-/** stats/{range}: one of WakaTime's names, a year or a month (lib/wakatime/reads.ts: calendarRange). */
+/** stats/{range}: one of WakaTime's names, a year or a month (lib/wakatime/reading/reads.ts: calendarRange). */
 const statsRangeParam = {
   name: 'range',
   in: 'path',
@@ -166,7 +166,7 @@ const statsRangeParam = {
   description: `${statsRanges.join(', ')}; or a year (\`2026\`) or a month (\`2026-12\`) in the user's timezone (\`start\` and \`end\` its first and last instants, the days counted up to today), from 2000.`,
 };
 
-/** GET users/{user}/stats[/{range}]: the owner's figures with a key, a public profile's shared ones without (lib/wakatime/public-stats.ts). */
+/** GET users/{user}/stats[/{range}]: the owner's figures with a key, a public profile's shared ones without (lib/wakatime/reading/public-stats.ts). */
 function statsOperation(ranged: boolean): Operation {
   const operation = wakatimeOperation(
     ranged ? 'Figures of a range (WakaTime; public without a key)' : 'Figures of the last 7 days (WakaTime; public without a key)',
@@ -295,7 +295,7 @@ export function wakatimePaths(): Record<string, unknown> {
   });
 }
 
-/** WakaTime's team and organization routes, from Codetally's teams (lib/wakatime/teams.ts). */
+/** WakaTime's team and organization routes, from Codetally's teams (lib/wakatime/reading/teams.ts). */
 function teamPaths(): Record<string, Record<string, unknown>> {
   const id = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
   const team = id('team', 'The team\'s id (GET users/current/teams).');

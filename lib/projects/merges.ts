@@ -5,7 +5,7 @@ import { col, cols } from '../db/names';
 import { HOUR_CAP_MILLIS } from '../activity';
 import { goals, heartbeats, hiddenProjects, ideActivity, importedDays, projectMerges, userHours, users } from '../db/schema';
 import { ApiError } from '../http/problem';
-import { Deltas } from '../wakatime/credits';
+import { Deltas } from '../wakatime/sending/credits';
 import type { ProjectAliases } from './aliases';
 import { ALL_TIME_FROM } from './read';
 

@@ -8,7 +8,7 @@ import { servicesOf } from '../db/services';
 import { sessionSettingsProblem } from '../db/settings';
 import { DataDirInUse } from '../db/embedded-lock';
 import { startWeeklyReports } from '../mail/weekly';
-import { resumeImports } from '../wakatime/import-queue';
+import { resumeImports } from '../wakatime/importing/import-queue';
 import { defaultPlanLine } from '../plans/default-plan';
 
 function refuseToStart(message: string): never {

@@ -5,15 +5,15 @@ import { ApiError } from '../http/problem';
 import { metrics } from '../metrics/registry';
 import { ownFiguresText } from '../stats/own-cache';
 import type { WakaContext } from './api-key';
-import { MAX_HEARTBEATS } from './heartbeat';
-import { answerStatus, bulkAnswer, heartbeatAnswer } from './heartbeat-answers';
-import { readHeartbeats } from './heartbeat-check';
-import { storeHeartbeats } from './heartbeat-store';
-import { allTimeSinceToday, currentUser, DEFAULT_STATS_RANGE, oneProject, projectCommits, projects, stats, statsFilter, summaries } from './reads';
-import { durationsOfDay, heartbeatsOfDay } from './day-reads';
-import { machineNames, userAgentList } from './machines';
-import { statusBarToday } from './summaries';
-import { wakaDashboardMembers, wakaDashboardMemberSummaries, wakaMemberDurations, wakaMemberSummaries, wakaOrgDashboards, wakaOrgs, wakaTeamMembers, wakaTeams } from './teams';
+import { MAX_HEARTBEATS } from './sending/heartbeat';
+import { answerStatus, bulkAnswer, heartbeatAnswer } from './sending/heartbeat-answers';
+import { readHeartbeats } from './sending/heartbeat-check';
+import { storeHeartbeats } from './sending/heartbeat-store';
+import { allTimeSinceToday, currentUser, DEFAULT_STATS_RANGE, oneProject, projectCommits, projects, stats, statsFilter, summaries } from './reading/reads';
+import { durationsOfDay, heartbeatsOfDay } from './reading/day-reads';
+import { machineNames, userAgentList } from './reading/machines';
+import { statusBarToday } from './reading/summaries';
+import { wakaDashboardMembers, wakaDashboardMemberSummaries, wakaMemberDurations, wakaMemberSummaries, wakaOrgDashboards, wakaOrgs, wakaTeamMembers, wakaTeams } from './reading/teams';
 
 // The WakaTime-compatible routes' handlers (their auth wrapper: ./api-key.ts).
 
@@ -148,7 +148,7 @@ export async function commitsHandler({ db, user, request, params }: WakaContext)
   return own(await projectCommits(db, user, params.project ?? '', siteOrigin(request.headers)));
 }
 
-// Teams, as WakaTime's teams and organizations (./teams.ts).
+// Teams, as WakaTime's teams and organizations (./reading/teams.ts).
 const query = (request: Request) => new URL(request.url).searchParams;
 
 /** GET teams. */

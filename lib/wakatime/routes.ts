@@ -2,7 +2,7 @@ import { route } from '../http/methods';
 import { withWakatimeKey } from './api-key';
 import { statusBarScopes } from '../auth/tokens';
 import { dayHeartbeatsHandler, heartbeatHandler, statusBarHandler } from './handlers';
-import { statsGet } from './public-stats';
+import { statsGet } from './reading/public-stats';
 
 // The routes served at more than one path, defined once: the route files at every path plugins
 // and README generators ask give them to Next, each under its own pattern (`route`'s, for the metrics).
@@ -20,7 +20,7 @@ const handlers = {
 /** A heartbeat route file's exports: `shape`'s handler, at the route file's `pattern`. */
 export const heartbeatRoute = (shape: keyof typeof handlers, pattern: string) => route(handlers[shape], { pattern });
 
-/** GET users/{user}/stats[/{range}]: the key owner's figures, or without a key (or with another user's) the public ones (./public-stats.ts). */
+/** GET users/{user}/stats[/{range}]: the key owner's figures, or without a key (or with another user's) the public ones (./reading/public-stats.ts). */
 export const statsRoute = (pattern: string) => route({ GET: statsGet }, { cors: true, pattern });
 
 /**

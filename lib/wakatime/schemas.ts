@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { teamRoles, teamShares } from '../teams/schemas';
 
 // The answers of the WakaTime-compatible routes, in WakaTime's shapes: openapi.json lists them
-// (lib/openapi/). The routes build them in ./summaries.ts, ./reads.ts and ./heartbeat-answers.ts.
+// (lib/openapi/). The routes build them in ./reading/summaries.ts, ./reading/reads.ts and ./sending/heartbeat-answers.ts.
 
 export const wakaErrorSchema = z
   .object({ error: z.string() })

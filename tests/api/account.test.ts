@@ -11,8 +11,8 @@ import { POST as postDesktop } from '@/app/main/api/v1/sync/activities/desktop/r
 import { POST as postHeartbeats } from '@/app/api/wakatime/v1/users/[user]/heartbeats.bulk/route';
 import { POST as postImport } from '@/app/main/api/v1/me/imports/route';
 import { issueToken } from '@/lib/accounts/tokens';
-import { storeHeartbeats } from '@/lib/wakatime/heartbeat-store';
-import { importsSettled } from '@/lib/wakatime/import-queue';
+import { storeHeartbeats } from '@/lib/wakatime/sending/heartbeat-store';
+import { importsSettled } from '@/lib/wakatime/importing/import-queue';
 import { signUp } from '@/lib/accounts/sign-in';
 import { runAuthAction } from '@/lib/auth/authjs';
 import { getDb, rows } from '@/lib/db/client';

@@ -9,8 +9,8 @@ import { getDb, rows } from '@/lib/db/client';
 import { MAX_SEGMENTS } from '@/lib/figures/timeline';
 import { renameProject } from '@/lib/projects/rename';
 import { PAGE_ROWS } from '@/lib/db/keyset';
-import { DAY_PAGE } from '@/lib/wakatime/day-beats';
-import { MAX_DAY_RUNS } from '@/lib/wakatime/day-reads';
+import { DAY_PAGE } from '@/lib/wakatime/reading/day-beats';
+import { MAX_DAY_RUNS } from '@/lib/wakatime/reading/day-reads';
 import { daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 

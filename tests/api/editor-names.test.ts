@@ -12,7 +12,7 @@ import { usersChanged } from '@/lib/db/changes';
 import { getDb, rows, type Db } from '@/lib/db/client';
 import { timeChart } from '@/lib/stats/chart-bodies';
 import { ownerTarget } from '@/lib/stats/own';
-import { importsSettled } from '@/lib/wakatime/import-queue';
+import { importsSettled } from '@/lib/wakatime/importing/import-queue';
 import { call, newUser, storedIde, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 import { getChart } from '../helpers/public';

@@ -5,8 +5,8 @@ import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { addDays } from '@/lib/dates';
 import { getDb } from '@/lib/db/client';
 import { heartbeats } from '@/lib/db/schema';
-import { storeHeartbeats } from '@/lib/wakatime/heartbeat-store';
-import type { Heartbeat } from '@/lib/wakatime/heartbeat';
+import { storeHeartbeats } from '@/lib/wakatime/sending/heartbeat-store';
+import type { Heartbeat } from '@/lib/wakatime/sending/heartbeat';
 import { call, daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 

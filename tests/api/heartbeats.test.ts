@@ -13,8 +13,8 @@ import { GET as getAllTime } from '@/app/api/wakatime/v1/users/[user]/all_time_s
 import { GET as getProjects } from '@/app/api/wakatime/v1/users/[user]/projects/route';
 import { POST as postToken } from '@/app/main/api/v1/me/tokens/route';
 import { issueToken, revokeToken } from '@/lib/accounts/tokens';
-import { purgeOldHeartbeats } from '@/lib/wakatime/heartbeat-purge';
-import { storeHeartbeats } from '@/lib/wakatime/heartbeat-store';
+import { purgeOldHeartbeats } from '@/lib/wakatime/sending/heartbeat-purge';
+import { storeHeartbeats } from '@/lib/wakatime/sending/heartbeat-store';
 import { getDb, rows } from '@/lib/db/client';
 import { call, newUser, storedDesktop, storedIde, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';

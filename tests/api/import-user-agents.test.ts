@@ -9,7 +9,7 @@ import { issueToken } from '@/lib/accounts/tokens';
 import { config } from '@/lib/config';
 import { getDb, rows } from '@/lib/db/client';
 import { imports } from '@/lib/db/schema';
-import { importsSettled } from '@/lib/wakatime/import-queue';
+import { importsSettled } from '@/lib/wakatime/importing/import-queue';
 import { newUser, storedDimensions, storedIde, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 import { closedPortUrl, wakatimeStandInForTests } from '../helpers/wakatime-standin';

@@ -13,7 +13,7 @@ import { POST as bulkRoute } from '@/app/api/wakatime/v1/users/[user]/heartbeats
 import { GET as wakaProjects } from '@/app/api/wakatime/v1/users/[user]/projects/route';
 import { GET as wakaStats } from '@/app/api/wakatime/v1/users/[user]/stats/[range]/route';
 import { POST as postImport } from '@/app/main/api/v1/me/imports/route';
-import { importsSettled } from '@/lib/wakatime/import-queue';
+import { importsSettled } from '@/lib/wakatime/importing/import-queue';
 import { issueToken } from '@/lib/accounts/tokens';
 import { getDb, rows } from '@/lib/db/client';
 import { localDateHour } from '@/lib/local-time';

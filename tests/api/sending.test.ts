@@ -4,7 +4,7 @@ import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.
 import { GET as getTokens } from '@/app/main/api/v1/me/tokens/route';
 import { issueToken, keysShownAgain, listTokens, revokeAllTokens, revokeToken, showKeyAgain } from '@/lib/accounts/tokens';
 import { getDb, rows } from '@/lib/db/client';
-import { QUIET_MS, sendersOf } from '@/lib/wakatime/sending';
+import { QUIET_MS, sendersOf } from '@/lib/wakatime/sending/status';
 import { newUser, tokenWithScopes } from '../helpers/api';
 
 // "Is my editor sending?" (Settings, Sending) from what is stored: each editor, agent and machine

@@ -29,7 +29,7 @@ import { createTeam, joinTeam, setShare } from '@/lib/teams/teams';
 import { issueToken } from '@/lib/accounts/tokens';
 import { getDb } from '@/lib/db/client';
 import { setProjectHidden } from '@/lib/projects/hidden';
-import { rangeText } from '@/lib/wakatime/reads';
+import { rangeText } from '@/lib/wakatime/reading/reads';
 import { call, daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 

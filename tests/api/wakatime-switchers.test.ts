@@ -14,7 +14,7 @@ import { metrics } from '@/lib/metrics/registry';
 import { setProjectHidden } from '@/lib/projects/hidden';
 import { daysBetween } from '@/lib/dates';
 import { localDateHour } from '@/lib/local-time';
-import { rangeText } from '@/lib/wakatime/reads';
+import { rangeText } from '@/lib/wakatime/reading/reads';
 import { call, daysFromToday, newUser, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 

@@ -11,9 +11,9 @@ import { getDb, rows } from '@/lib/db/client';
 import { localDateHour } from '@/lib/local-time';
 import { refreshCommunity } from '@/lib/stats/community';
 import { publicYear } from '@/lib/stats/year';
-import { storeHeartbeats } from '@/lib/wakatime/heartbeat-store';
-import { importsSettled } from '@/lib/wakatime/import-queue';
-import type { Heartbeat } from '@/lib/wakatime/heartbeat';
+import { storeHeartbeats } from '@/lib/wakatime/sending/heartbeat-store';
+import { importsSettled } from '@/lib/wakatime/importing/import-queue';
+import type { Heartbeat } from '@/lib/wakatime/sending/heartbeat';
 import { call, newUser, tokenWithScopes } from '../helpers/api';
 import { expectDocumented } from '../helpers/contract';
 

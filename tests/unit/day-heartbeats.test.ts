@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DayHeartbeats } from '../../lib/wakatime/day-heartbeats';
-import { Deltas } from '../../lib/wakatime/credits';
-import { DistinctHeartbeats } from '../../lib/wakatime/distinct-heartbeats';
-import { GAP_MS, type Heartbeat } from '../../lib/wakatime/heartbeat';
+import { DayHeartbeats } from '../../lib/wakatime/importing/day-heartbeats';
+import { Deltas } from '../../lib/wakatime/sending/credits';
+import { DistinctHeartbeats } from '../../lib/wakatime/sending/distinct-heartbeats';
+import { GAP_MS, type Heartbeat } from '../../lib/wakatime/sending/heartbeat';
 
 // A day held in columns credits exactly what the day's heartbeat objects credit: told apart as
 // DistinctHeartbeats tells them (the last one sent kept), in time order, each gap of at most

@@ -2,9 +2,9 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DumpError, DumpReader, MAX_KEY_BYTES } from '../../lib/wakatime/dump';
-import { DumpOrigins, MAX_DUMP_USER_AGENTS } from '../../lib/wakatime/dump-origins';
-import { checkHeartbeat, type CheckContext } from '../../lib/wakatime/heartbeat-check';
+import { DumpError, DumpReader, MAX_KEY_BYTES } from '../../lib/wakatime/importing/dump';
+import { DumpOrigins, MAX_DUMP_USER_AGENTS } from '../../lib/wakatime/importing/dump-origins';
+import { checkHeartbeat, type CheckContext } from '../../lib/wakatime/sending/heartbeat-check';
 
 // The reader of WakaTime data dumps holds the chunk it reads and the heartbeat it cuts out, never
 // more: hostile documents (deep nesting, endless keys, strings, numbers or whitespace) are refused

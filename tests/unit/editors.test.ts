@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asciiLower, canonicalEditor, editorAliases, editorLabel } from '@/lib/editors';
-import { parseUserAgent } from '@/lib/wakatime/user-agent';
+import { parseUserAgent } from '@/lib/wakatime/sending/user-agent';
 
 // One name per editor, however it arrives; and the data migration that renamed what was stored
 // before matches exactly the names this module gives.

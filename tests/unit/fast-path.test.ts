@@ -4,9 +4,9 @@ import { BatchClock, desktopRow, fastDesktopRow, fastIdeRow, ideRow } from '../.
 import { NO_DIMENSIONS, NO_LINE_CHANGES } from '../../lib/ingest/rows';
 import { desktopBucketSchema, ideBucketSchema, maxAcceptedDate } from '../../lib/ingest/schemas';
 import { CONTENT_FIELDS } from '../../lib/activity';
-import { DistinctHeartbeats } from '../../lib/wakatime/distinct-heartbeats';
-import { heartbeatKey, type Heartbeat } from '../../lib/wakatime/heartbeat';
-import { heartbeatSchema, quickHeartbeat, TextChecks } from '../../lib/wakatime/heartbeat-input';
+import { DistinctHeartbeats } from '../../lib/wakatime/sending/distinct-heartbeats';
+import { heartbeatKey, type Heartbeat } from '../../lib/wakatime/sending/heartbeat';
+import { heartbeatSchema, quickHeartbeat, TextChecks } from '../../lib/wakatime/sending/heartbeat-input';
 
 // The fast guards must never accept what the schema refuses, nor give another row than the
 // schema's output gives; and they must accept ordinary buckets, or they would be pointless.

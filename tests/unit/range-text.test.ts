@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rangeText } from '@/lib/wakatime/reads';
+import { rangeText } from '@/lib/wakatime/reading/reads';
 
 // `range.text` as WakaTime writes it: Raycast's WakaTime extension parses exactly this form.
 describe('range.text', () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isEditorKey, openKey, sealKey, sealKeyIfKeyed } from '@/lib/auth/sealed-keys';
 import { generateToken, hashToken } from '@/lib/auth/tokens';
 import { resetConfig } from '@/lib/config';
-import { senderName, sinceText } from '@/lib/wakatime/sending';
+import { senderName, sinceText } from '@/lib/wakatime/sending/status';
 
 // An editor key kept to be shown again: sealed under a key derived from the session key, bound to
 // its own row's hash, opened by nothing else; and the words of Settings, Sending.

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
-// The bytes the uploads waiting to be read take (lib/wakatime/spool.ts): a file that goes no
+// The bytes the uploads waiting to be read take (lib/wakatime/importing/spool.ts): a file that goes no
 // longer counts, whoever removed it, so the room of IMPORT_SPOOL_MAX_BYTES comes back.
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'codetally-spool-'));
@@ -22,12 +22,12 @@ describe('the spool', () => {
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
     place(a, 600);
     place(b, 300);
-    const spool = await import('../../lib/wakatime/spool');
+    const spool = await import('../../lib/wakatime/importing/spool');
     expect(spool.reserve(c, 101, 1000)).toBe(false);
     // Next loads the module once for its start hook, which removes the files of imports it read,
     // and again for the routes, which take uploads.
     vi.resetModules();
-    const other = await import('../../lib/wakatime/spool');
+    const other = await import('../../lib/wakatime/importing/spool');
     await other.removeSpool(a);
     expect(spool.reserve(c, 700, 1000)).toBe(true);
     place(c, 700);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUserAgent } from '@/lib/wakatime/user-agent';
+import { parseUserAgent } from '@/lib/wakatime/sending/user-agent';
 
 describe("wakatime-cli's User-Agent", () => {
   it.each([

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../lib/config';
 import { ApiError } from '../../lib/http/problem';
-import { MAX_DUMP_USER_AGENTS } from '../../lib/wakatime/dump-origins';
-import { fetchMachineNames, fetchUserAgents, MAX_ANSWER_BYTES, MAX_PAGES, readMachineNamesPage, readUserAgentsPage, wakatimeKeyOf } from '../../lib/wakatime/user-agents-fetch';
+import { MAX_DUMP_USER_AGENTS } from '../../lib/wakatime/importing/dump-origins';
+import { fetchMachineNames, fetchUserAgents, MAX_ANSWER_BYTES, MAX_PAGES, readMachineNamesPage, readUserAgentsPage, wakatimeKeyOf } from '../../lib/wakatime/importing/user-agents-fetch';
 import { closedPortUrl, wakatimeStandInForTests, type StandIn } from '../helpers/wakatime-standin';
 
-// Reading a user's User-Agents from WakaTime (lib/wakatime/user-agents-fetch.ts): what is kept of
+// Reading a user's User-Agents from WakaTime (lib/wakatime/importing/user-agents-fetch.ts): what is kept of
 // an answer, and what each way WakaTime may fail becomes, against a stand-in on a local port.
 
 const vscode = 'wakatime/v1.98.0 (linux-6.8.0-x86_64) go1.22.1 vscode/1.88.1 vscode-wakatime/24.5.0';

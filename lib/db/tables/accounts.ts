@@ -28,9 +28,9 @@ export const users = pgTable(
     /** Every sign-in session carries the value it was made with; bumping it ends them all. */
     sessionVersion: integer('session_version').notNull().default(0),
     /**
-     * The earliest heartbeat stored through the heartbeat path (lib/wakatime/heartbeat-store.ts), epoch
+     * The earliest heartbeat stored through the heartbeat path (lib/wakatime/sending/heartbeat-store.ts), epoch
      * ms: from it on that path has counted every heartbeat, so an import leaves older-than-14-days
-     * heartbeats at or after it alone (lib/wakatime/imports.ts).
+     * heartbeats at or after it alone (lib/wakatime/importing/imports.ts).
      */
     heartbeatsSince: bigint('heartbeats_since', { mode: 'number' }),
     /**

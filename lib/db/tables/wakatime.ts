@@ -5,7 +5,7 @@ import { users } from './accounts';
 // The WakaTime-compatible API's own tables: heartbeats of the last 14 days and data dump imports.
 
 /**
- * Heartbeats of the WakaTime-compatible API (lib/wakatime/heartbeat-store.ts), retained for 14
+ * Heartbeats of the WakaTime-compatible API (lib/wakatime/sending/heartbeat-store.ts), retained for 14
  * days: what recomputing the hours a late heartbeat changes needs, and nothing more. No entity (a
  * keyed digest tells duplicates apart; for `type: app` the entity is the application's name and is
  * stored as `app`), no branch, dependencies, line or cursor numbers. Each row stores what it is
@@ -80,7 +80,7 @@ export const lateHeartbeatKeys = pgTable(
 
 /**
  * The User-Agents a user's heartbeats came with (GET /users/current/user_agents): recorded by the
- * heartbeat statement at most once an hour per process and value (lib/wakatime/heartbeat-store.ts).
+ * heartbeat statement at most once an hour per process and value (lib/wakatime/sending/heartbeat-store.ts).
  */
 export const userAgents = pgTable(
   'user_agents',
@@ -99,7 +99,7 @@ export const userAgents = pgTable(
 );
 
 /**
- * Imports of WakaTime data dumps (lib/wakatime/imports.ts): the upload is spooled to a file on
+ * Imports of WakaTime data dumps (lib/wakatime/importing/imports.ts): the upload is spooled to a file on
  * the server that received it, then read in the background; these rows say how far it got.
  */
 export const imports = pgTable(
@@ -120,7 +120,7 @@ export const imports = pgTable(
     error: text('error'),
     /**
      * The user's User-Agents as WakaTime listed them at the import (`{id, value, editor, os}`,
-     * lib/wakatime/user-agents-fetch.ts), for the reader to look the dump's `user_agent_id`s up
+     * lib/wakatime/importing/user-agents-fetch.ts), for the reader to look the dump's `user_agent_id`s up
      * in; null without a WakaTime key, and once the import has ended.
      */
     userAgents: jsonb('user_agents').$type<{ id: string; value: string | null; editor: string | null; os: string | null }[]>(),
@@ -136,7 +136,7 @@ export const imports = pgTable(
 
 /**
  * What imports credited per UTC day of heartbeats older than the 14 days the heartbeat path retains
- * (lib/wakatime/imports.ts): importing a day again replaces its credits when that import holds at
+ * (lib/wakatime/importing/imports.ts): importing a day again replaces its credits when that import holds at
  * least as much of the day, so a dump imported twice, or two dumps that overlap, count each day
  * once, from the fullest view of it.
  */

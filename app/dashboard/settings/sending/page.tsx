@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
 import { getDb } from '@/lib/db/client';
 import { wallClock } from '@/lib/local-time';
-import { sendersOf, sinceText } from '@/lib/wakatime/sending';
+import { sendersOf, sinceText } from '@/lib/wakatime/sending/status';
 import { requireUser, siteAddress } from '@/lib/web/account/session';
 
 // Settings, Sending: "is my editor sending?" Each editor, AI agent and machine heard from, with
 // its version, system and last heartbeat, those quiet for over a day marked, and what to check
 // when one goes quiet (as WakaTime's and Hackatime's plugin status pages). Read from what is
-// stored anyway (lib/wakatime/sending.ts).
+// stored anyway (lib/wakatime/sending/status.ts).
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sending · Settings', description: 'Which of your editors, agents and machines are sending.', robots: { index: false } };

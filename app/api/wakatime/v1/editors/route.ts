@@ -1,6 +1,6 @@
-// GET /api/wakatime/v1/editors — the editors Codetally names (lib/wakatime/meta.ts)
+// GET /api/wakatime/v1/editors — the editors Codetally names (lib/wakatime/reading/meta.ts)
 import { route } from '@/lib/http/methods';
-import { editorsGet } from '@/lib/wakatime/meta';
+import { editorsGet } from '@/lib/wakatime/reading/meta';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
-// GET /api/wakatime/v1/meta — WakaTime's meta route (lib/wakatime/meta.ts)
+// GET /api/wakatime/v1/meta — WakaTime's meta route (lib/wakatime/reading/meta.ts)
 import { route } from '@/lib/http/methods';
-import { metaGet } from '@/lib/wakatime/meta';
+import { metaGet } from '@/lib/wakatime/reading/meta';
 
 export const dynamic = 'force-dynamic';
 

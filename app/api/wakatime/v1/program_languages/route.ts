@@ -1,6 +1,6 @@
-// GET /api/wakatime/v1/program_languages — the languages on the public leaderboard (lib/wakatime/meta.ts)
+// GET /api/wakatime/v1/program_languages — the languages on the public leaderboard (lib/wakatime/reading/meta.ts)
 import { route } from '@/lib/http/methods';
-import { languagesGet } from '@/lib/wakatime/meta';
+import { languagesGet } from '@/lib/wakatime/reading/meta';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 // GET /api/wakatime/v1/users/current — the key's owner; without a key, /users/{handle} is a public profile
 import { route } from '@/lib/http/methods';
-import { userGet } from '@/lib/wakatime/public-stats';
+import { userGet } from '@/lib/wakatime/reading/public-stats';
 
 export const dynamic = 'force-dynamic';
 

@@ -2,7 +2,7 @@
 import { withAccount } from '@/lib/auth/account';
 import { json } from '@/lib/http/body';
 import { route } from '@/lib/http/methods';
-import { listImports, receiveImport } from '@/lib/wakatime/imports';
+import { listImports, receiveImport } from '@/lib/wakatime/importing/imports';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,7 +3,7 @@ import { withAccount } from '@/lib/auth/account';
 import { json } from '@/lib/http/body';
 import { ApiError } from '@/lib/http/problem';
 import { route } from '@/lib/http/methods';
-import { getImport } from '@/lib/wakatime/imports';
+import { getImport } from '@/lib/wakatime/importing/imports';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,12 +1,12 @@
-import { usersChanged } from '../db/changes';
-import type { Db } from '../db/client';
-import { NO_LINE_CHANGES, type DesktopRow, type IdeKey, type IdeRow } from '../ingest/rows';
-import { writeRows } from '../ingest/store';
-import { localDateHour } from '../local-time';
+import { usersChanged } from '../../db/changes';
+import type { Db } from '../../db/client';
+import { NO_LINE_CHANGES, type DesktopRow, type IdeKey, type IdeRow } from '../../ingest/rows';
+import { writeRows } from '../../ingest/store';
+import { localDateHour } from '../../local-time';
 import type { Heartbeat } from './heartbeat';
 
 // What heartbeats credit, reckoned in memory (imports, and today's figures of the status bar; the
-// heartbeat statement reckons the same in SQL, lib/wakatime/heartbeat-store.ts): a stretch of time
+// heartbeat statement reckons the same in SQL, lib/wakatime/sending/heartbeat-store.ts): a stretch of time
 // cut into the local date-hours of a timezone, and the changes of credit summed per bucket, then
 // written as time added or subtracted.
 
@@ -54,7 +54,7 @@ type Credited = Pick<Heartbeat, 'language' | 'project' | 'editor' | 'os' | 'app'
  */
 export type IdeCredit = [date: string, hour: number, language: string, project: string, editor: string, millis: number, category?: string, machine?: string, os?: string, agent?: string];
 
-/** Credits as stored (imported_days, lib/wakatime/day-importer.ts): bucket keys with their millis. */
+/** Credits as stored (imported_days, lib/wakatime/importing/day-importer.ts): bucket keys with their millis. */
 export interface Credits {
   ide: IdeCredit[];
   desktop: [date: string, hour: number, platform: string, app: string, millis: number][];

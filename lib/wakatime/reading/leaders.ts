@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { getDb, rows, type Db } from '../db/client';
-import { leaderboardEntries, users } from '../db/schema';
-import { corsHeaders } from '../http/public';
-import { json } from '../http/body';
-import { listedOnLeaderboard } from '../sharing/gate';
-import { leaderboardPage, type LeaderboardEntry } from '../stats/leaderboard/pages';
-import { parseLeaderboardQuery } from '../stats/leaderboard/query';
-import { publicWakatime, wakatimeKey, withWakatimeKey, type WakaContext } from './api-key';
+import { getDb, rows, type Db } from '../../db/client';
+import { leaderboardEntries, users } from '../../db/schema';
+import { corsHeaders } from '../../http/public';
+import { json } from '../../http/body';
+import { listedOnLeaderboard } from '../../sharing/gate';
+import { leaderboardPage, type LeaderboardEntry } from '../../stats/leaderboard/pages';
+import { parseLeaderboardQuery } from '../../stats/leaderboard/query';
+import { publicWakatime, wakatimeKey, withWakatimeKey, type WakaContext } from '../api-key';
 import { durationText } from './summaries';
 
 // GET /leaders: the public leaderboard (its members, rules and snapshot: the last 7 UTC dates) in

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../db/client';
-import { teamMembers, teams, users } from '../db/schema';
-import { ApiError } from '../http/problem';
-import { isUuid } from '../ids';
-import type { TeamRole, TeamShare } from '../teams/schemas';
-import { membershipOf } from '../teams/teams';
+import { rows, type Db } from '../../db/client';
+import { teamMembers, teams, users } from '../../db/schema';
+import { ApiError } from '../../http/problem';
+import { isUuid } from '../../ids';
+import type { TeamRole, TeamShare } from '../../teams/schemas';
+import { membershipOf } from '../../teams/teams';
 import { durationsOfDay } from './day-reads';
 import { summaries } from './reads';
 import type { Figures } from './summaries';

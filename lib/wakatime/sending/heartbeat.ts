@@ -1,9 +1,9 @@
 // What a heartbeat of the WakaTime-compatible API is once checked and reduced to what is stored
-// (lib/wakatime/heartbeat-check.ts), the time limits of the heartbeat routes, and what tells two
+// (lib/wakatime/sending/heartbeat-check.ts), the time limits of the heartbeat routes, and what tells two
 // heartbeats apart.
 
 export const MAX_HEARTBEATS = 1000;
-/** How long heartbeats are kept by their time: a heartbeat older than this arrives late (lib/wakatime/heartbeat-store.ts). */
+/** How long heartbeats are kept by their time: a heartbeat older than this arrives late (lib/wakatime/sending/heartbeat-store.ts). */
 export const LATE_LIMIT_MS = 14 * 86_400_000;
 /** The earliest time a heartbeat may have: the earliest date a bucket may carry (lib/ingest/schemas.ts). */
 export const EARLIEST_HEARTBEAT_MS = Date.parse('2000-01-01T00:00:00Z');
@@ -36,7 +36,7 @@ export interface Heartbeat {
   isWrite?: boolean;
 }
 
-/** A User-Agent a request's heartbeats came with, and what it says (lib/wakatime/user-agent.ts). */
+/** A User-Agent a request's heartbeats came with, and what it says (lib/wakatime/sending/user-agent.ts). */
 export interface SeenAgent {
   value: string;
   editor: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { imports } from '../db/schema';
-import { heartbeatSchema } from './heartbeat-input';
+import { imports } from '../../db/schema';
+import { heartbeatSchema } from '../sending/heartbeat-input';
 
 // What an import is to its owner: its statuses, the answers of the import routes (and the dump's
 // shape, for openapi.json), made from an `imports` row.

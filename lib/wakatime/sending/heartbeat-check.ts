@@ -1,17 +1,17 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { CONTENT_FIELDS, knownCategory } from '../activity';
-import { rows, type Db } from '../db/client';
-import { heartbeats, serverSecrets } from '../db/schema';
-import { perDatabase } from '../db/services';
-import { nameProblem, textProblem, textRule } from '../text';
+import { CONTENT_FIELDS, knownCategory } from '../../activity';
+import { rows, type Db } from '../../db/client';
+import { heartbeats, serverSecrets } from '../../db/schema';
+import { perDatabase } from '../../db/services';
+import { nameProblem, textProblem, textRule } from '../../text';
 import { DistinctHeartbeats } from './distinct-heartbeats';
-import type { DumpOrigins } from './dump-origins';
+import type { DumpOrigins } from '../importing/dump-origins';
 import { AHEAD_LIMIT_MS, EARLIEST_HEARTBEAT_MS, type Heartbeat, type ItemResult, type SeenAgent } from './heartbeat';
 import { heartbeatSchema, quickHeartbeat, TextChecks } from './heartbeat-input';
 import { parseUserAgent, type Origin } from './user-agent';
 
-// Checking heartbeats and reducing each to what is stored (lib/wakatime/heartbeat.ts): no content
+// Checking heartbeats and reducing each to what is stored (lib/wakatime/sending/heartbeat.ts): no content
 // field, a time within the accepted ones, the entity as a keyed digest, the editor and system read
 // from the User-Agent (the heartbeat's `user_agent`, else its `plugin`, else the request's),
 // WakaTime's category (an unknown one is coding), absent names given their defaults, and
@@ -104,7 +104,7 @@ function digestOf(ctx: CheckContext, type: string, entity: string): number {
 
 /**
  * The times the heartbeat routes accept: from 2000-01-01 (older than 14 days arrives late and is
- * kept apart: lib/wakatime/heartbeat-store.ts) up to an hour ahead.
+ * kept apart: lib/wakatime/sending/heartbeat-store.ts) up to an hour ahead.
  */
 export function liveTimes(now = Date.now()): Pick<CheckContext, 'earliest' | 'latest' | 'tooOld'> {
   return { earliest: EARLIEST_HEARTBEAT_MS, latest: now + AHEAD_LIMIT_MS, tooOld: 'time must be from 2000-01-01 and at most one hour ahead' };
@@ -153,7 +153,7 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
     editor: origin.editor,
     os: origin.os || 'Unknown',
     app: appName || (type === 'app' ? 'Unknown' : ''),
-    // A dump's heartbeat names its machine by id (lib/wakatime/dump-origins.ts).
+    // A dump's heartbeat names its machine by id (lib/wakatime/importing/dump-origins.ts).
     machine: ctx.machine ?? (machineName(h.hostname) || (ctx.dump?.machineOf(item as Record<string, unknown>) ?? '')),
     agent: origin.agent,
     aiLines: h.ai_line_changes ?? 0,

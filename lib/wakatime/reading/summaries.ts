@@ -1,16 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../db/client';
-import { categoryName, HOUR_CAP_MILLIS } from '../activity';
-import { ideActivity, userHours } from '../db/schema';
-import { localDateHour } from '../local-time';
-import { eachDay } from '../dates';
-import { projectTotals } from '../stats/own';
-import { userSpan } from '../plans/history';
-import { dayTotals, dimensionTotals, type Per } from '../stats/queries';
-import { hiddenNames } from '../projects/read';
+import { rows, type Db } from '../../db/client';
+import { categoryName, HOUR_CAP_MILLIS } from '../../activity';
+import { ideActivity, userHours } from '../../db/schema';
+import { localDateHour } from '../../local-time';
+import { eachDay } from '../../dates';
+import { projectTotals } from '../../stats/own';
+import { userSpan } from '../../plans/history';
+import { dayTotals, dimensionTotals, type Per } from '../../stats/queries';
+import { hiddenNames } from '../../projects/read';
 import { machineId } from './machines';
 
-// The owner's figures in WakaTime's shapes: the status bar, summaries, stats (lib/wakatime/reads.ts).
+// The owner's figures in WakaTime's shapes: the status bar, summaries, stats (lib/wakatime/reading/reads.ts).
 
 export interface WakaDuration {
   name: string;

@@ -1,8 +1,8 @@
-import { attemptPolicies, takeAttempt } from '../auth/attempts';
-import { config } from '../config';
-import type { Db } from '../db/client';
-import { isUuid } from '../ids';
-import { ApiError } from '../http/problem';
+import { attemptPolicies, takeAttempt } from '../../auth/attempts';
+import { config } from '../../config';
+import type { Db } from '../../db/client';
+import { isUuid } from '../../ids';
+import { ApiError } from '../../http/problem';
 import { MAX_DUMP_USER_AGENTS } from './dump-origins';
 
 // The User-Agents of a user on WakaTime, asked once at an import (POST /me/imports with
@@ -11,7 +11,7 @@ import { MAX_DUMP_USER_AGENTS } from './dump-origins';
 // systems are Unknown. WakaTime serves the list (GET /users/current/user_agents) to the key's
 // owner; it is read before the upload is taken (a refused key or a WakaTime that does not answer
 // fails the request, nothing kept) and stored with the import for its reader
-// (lib/wakatime/dump-origins.ts). The key is used for this one request and never stored nor logged.
+// (lib/wakatime/importing/dump-origins.ts). The key is used for this one request and never stored nor logged.
 // Its machine names (GET /users/current/machine_names) are asked at the same time, alike: a dump's
 // heartbeats name their machine by `machine_name_id` only, and without the names every imported
 // day's machine is Unknown.

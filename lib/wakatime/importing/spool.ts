@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { config } from '../config';
-import { isUuid } from '../ids';
+import { config } from '../../config';
+import { isUuid } from '../../ids';
 
 // Where uploaded dumps wait to be read (DATA_DIR/imports, on the server that received them), and
 // how many bytes they take: each upload is counted as it arrives and each file when it goes, so
-// all of them together stay within IMPORT_SPOOL_MAX_BYTES (lib/wakatime/imports.ts refuses the
+// all of them together stay within IMPORT_SPOOL_MAX_BYTES (lib/wakatime/importing/imports.ts refuses the
 // bytes that would pass it). The count is made from the files on first use, and again before a
 // refusal (a file removed by hand no longer counts).
 

@@ -1,8 +1,8 @@
-import type { Deltas } from './credits';
-import { GAP_MS, type Heartbeat } from './heartbeat';
+import type { Deltas } from '../sending/credits';
+import { GAP_MS, type Heartbeat } from '../sending/heartbeat';
 
 // The heartbeats of one UTC day an import holds until it can credit the day
-// (lib/wakatime/day-importer.ts), kept in columns: the time and the entity's digest as numbers, and
+// (lib/wakatime/importing/day-importer.ts), kept in columns: the time and the entity's digest as numbers, and
 // what the time is credited to as one object shared by every heartbeat of the day that names the
 // same things: a small fraction of the memory of heartbeat objects, so that even the largest day
 // taken (MAX_DAY_HEARTBEATS, naming at most MAX_DAY_NAMES different combinations) stays small

@@ -1,16 +1,16 @@
 import { eq, sql, type SQLWrapper } from 'drizzle-orm';
-import { addDays, daysBetween, eachDay, isCalendarDate } from '../dates';
-import { rows, type Db } from '../db/client';
-import { heartbeats, hiddenProjects, ideActivity, users } from '../db/schema';
-import { ApiError } from '../http/problem';
-import { localDateHour, localDay } from '../local-time';
-import { textProblem } from '../text';
-import { codedDayAverage } from '../stats/average';
-import { dayTotals, earliestDate } from '../stats/queries';
+import { addDays, daysBetween, eachDay, isCalendarDate } from '../../dates';
+import { rows, type Db } from '../../db/client';
+import { heartbeats, hiddenProjects, ideActivity, users } from '../../db/schema';
+import { ApiError } from '../../http/problem';
+import { localDateHour, localDay } from '../../local-time';
+import { textProblem } from '../../text';
+import { codedDayAverage } from '../../stats/average';
+import { dayTotals, earliestDate } from '../../stats/queries';
 import { durationText, figures, type WakaUser } from './summaries';
-import { userSpan } from '../plans/history';
-import { projectParam, unknownProject } from '../projects/read';
-import { historyStart } from '../plans/limits';
+import { userSpan } from '../../plans/history';
+import { projectParam, unknownProject } from '../../projects/read';
+import { historyStart } from '../../plans/limits';
 
 // The WakaTime-compatible read routes (scope `stats`): the owner's own figures, private ones
 // included, in WakaTime's shapes.
@@ -103,7 +103,7 @@ function dailyAverage(dayTotals: readonly number[]) {
  * `range.text` is WakaTime's date text (rangeText), today and yesterday included: Raycast's
  * extension keys each day by it. The dates
  * are asked and shown in `zone`: the user's own, or for a teammate's the team's (UTC, as the team
- * page's; lib/wakatime/teams.ts), which shows nothing of where the teammate lives.
+ * page's; lib/wakatime/reading/teams.ts), which shows nothing of where the teammate lives.
  */
 export async function summaries(db: Db, user: WakaUser, params: URLSearchParams, zone = user.timezone) {
   const { from, to } = summaryRange(params, zone);

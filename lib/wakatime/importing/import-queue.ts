@@ -1,17 +1,17 @@
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { config } from '../config';
-import type { Db } from '../db/client';
-import { imports, users } from '../db/schema';
+import { config } from '../../config';
+import type { Db } from '../../db/client';
+import { imports, users } from '../../db/schema';
 import { DayImporter, ImportError } from './day-importer';
 import { DumpError, DumpReader } from './dump';
 import { readDumpOrigins } from './dump-origins';
-import { checkHeartbeat, digestKey, liveTimes, type CheckContext } from './heartbeat-check';
+import { checkHeartbeat, digestKey, liveTimes, type CheckContext } from '../sending/heartbeat-check';
 import { readable, unfinished } from './import-status';
 import { removeSpool, spooledIds, spoolFile } from './spool';
 
-// The imports of a process waiting and being read (lib/wakatime/imports.ts receives them): their
+// The imports of a process waiting and being read (lib/wakatime/importing/imports.ts receives them): their
 // queue, the reading slot they share a chunk at a time, a stop of the server and a start that
 // resumes them.
 
@@ -36,7 +36,7 @@ const EARLIEST = Date.UTC(2000, 0, 1);
 
 /**
  * This process's uploads and readings. On globalThis: Next loads this module once for its start
- * hook (resumeImports) and again for the routes (receiveImport, lib/wakatime/imports.ts), and the
+ * hook (resumeImports) and again for the routes (receiveImport, lib/wakatime/importing/imports.ts), and the
  * serve program has a copy of its own (stopImports); a process has one queue and one reading slot.
  */
 interface Scheduler {
@@ -61,7 +61,7 @@ const scheduler: Scheduler = (slot.__codetallyImports ??= {
   stopping: false,
 });
 const { waiting, reading } = scheduler;
-/** The uploads this process is receiving (lib/wakatime/imports.ts adds and removes them). */
+/** The uploads this process is receiving (lib/wakatime/importing/imports.ts adds and removes them). */
 export const receiving = scheduler.receiving;
 
 /** Queues an import to be read; `alone`: its reading began before (see the top of this file). */
@@ -233,9 +233,9 @@ async function runImport(db: Db, id: string): Promise<void> {
     if (!job) return;
     const now = Date.now();
     const importer = new DayImporter(db, { id: job.userId, timezone: job.timezone }, job.since, now);
-    // The dump's list of User-Agents first: it may come after the days (lib/wakatime/dump-origins.ts).
+    // The dump's list of User-Agents first: it may come after the days (lib/wakatime/importing/dump-origins.ts).
     const dump = await readDumpOrigins(spoolFile(id), nextSlot, () => scheduler.stopping);
-    // Then those WakaTime listed at the import (lib/wakatime/user-agents-fetch.ts): an id the
+    // Then those WakaTime listed at the import (lib/wakatime/importing/user-agents-fetch.ts): an id the
     // dump lists too keeps the dump's entry (the first one added).
     for (const entry of job.userAgents ?? []) dump.add(entry);
     for (const entry of job.machineNames ?? []) dump.addMachine(entry);

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../db/client';
-import { ideActivity, userAgents } from '../db/schema';
-import { MAX_USER_AGENTS } from './user-agents';
+import { rows, type Db } from '../../db/client';
+import { ideActivity, userAgents } from '../../db/schema';
+import { MAX_USER_AGENTS } from '../sending/user-agents';
 
 // The owner's machines and User-Agents in WakaTime's shapes (GET users/current/machine_names and
 // user_agents). A machine is known by its name in the buckets (ide_activity.machine, kept over all
 // history): its id is made from the owner and the name, the same wherever it is given
 // (machine_name_id in summaries, stats and heartbeats), so nothing per machine is stored beside
 // the buckets. User-Agents are those recorded with heartbeats (user_agents), the newest
-// MAX_USER_AGENTS of each user (./user-agents.ts prunes the rest as it records). Both lists are
+// MAX_USER_AGENTS of each user (../sending/user-agents.ts prunes the rest as it records). Both lists are
 // the most recently seen first and capped, so that a client sending a new name with every
 // heartbeat makes neither answer grow without bound.
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
-import { config } from '../config';
-import type { Db } from '../db/client';
-import { imports } from '../db/schema';
-import { bodyChunks, isJsonMediaType } from '../http/body';
-import { isUuid } from '../ids';
-import { ApiError } from '../http/problem';
+import { config } from '../../config';
+import type { Db } from '../../db/client';
+import { imports } from '../../db/schema';
+import { bodyChunks, isJsonMediaType } from '../../http/body';
+import { isUuid } from '../../ids';
+import { ApiError } from '../../http/problem';
 import { dumpStartProblem } from './dump';
 import { receiving, schedule } from './import-queue';
 import { present, unfinished, type ImportStatus } from './import-status';
@@ -15,7 +15,7 @@ import { lookUpOrigins, wakatimeKeyOf } from './user-agents-fetch';
 
 // Imports of WakaTime data dumps (POST /me/imports). The upload is written to a file as it
 // arrives (a dump can be gigabytes), then read back in the background one heartbeat at a time
-// (lib/wakatime/dump.ts), under the heartbeat routes' rules except their 14-day age limit:
+// (lib/wakatime/importing/dump.ts), under the heartbeat routes' rules except their 14-day age limit:
 // - heartbeats of the last 14 days go through the heartbeat path itself (storeHeartbeats), so one
 //   the user's plugins also sent is counted once;
 // - older ones at or after the user's `heartbeats_since` are already counted by that path: left;
@@ -29,15 +29,15 @@ import { lookUpOrigins, wakatimeKeyOf } from './user-agents-fetch';
 // once however often it is read. A stop of the server puts the imports being read back in the
 // queue (stopImports); one the process died in is read alone at the next start, and one whose
 // reading began MAX_ATTEMPTS times is given up.
-// What an import holds is bounded whatever its file holds: the reader's (lib/wakatime/dump.ts),
+// What an import holds is bounded whatever its file holds: the reader's (lib/wakatime/importing/dump.ts),
 // at most three days of heartbeats (MAX_DAY_HEARTBEATS and MAX_DAY_NAMES each; a day is held in
-// columns, lib/wakatime/day-heartbeats.ts), credits of up to DAYS_PER_WRITE days waiting
+// columns, lib/wakatime/importing/day-heartbeats.ts), credits of up to DAYS_PER_WRITE days waiting
 // to be written; uploads waiting take at most IMPORT_MAX_BYTES each and IMPORT_SPOOL_MAX_BYTES
-// together (lib/wakatime/spool.ts).
+// together (lib/wakatime/importing/spool.ts).
 //
 // The parts: receiving an upload and the import routes' reads (this file), the queue and the
-// reading (lib/wakatime/import-queue.ts), crediting by day (lib/wakatime/day-importer.ts), what an
-// import is to its owner (lib/wakatime/import-status.ts).
+// reading (lib/wakatime/importing/import-queue.ts), crediting by day (lib/wakatime/importing/day-importer.ts), what an
+// import is to its owner (lib/wakatime/importing/import-status.ts).
 
 const notADump = (message: string) => new ApiError('invalid_payload', message, { errors: [{ path: 'body', code: 'not_a_dump', message }] });
 
@@ -108,7 +108,7 @@ function uploadFailed(err: unknown): ApiError {
  * Receives a dump: written to a file as it arrives, then queued for reading. Answers once the
  * whole upload is stored, before it is read. One import per user at a time. With the user's
  * WakaTime key (X-WakaTime-Api-Key), their User-Agents and machine names are read from WakaTime and stored with the
- * import (lib/wakatime/user-agents-fetch.ts), but only once the import slot is claimed and the
+ * import (lib/wakatime/importing/user-agents-fetch.ts), but only once the import slot is claimed and the
  * upload's first bytes may begin a dump, within the user's budget of look-ups: nothing that can be
  * refused here makes a request to WakaTime. A look-up that fails refuses the upload, nothing kept.
  */

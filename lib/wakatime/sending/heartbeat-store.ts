@@ -1,17 +1,17 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import { compiled, preparedRows, type Db } from '../db/client';
-import { col, cols, selected } from '../db/names';
-import { heartbeats, lateHeartbeatKeys, users } from '../db/schema';
-import { untilDefaults } from '../ingest/rows';
-import { admitCtes, admittedColumns, desktopWrites, ideWrites } from '../ingest/store';
-import type { Admission, Admit, AdmitResult } from '../auth/write-token';
-import type { WriteLimits } from '../http/rate-limit';
+import { compiled, preparedRows, type Db } from '../../db/client';
+import { col, cols, selected } from '../../db/names';
+import { heartbeats, lateHeartbeatKeys, users } from '../../db/schema';
+import { untilDefaults } from '../../ingest/rows';
+import { admitCtes, admittedColumns, desktopWrites, ideWrites } from '../../ingest/store';
+import type { Admission, Admit, AdmitResult } from '../../auth/write-token';
+import type { WriteLimits } from '../../http/rate-limit';
 import { announce, QUARTER_MS } from './credits';
 import { digestHex, GAP_MS, LATE_LIMIT_MS, type Heartbeat, type SeenAgent } from './heartbeat';
 import { heartbeatKeySql, KEYS_KEPT_MS, purgeNowAndThen } from './heartbeat-purge';
 import { recordAgentsCtes } from './user-agents';
-import { aliasedInSnapshot } from '../projects/aliases';
+import { aliasedInSnapshot } from '../../projects/aliases';
 
 // Heartbeats to time, by WakaTime's rule: for each user, heartbeats ordered by time; the gap to
 // the next one counts when it is at most 15 minutes, credited to the earlier heartbeat's

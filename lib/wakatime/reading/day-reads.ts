@@ -1,15 +1,15 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { isCalendarDate } from '../dates';
-import type { Db } from '../db/client';
-import { keysetPages } from '../db/keyset';
-import { heartbeats } from '../db/schema';
-import { ApiError } from '../http/problem';
-import { parseQuery, wholeNumber } from '../http/query';
-import { localDateHour, localDay, type LocalDay } from '../local-time';
-import { hiddenNames } from '../projects/read';
+import { isCalendarDate } from '../../dates';
+import type { Db } from '../../db/client';
+import { keysetPages } from '../../db/keyset';
+import { heartbeats } from '../../db/schema';
+import { ApiError } from '../../http/problem';
+import { parseQuery, wholeNumber } from '../../http/query';
+import { localDateHour, localDay, type LocalDay } from '../../local-time';
+import { hiddenNames } from '../../projects/read';
 import { allColumns, beatPages, DAY_PAGE, pageCte, parseCursor, tailColumns, tailProgress, type BeatCursor, type BeatRow, type PageTail } from './day-beats';
-import { digestHex, GAP_MS, heartbeatKey } from './heartbeat';
+import { digestHex, GAP_MS, heartbeatKey } from '../sending/heartbeat';
 import { machineId } from './machines';
 import type { WakaUser } from './summaries';
 

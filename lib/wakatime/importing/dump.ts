@@ -12,9 +12,9 @@
 // out and parsed like a heartbeat and handed to `onUserAgent`; so are the machines its heartbeats
 // name by `machine_name_id` (`"machine_names": [{"id", "name", "value"}]`, to `onMachineName`). A
 // reader made with `{ heartbeats: false }` skips the days and reads only those lists
-// (lib/wakatime/dump-origins.ts).
+// (lib/wakatime/importing/dump-origins.ts).
 
-import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../json-syntax';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../../json-syntax';
 
 /** Why a dump cannot be read, with where (bytes from its start). */
 export class DumpError extends Error {}

@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { keysetPages, type PageProgress } from '../db/keyset';
-import { heartbeats } from '../db/schema';
-import { heartbeatTypes } from './heartbeat';
+import type { Db } from '../../db/client';
+import { keysetPages, type PageProgress } from '../../db/keyset';
+import { heartbeats } from '../../db/schema';
+import { heartbeatTypes } from '../sending/heartbeat';
 
 // The stored heartbeats of a span of time, page by page along the table's key (user, time, type,
-// entity digest): the reads of one day (lib/wakatime/day-reads.ts, lib/figures/timeline.ts) never
+// entity digest): the reads of one day (lib/wakatime/reading/day-reads.ts, lib/figures/timeline.ts) never
 // hold a whole day at once, which an account can fill with hundreds of thousands of heartbeats
 // (lib/db/keyset.ts says why a page at a time, and gives the event loop its turn between pages).
 

@@ -1,15 +1,15 @@
-import { categoryName } from '../activity';
-import { getDb } from '../db/client';
-import { corsHeaders, publicSerialized, serialize, type PublicCachePolicy, type Serialized } from '../http/public';
-import { json } from '../http/body';
-import { siteOrigin } from '../http/origin';
-import { ApiError } from '../http/problem';
-import { localDateHour } from '../local-time';
-import { ProcessCache } from '../process-cache';
-import { publicEditorName, publicOwner } from '../sharing/gate';
-import type { PublicOwner } from '../sharing/owner';
-import { publicWakatime, wakatimeKey, withWakatimeKey } from './api-key';
-import { statsHandler, userHandler } from './handlers';
+import { categoryName } from '../../activity';
+import { getDb } from '../../db/client';
+import { corsHeaders, publicSerialized, serialize, type PublicCachePolicy, type Serialized } from '../../http/public';
+import { json } from '../../http/body';
+import { siteOrigin } from '../../http/origin';
+import { ApiError } from '../../http/problem';
+import { localDateHour } from '../../local-time';
+import { ProcessCache } from '../../process-cache';
+import { publicEditorName, publicOwner } from '../../sharing/gate';
+import type { PublicOwner } from '../../sharing/owner';
+import { publicWakatime, wakatimeKey, withWakatimeKey } from '../api-key';
+import { statsHandler, userHandler } from '../handlers';
 import { DEFAULT_STATS_RANGE, publicUserFields, stats, statsFilterNames } from './reads';
 import { duration, type WakaDuration } from './summaries';
 

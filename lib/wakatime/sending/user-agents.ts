@@ -1,7 +1,7 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { col, cols } from '../db/names';
-import { userAgents } from '../db/schema';
+import { col, cols } from '../../db/names';
+import { userAgents } from '../../db/schema';
 
 // The User-Agents a user's heartbeats came with (GET users/current/user_agents), recorded by the
 // heartbeat statement (./heartbeat-store.ts). A user keeps the MAX_USER_AGENTS most recently seen:

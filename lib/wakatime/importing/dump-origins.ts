@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { canonicalEditor } from '../editors';
-import { nameProblem } from '../text';
+import { canonicalEditor } from '../../editors';
+import { nameProblem } from '../../text';
 import { DumpError, DumpReader } from './dump';
-import { machineName } from './heartbeat-check';
-import { parseUserAgent, type Origin } from './user-agent';
+import { machineName } from '../sending/heartbeat-check';
+import { parseUserAgent, type Origin } from '../sending/user-agent';
 
 // The editor and operating system of an imported heartbeat, from what the dump carries: the
 // heartbeat's own `user_agent`, or its `user_agent_id` looked up in the dump's "user_agents" list
@@ -11,7 +11,7 @@ import { parseUserAgent, type Origin } from './user-agent';
 // dump's own editor and os where the parser finds none), or an older dump's `editor` and
 // `operating_system` on the heartbeat itself. Editors go by their canonical names (lib/editors.ts).
 // WakaTime's exports hold no such list: with the user's WakaTime key, the import reads it from
-// WakaTime (lib/wakatime/user-agents-fetch.ts) and its entries are added after the dump's own, so
+// WakaTime (lib/wakatime/importing/user-agents-fetch.ts) and its entries are added after the dump's own, so
 // an id the dump lists keeps the dump's entry.
 //
 // A heartbeat's machine, the same way: its `machine_name_id` looked up in the dump's own
@@ -83,7 +83,7 @@ export class DumpOrigins {
 
 /**
  * Reads the "user_agents" list of a spooled dump, wherever it is in the file. `turn` waits for the
- * reading slot and resolves to what gives it back (lib/wakatime/import-queue.ts); `stopping` ends
+ * reading slot and resolves to what gives it back (lib/wakatime/importing/import-queue.ts); `stopping` ends
  * the pass early (the import then stops at its first chunk). A dump that cannot be read yields
  * what was read before: the pass that imports it says what is wrong.
  */

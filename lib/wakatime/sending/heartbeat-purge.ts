@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { rows, type Db } from '../db/client';
-import { col, cols } from '../db/names';
-import { heartbeats, lateHeartbeatKeys, users } from '../db/schema';
+import { rows, type Db } from '../../db/client';
+import { col, cols } from '../../db/names';
+import { heartbeats, lateHeartbeatKeys, users } from '../../db/schema';
 import { AHEAD_LIMIT_MS, GAP_MS, LATE_LIMIT_MS } from './heartbeat';
 
 let lastPurge = 0;

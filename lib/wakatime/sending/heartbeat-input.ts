@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkedText, nameProblem, textProblem, type TextProblem } from '../text';
+import { checkedText, nameProblem, textProblem, type TextProblem } from '../../text';
 import { heartbeatTypes } from './heartbeat';
 
 // A heartbeat as WakaTime's clients send it: the zod schema (which names what is wrong, and is the

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../db/client';
-import { heartbeats } from '../db/schema';
-import { agentOf, editorLabel } from '../editors';
+import { rows, type Db } from '../../db/client';
+import { heartbeats } from '../../db/schema';
+import { agentOf, editorLabel } from '../../editors';
 import { LATE_LIMIT_MS } from './heartbeat';
-import { machineNames, userAgentList } from './machines';
+import { machineNames, userAgentList } from '../reading/machines';
 import { parseUserAgent } from './user-agent';
 
 // "Is my editor sending?" (the dashboard's Settings, Sending; WakaTime's and Hackatime's plugin

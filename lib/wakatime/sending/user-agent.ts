@@ -18,7 +18,7 @@
 // agent under the name of its own plugin (Claude Code, an AI agent), as claude-code-wakatime's
 // heartbeats are named, never an editor called "claude".
 
-import { agentOf, canonicalEditor, isKnownEditor } from '../editors';
+import { agentOf, canonicalEditor, isKnownEditor } from '../../editors';
 
 const osNames: Record<string, string> = {
   linux: 'Linux',

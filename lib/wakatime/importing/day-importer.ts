@@ -1,15 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Db } from '../db/client';
-import { col, cols } from '../db/names';
-import { importedDays } from '../db/schema';
-import { aliasedCredits, announce, Deltas, type Credits } from './credits';
-import { lockedAliases } from '../projects/aliases';
+import { rows, type Db } from '../../db/client';
+import { col, cols } from '../../db/names';
+import { importedDays } from '../../db/schema';
+import { aliasedCredits, announce, Deltas, type Credits } from '../sending/credits';
+import { lockedAliases } from '../../projects/aliases';
 import { DayHeartbeats } from './day-heartbeats';
-import { DistinctHeartbeats } from './distinct-heartbeats';
-import { LATE_LIMIT_MS, MAX_HEARTBEATS, type Heartbeat } from './heartbeat';
-import { storeHeartbeats } from './heartbeat-store';
+import { DistinctHeartbeats } from '../sending/distinct-heartbeats';
+import { LATE_LIMIT_MS, MAX_HEARTBEATS, type Heartbeat } from '../sending/heartbeat';
+import { storeHeartbeats } from '../sending/heartbeat-store';
 
-// How an import counts a dump's heartbeats (lib/wakatime/imports.ts says why): those of the last
+// How an import counts a dump's heartbeats (lib/wakatime/importing/imports.ts says why): those of the last
 // 14 days through the heartbeat path, older ones that path did not count credited by UTC day, each
 // day's credits replaced when an import holds at least as much of it.
 
@@ -49,7 +49,7 @@ interface Day {
 const fuller = (next: Day, stored: Day) => next.heartbeats > stored.heartbeats || (next.heartbeats === stored.heartbeats && (next.continues || !stored.continues));
 
 /**
- * Routes a dump's heartbeats (see lib/wakatime/imports.ts) and credits the older ones by UTC day.
+ * Routes a dump's heartbeats (see lib/wakatime/importing/imports.ts) and credits the older ones by UTC day.
  * `since`: the user's heartbeats_since.
  */
 export class DayImporter {

@@ -1,9 +1,9 @@
-import { getDb } from '../db/client';
-import { editorNames } from '../editors';
-import { json } from '../http/body';
-import { corsHeaders } from '../http/public';
-import { languagesOnLeaderboard } from '../stats/leaderboard/pages';
-import { publicWakatime } from './api-key';
+import { getDb } from '../../db/client';
+import { editorNames } from '../../editors';
+import { json } from '../../http/body';
+import { corsHeaders } from '../../http/public';
+import { languagesOnLeaderboard } from '../../stats/leaderboard/pages';
+import { publicWakatime } from '../api-key';
 
 // What WakaTime's meta routes answer (GET /meta, /editors, /program_languages), from what Codetally
 // knows, public and without a key: the editors it names (lib/editors.ts) and the languages on the
