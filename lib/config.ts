@@ -71,6 +71,10 @@ export const configSchema = z.object({
       .optional()
       .transform((v) => v ?? 'https://wakatime.com/api/v1'),
   ),
+  // Hosts an import by key or a relay may reach although their addresses are loopback or private
+  // (lib/http/outbound.ts): `host` or `host:port`, comma-separated. Unset, a user-given address
+  // must be public.
+  IMPORT_ALLOWED_HOSTS: optionalString.pipe(z.string().regex(/^[a-z0-9.:[\]_-]+(,\s*[a-z0-9.:[\]_-]+)*$/i, 'must be host or host:port items, comma-separated').optional()),
   // Selling plans (lib/plans/limits.ts): `on`, accounts start on DEFAULT_PLAN and its limits apply;
   // unset or `off` (a default install), every account sees all of its history and meets only the
   // caps that protect the server, whatever plan is stored.
@@ -79,6 +83,11 @@ export const configSchema = z.object({
   // server says at start which it is.
   DEFAULT_PLAN: optionalString.pipe(z.string().max(64, 'must be a plan id, e.g. pro').optional()),
   ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  // Accounts whose sign-in address is listed (comma-separated) are operators: the console at
+  // /admin and the operator routes with their session (lib/admin/operators.ts).
+  ADMIN_EMAILS: optionalString.transform((v) => (v ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+  // `on`: an account a signal flags is hidden from public boards pending review (lib/leaderboards/trust/).
+  LEADERBOARD_AUTO_HIDE: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).optional().transform((v) => v === 'on'),
   // GET /metrics (Prometheus) answers a caller presenting it; unset, the route does not exist.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   PUBLIC_MIN_USERS: intFrom(3, 1),
