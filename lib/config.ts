@@ -55,6 +55,16 @@ export const configSchema = z.object({
   // Where migrations run when DATABASE_URL is a transaction pooler: the direct (unpooled) URL.
   // Migrations hold a session lock, which such a pooler does not keep.
   DATABASE_MIGRATION_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL').optional()),
+  // Streaming replicas of DATABASE_URL (comma-separated URLs) that serve public figure reads
+  // (lib/db/replicas.ts), and how far behind one may fall before reads leave it for the primary.
+  DATABASE_REPLICA_URL: optionalString.pipe(
+    z
+      .string()
+      .transform((v) => v.split(',').map((url) => url.trim()).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^postgres(ql)?:\/\//, 'must be postgres:// or postgresql:// URLs, comma-separated')).min(1))
+      .optional(),
+  ),
+  REPLICA_MAX_LAG_SECONDS: intFrom(10, 1),
   DATA_DIR: optionalString.transform((v) => v ?? './.data'),
   // Imports of WakaTime data dumps wait in DATA_DIR/imports until read (lib/wakatime/importing/imports.ts):
   // the largest one upload (an account has one import at a time: the most it spools), and the
@@ -75,6 +85,15 @@ export const configSchema = z.object({
   // (lib/http/outbound.ts): `host` or `host:port`, comma-separated. Unset, a user-given address
   // must be public.
   IMPORT_ALLOWED_HOSTS: optionalString.pipe(z.string().regex(/^[a-z0-9.:[\]_-]+(,\s*[a-z0-9.:[\]_-]+)*$/i, 'must be host or host:port items, comma-separated').optional()),
+  // Hosts an import by key downloads a WakaTime data dump from (its `download_url`, or a link the
+  // user pasted): `host` or `host:port`, comma-separated, trusted as set (loopback or private too).
+  IMPORT_DOWNLOAD_HOSTS: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9.:[\]_-]+(,\s*[a-z0-9.:[\]_-]+)*$/i, 'must be host or host:port items, comma-separated')
+      .optional()
+      .transform((v) => v ?? 'wakatime.s3.amazonaws.com'),
+  ),
   // Selling plans (lib/plans/limits.ts): `on`, accounts start on DEFAULT_PLAN and its limits apply;
   // unset or `off` (a default install), every account sees all of its history and meets only the
   // caps that protect the server, whatever plan is stored.
@@ -147,6 +166,16 @@ export const configSchema = z.object({
       code: 'custom',
       path: ['DATABASE_MIGRATION_URL'],
       message: 'is required with DATABASE_POOLER=transaction: the direct (unpooled) URL migrations run on, under a lock such a pooler does not keep',
+    });
+  // A replica is used only where a change can be known to have reached it: PostgreSQL's change
+  // feed, which the embedded database (no replicas) and a transaction pooler (no LISTEN) lack.
+  if (cfg.DATABASE_REPLICA_URL && !cfg.DATABASE_URL)
+    ctx.addIssue({ code: 'custom', path: ['DATABASE_REPLICA_URL'], message: 'needs DATABASE_URL: replicas are PostgreSQL streaming replicas of it (the embedded database has none)' });
+  if (cfg.DATABASE_REPLICA_URL && cfg.DATABASE_POOLER === 'transaction')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DATABASE_REPLICA_URL'],
+      message: 'cannot be used with DATABASE_POOLER=transaction: replicas need the change feed (LISTEN), which such a pooler does not keep',
     });
   // An upload between the two could never find room: every one would be refused with 503.
   if (cfg.IMPORT_MAX_BYTES > cfg.IMPORT_SPOOL_MAX_BYTES)

@@ -45,3 +45,17 @@ export function checkedText(schema: z.ZodString, field: string, rule: (value: st
     if (problem) ctx.addIssue({ code: 'custom', message: `${field} ${messages[problem]}`, params: { code: problem } });
   });
 }
+
+const unpaired = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text another service wrote (an error it answered), made fit to store and show: unpaired
+ * surrogates left out, control characters (NUL among them) as one space, trimmed, and at most
+ * `max` characters (an ellipsis then ends it; a surrogate pair is never cut in two).
+ */
+export function remoteText(value: string, max = Infinity): string {
+  const clean = value.replace(unpaired, '').replace(/[\u0000-\u001F\u007F-\u009F]+/g, ' ').trim();
+  if (clean.length <= max) return clean;
+  const points = Array.from(clean);
+  return points.length <= max ? clean : `${points.slice(0, max).join('')}…`;
+}

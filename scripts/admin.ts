@@ -23,7 +23,9 @@ const usage = `Usage: npm run admin -- <command> [options]
                (unless --keep-tokens): typed at the prompt, or (empty answer, --generate, or no
                terminal) generated and printed once
   set-plan     --handle <h> --plan <id>
-               puts the user on the plan (free, pro, team, ...) at once; nothing of theirs is removed`;
+               puts the user on the plan (free, pro, team, ...) at once; nothing of theirs is removed
+  grant-operator --handle <h>
+               makes the user an operator: the console at /admin (revoke-operator undoes it)`;
 
 function commandFromArgs(argv: string[]): Command {
   const { positionals, values } = parseArgs({

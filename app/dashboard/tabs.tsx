@@ -34,6 +34,7 @@ export const settingsTabs: Tab[] = [
   { href: '/dashboard/settings/sharing', label: 'Sharing' },
   { href: '/dashboard/settings/badges', label: 'Badges and cards' },
   { href: '/dashboard/settings/import', label: 'Import' },
+  { href: '/dashboard/settings/relays', label: 'Relays' },
   { href: '/dashboard/settings/account', label: 'Account' },
 ];
 

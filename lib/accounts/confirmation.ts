@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { passwordLogins } from '../db/schema';
 import { configuredOrigin } from '../http/origin';
@@ -97,7 +97,7 @@ export async function confirmEmail(db: Db, token: string, password: string, clie
     if ((await useMailToken(tx, token, 'confirm')) !== login.userId) return { confirmed: false, why: 'link' } as const;
     const [confirmed] = await tx
       .update(passwordLogins)
-      .set({ awaitingConfirmation: false })
+      .set({ awaitingConfirmation: false, emailConfirmedAt: sql`now()` })
       .where(and(eq(passwordLogins.userId, login.userId), eq(passwordLogins.passwordHash, login.passwordHash)))
       .returning({ email: passwordLogins.email });
     return confirmed ? ({ confirmed: true, email: confirmed.email } as const) : ({ confirmed: false, why: 'link' } as const);

@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { detached } from '../db/deadline';
 import { keysetPages } from '../db/keyset';
-import { badges, desktopActivity, goals, ideActivity, imports, projectMerges, teamMembers, teams, userAgents } from '../db/schema';
+import { badges, desktopActivity, goals, ideActivity, imports, projectMerges, teamMembers, teams, userAgents, userDayAiModels } from '../db/schema';
 import { beatPages } from '../wakatime/reading/day-beats';
 import { getAccount } from './me';
 import { listTokens } from './tokens';
@@ -27,7 +27,12 @@ interface BucketRow {
   ai_agent: string;
   millis: number;
   lines: number;
+  /** The line changes and what AI agents reported (AI_SUMS), only when any is not 0. */
+  ai: Record<(typeof AI_SUMS)[number], number> | null;
 }
+
+/** A bucket's line changes and AI report (decision 0037), as exported. */
+const AI_SUMS = ['ai_additions', 'ai_deletions', 'human_additions', 'human_deletions', 'ai_sessions', 'ai_input_tokens', 'ai_output_tokens', 'ai_prompt_events', 'ai_prompt_length_sum'] as const;
 
 interface DesktopRow {
   date: string;
@@ -47,7 +52,9 @@ function ideBuckets(db: Db, userId: string) {
                  ${after.category}::text, ${after.machine}::text, ${after.os}::text, ${after.ai_agent}::text)`
       : sql``;
     return sql`SELECT to_char(${a.date}, 'YYYY-MM-DD') AS date, ${a.hour}::int AS hour, ${a.language} AS language, ${a.project} AS project, ${a.editor} AS editor,
-                      ${a.category} AS category, ${a.machine} AS machine, ${a.os} AS os, ${a.aiAgent} AS ai_agent, ${a.millis}::float8 AS millis, ${a.lines}::float8 AS lines
+                      ${a.category} AS category, ${a.machine} AS machine, ${a.os} AS os, ${a.aiAgent} AS ai_agent, ${a.millis}::float8 AS millis, ${a.lines}::float8 AS lines,
+                      CASE WHEN ${sql.raw(AI_SUMS.map((c) => `${c} <> 0`).join(' OR '))}
+                        THEN jsonb_build_object(${sql.raw(AI_SUMS.map((c) => `'${c}', ${c}`).join(', '))}) END AS ai
                FROM ${a} WHERE ${a.userId} = ${userId}::uuid ${past}
                ORDER BY ${a.date}, ${a.hour}, ${a.language}, ${a.project}, ${a.editor}, ${a.category}, ${a.machine}, ${a.os}, ${a.aiAgent} LIMIT ${size}`;
   });
@@ -86,6 +93,8 @@ async function shortParts(db: Db, userId: string) {
   // What each merge joined and when; what it moved is kept only to split it again (lib/projects/merges.ts).
   const m = projectMerges;
   const merges = await db.select({ project: m.project, into: m.into, mergedAt: m.mergedAt }).from(m).where(eq(m.userId, userId)).orderBy(asc(m.mergedAt), asc(m.project));
+  const d = userDayAiModels;
+  const models = await db.select().from(d).where(eq(d.userId, userId)).orderBy(asc(d.date), asc(d.model));
   return {
     head: {
       exported_at: new Date().toISOString(),
@@ -110,6 +119,8 @@ async function shortParts(db: Db, userId: string) {
       user_agents: agents.map((a) => ({ value: a.value, editor: a.editor || null, os: a.os || null, created_at: a.createdAt.toISOString(), last_seen_at: a.lastSeenAt.toISOString() })),
       // Merges of one of my projects into another that can still be split (POST /me/projects/{name}/split).
       project_merges: merges.map((r) => ({ project: r.project, into: r.into, merged_at: r.mergedAt.toISOString() })),
+      // What each AI model did per day (its AI lines changed and tokens; decision 0037).
+      ai_models: models.map((r) => ({ date: r.date, model: r.model, lines: Number(r.lines), input_tokens: Number(r.inputTokens), output_tokens: Number(r.outputTokens) })),
     },
   };
 }
@@ -126,6 +137,7 @@ async function* documentText(db: Db, userId: string, parts: Awaited<ReturnType<t
     ide_name: a.editor || null,
     time: Number(a.millis) / 1000,
     lines: Number(a.lines),
+    ...(a.ai ? Object.fromEntries(AI_SUMS.map((c) => [c, Number(a.ai![c])])) : {}),
   }));
   yield* list('desktop_activities', desktopBuckets(db, userId), (a) => ({ date: a.date, hour: a.hour, platform: a.platform, app: a.app, time: Number(a.millis) / 1000 }));
   // Heartbeats of the last 14 days, as stored (their files only as a keyed digest, not exported).

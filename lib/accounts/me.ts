@@ -12,6 +12,8 @@ import { displayNameSchema, handleSchema, settingsSchema, timezoneSchema, tokenF
 import { accountPlan, accountPlanSchema } from '../plans/account';
 import { markUserDates } from '../stats/community';
 import { leaderboardUserChanged } from '../stats/leaderboard/snapshot';
+import { hiddenSchema } from '../leaderboards/trust/schemas';
+import { hiddenState } from '../leaderboards/trust/hides';
 import { handleTaken, settingColumns, userDto } from './users';
 
 // The signed-in user's own account: read, change, delete (its export: ./export.ts). Used by the /me routes and
@@ -40,6 +42,9 @@ export const accountSchema = userSchema
     email: z.string().nullable().meta({ description: 'The email of an email + password login, if any.' }),
     sign_in_providers: z.array(z.string()).meta({ description: 'Outside providers linked for sign-in (github, oidc).' }),
     plan: accountPlanSchema.meta({ description: 'My plan, its limits, and what I use of each.' }),
+    leaderboard_hidden: hiddenSchema.nullable().meta({
+      description: 'An operator has hidden me from the public leaderboard, /leaders and site-wide figures: why, and until when; null when not. My own figures, profile and private boards are not affected.',
+    }),
   })
   .meta({ id: 'Account' });
 export type AccountDto = z.infer<typeof accountSchema>;
@@ -49,7 +54,13 @@ export async function getAccount(db: Db, userId: string): Promise<AccountDto> {
   if (!user) throw new ApiError('not_found', 'This account no longer exists.');
   const [login] = await db.select({ email: passwordLogins.email }).from(passwordLogins).where(eq(passwordLogins.userId, userId));
   const linked = await db.select({ provider: authAccounts.provider }).from(authAccounts).where(eq(authAccounts.userId, userId));
-  return { ...userDto(user), email: login?.email ?? null, sign_in_providers: linked.map((l) => l.provider).sort(), plan: await accountPlan(db, userId) };
+  return {
+    ...userDto(user),
+    email: login?.email ?? null,
+    sign_in_providers: linked.map((l) => l.provider).sort(),
+    plan: await accountPlan(db, userId),
+    leaderboard_hidden: await hiddenState(db, userId),
+  };
 }
 
 export async function updateAccount(db: Db, userId: string, input: UpdateAccountInput): Promise<UserDto> {

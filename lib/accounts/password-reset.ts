@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { passwordLogins } from '../db/schema';
 import { configuredOrigin } from '../http/origin';
@@ -56,7 +56,7 @@ export async function resetPassword(db: Db, token: string, password: string, opt
   return db.transaction(async (tx) => {
     const userId = await useMailToken(tx, token, 'reset');
     if (!userId) return false;
-    await tx.update(passwordLogins).set({ passwordHash, awaitingConfirmation: false, ...forgetSignInNetworks }).where(eq(passwordLogins.userId, userId));
+    await tx.update(passwordLogins).set({ passwordHash, awaitingConfirmation: false, emailConfirmedAt: sql`now()`, ...forgetSignInNetworks }).where(eq(passwordLogins.userId, userId));
     await dropMailTokens(tx, userId);
     await endSessions(tx, userId);
     if (options.revokeTokens) await revokeAllTokens(tx, userId);

@@ -80,7 +80,7 @@ export async function signUp(db: Db, input: SignUpInput, clientAddress: string, 
 /** A new sign-up's credentials for a login still awaiting its confirmation (see signUp). */
 async function replacePending(tx: Db, userId: string, input: SignUpInput, passwordHash: string): Promise<string> {
   await tx.update(users).set({ handle: input.handle, displayName: input.handle, timezone: input.timezone ?? 'UTC' }).where(eq(users.id, userId));
-  await tx.update(passwordLogins).set({ email: input.email, passwordHash, ...forgetSignInNetworks }).where(eq(passwordLogins.userId, userId));
+  await tx.update(passwordLogins).set({ email: input.email, passwordHash, emailConfirmedAt: null, ...forgetSignInNetworks }).where(eq(passwordLogins.userId, userId));
   return userId;
 }
 

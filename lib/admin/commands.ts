@@ -8,6 +8,8 @@ import { passwordSchema } from '../accounts/sign-in';
 import type { Db } from '../db/client';
 import { checkedText } from '../text';
 import { planIdSchema, setPlan } from '../plans/account';
+import { recordAction } from '../leaderboards/trust/audit';
+import { setOperator } from './operators';
 
 // Operator commands, run by the CLI directly on the database or, when the embedded database is
 // owned by a running server, by that server on the CLI's behalf (see control.ts).
@@ -28,6 +30,9 @@ export const commandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('reset-password'), handle: handleSchema, password: passwordSchema.optional(), keep_tokens: z.boolean().optional() }),
   // What PATCH /admin/users/{handle} {plan} does: limits change at once, nothing is removed.
   z.object({ command: z.literal('set-plan'), handle: handleSchema, plan: planIdSchema }),
+  // An operator signs in to the console at /admin and may call the operator routes with their session.
+  z.object({ command: z.literal('grant-operator'), handle: handleSchema }),
+  z.object({ command: z.literal('revoke-operator'), handle: handleSchema }),
 ]);
 
 export type Command = z.infer<typeof commandSchema>;
@@ -63,6 +68,14 @@ export async function runCommand(db: Db, command: Command): Promise<unknown> {
     case 'set-plan': {
       const user = await userByHandle(db, command.handle);
       return setPlan(db, user.handle, command.plan);
+    }
+    case 'grant-operator':
+    case 'revoke-operator': {
+      const granted = command.command === 'grant-operator';
+      const user = await setOperator(db, command.handle, granted);
+      if (!user) throw new CommandError(`no user with handle "${command.handle}"`);
+      await recordAction(db, { operator: 'admin-cli', action: granted ? 'grant_operator' : 'revoke_operator', handle: user.handle });
+      return { handle: user.handle, operator: granted };
     }
     case 'reset-password': {
       // Where the site sends no mail, the way back into a forgotten account (lib/accounts/password-reset.ts).

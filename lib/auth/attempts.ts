@@ -42,6 +42,8 @@ export const attemptPolicies = {
   mailFromBlock: { name: 'mail-from-block', limit: 50, windowSeconds: 60 * 60, client: 'block' },
   /** Look-ups of a user's User-Agents on WakaTime (an import with X-WakaTime-Api-Key): outbound requests on a user's word. */
   wakatimeLookup: { name: 'wakatime-lookup', limit: 10, windowSeconds: 60 * 60 },
+  /** Relays' keys checked against the address a user gave (POST /me/relays): outbound requests on a user's word. */
+  relayCheck: { name: 'relay-check', limit: 10, windowSeconds: 60 * 60 },
   /** Wrong admin tokens from one client address. */
   admin: { name: 'admin', limit: 10, windowSeconds: 15 * 60, client: 'network' },
 } satisfies Record<string, Policy>;

@@ -12,15 +12,48 @@ import { authSecret } from './secret';
 // new session key makes every sealed key unreadable (they keep working; they are not shown again).
 // The token's hash is the sealed value's associated data, so a sealed value opens only on its own
 // row. Only the owner's session opens one (the dashboard's "Show key"); no API route does.
+// The sealing itself (seal, unseal: one key per purpose) seals relays' keys too
+// (lib/wakatime/relaying/sealed.ts).
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** The sealing key, derived from the session key for this one purpose. */
-function sealingKey(): Buffer {
-  return Buffer.from(hkdfSync('sha256', authSecret(), 'codetally', 'editor keys shown again', 32));
+/** The sealing key of one purpose, derived from the session key. */
+function sealingKey(purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', authSecret(), 'codetally', purpose, 32));
 }
+
+/**
+ * `plain` sealed with AES-256-GCM under the key of `purpose`, bound to `boundTo` (its associated
+ * data: the value opens only with the same): `v1.<base64url of iv, tag, ciphertext>`. Throws
+ * ConfigError where this process has no session key.
+ */
+export function seal(purpose: string, plain: string, boundTo: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', sealingKey(purpose), iv);
+  cipher.setAAD(Buffer.from(boundTo));
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
+}
+
+/** What a sealed value holds, when it opens under the current session key for `purpose` and `boundTo`; null otherwise. */
+export function unseal(purpose: string, sealed: string, boundTo: string): string | null {
+  const [version, data] = sealed.split('.');
+  if (version !== VERSION || !data) return null;
+  const raw = Buffer.from(data, 'base64url');
+  if (raw.length <= IV_BYTES + TAG_BYTES) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', sealingKey(purpose), raw.subarray(0, IV_BYTES));
+    decipher.setAAD(Buffer.from(boundTo));
+    decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+const EDITOR_KEYS = 'editor keys shown again';
 
 /** Whether a token of this format and these scopes is an editor key, kept to be shown again. */
 export function isEditorKey(format: TokenFormat, scopes: readonly Scope[]): boolean {
@@ -29,11 +62,7 @@ export function isEditorKey(format: TokenFormat, scopes: readonly Scope[]): bool
 
 /** `token` sealed, bound to its hash: `v1.<base64url of iv, tag, ciphertext>`. */
 export function sealKey(token: string): string {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(), iv);
-  cipher.setAAD(Buffer.from(hashToken(token)));
-  const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-  return `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
+  return seal(EDITOR_KEYS, token, hashToken(token));
 }
 
 /**
@@ -54,17 +83,6 @@ export function sealKeyIfKeyed(token: string): string | null {
  * hash is `hash` and is that row's token; null otherwise (another session key, another row).
  */
 export function openKey(sealed: string, hash: string): string | null {
-  const [version, data] = sealed.split('.');
-  if (version !== VERSION || !data) return null;
-  const raw = Buffer.from(data, 'base64url');
-  if (raw.length <= IV_BYTES + TAG_BYTES) return null;
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', sealingKey(), raw.subarray(0, IV_BYTES));
-    decipher.setAAD(Buffer.from(hash));
-    decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-    const token = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
-    return hashToken(token) === hash ? token : null;
-  } catch {
-    return null;
-  }
+  const token = unseal(EDITOR_KEYS, sealed, hash);
+  return token !== null && hashToken(token) === hash ? token : null;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { getDb } from '../db/client';
+import { atVersion, onReplica } from '../db/replicas';
 import { publicJson, publicResponse, type PublicCachePolicy } from '../http/public';
 import { localDateHour } from '../local-time';
 import { publishedBadge } from '../sharing/gate';
@@ -42,7 +43,10 @@ async function lookup(ownerId: string, badgeId: string | null, tag?: Tagger): Pr
   if (!published) return null;
   const { badge, statsVersion, timezone } = published;
   const key = [badge.id, statsVersion, new Date(badge.refreshedAt).getTime(), localDateHour(timezone).date, badge.label, badge.color].join('|');
-  return { face: await faces.get(key, FACE_TTL_MS, () => badgeFace(db, published)), style: badge.style };
+  // The badge and its owner came from the primary (the gate); the figure may come from a replica
+  // that has replayed the owner's every change known here (lib/db/replicas.ts).
+  const face = () => onReplica(db, { user: badge.userId }, (reader) => badgeFace(reader, published), atVersion(badge.userId, statsVersion));
+  return { face: await faces.get(key, FACE_TTL_MS, face), style: badge.style };
 }
 
 /** The query of a badge URL; never refused (lib/badges/schemas.ts). */

@@ -2,7 +2,7 @@ import type postgres from 'postgres';
 import { boundedClient, detached } from './deadline';
 import { postgresClient } from './postgres-url';
 import { servicesOf } from './services';
-import type { ChangeListener, Db, UserChanges } from './types';
+import type { ChangeListener, Db, PositionListener, UserChanges } from './types';
 
 // Which users changed (their activity or their settings), told to every process that keeps copies
 // of user data in memory, with the cache tags of what else changed with them (a handle taken, the
@@ -17,9 +17,12 @@ import type { ChangeListener, Db, UserChanges } from './types';
 // what another process may have changed first asks `heard()`: one round trip on the listening
 // connection, after which every notification committed before it has been received (PostgreSQL
 // sends a connection's pending notifications before the answer to its next query).
+//
+// Each notification also carries the primary's WAL position after the change (`id,…,@<lsn>`): a
+// streaming replica serves those users again only once it has replayed that far (lib/db/replicas.ts).
 
 const CHANNEL = 'codetally_user_changed';
-/** NOTIFY payloads must stay under 8000 bytes: UUIDs or tags of at most 72 characters, comma-separated. */
+/** NOTIFY payloads must stay under 8000 bytes: UUIDs or tags of at most 72 characters, comma-separated, and a WAL position. */
 const IDS_PER_NOTIFY = 100;
 const RELISTEN_MS = 1000;
 /** How long a cache waits to receive what was committed before it renders afresh instead. */
@@ -103,7 +106,11 @@ class PostgresChanges extends LocalChanges {
       onnotice: () => {},
       connection: { application_name: 'codetally-changes' },
       onnotify: (_channel: string, payload: string) => {
-        for (const id of payload.split(',')) if (id) this.emit(id);
+        // `id,id,…,@<lsn>`: the primary's WAL position after the change (replicas, lib/db/replicas.ts).
+        const items = payload.split(',').filter(Boolean);
+        const lsn = items.at(-1)?.startsWith('@') ? items.pop()!.slice(1) : null;
+        this.tellPositions(items, lsn);
+        for (const id of items) this.emit(id);
       },
       onclose: () => {
         this.live = false;
@@ -166,7 +173,21 @@ class PostgresChanges extends LocalChanges {
     }
   }
 
+  /** Listeners of each change's WAL position (lib/db/replicas.ts). */
+  private positions = new Set<PositionListener>();
+
+  watchPositions(listener: PositionListener): void {
+    this.positions.add(listener);
+    if (!this.listener) this.listen();
+  }
+
+  private tellPositions(ids: string[], lsn: string | null): void {
+    if (ids.length > 0) for (const listener of this.positions) listener(ids, lsn);
+  }
+
   override announce(userIds: string[]): Promise<void> {
+    // Known here before anything else: no replica serves these users until the position is known.
+    this.tellPositions(userIds, null);
     for (const id of userIds) this.emit(id);
     if (userIds.length === 0) return Promise.resolve();
     // Announcements made while one is being sent go out together in the next one.
@@ -192,8 +213,15 @@ class PostgresChanges extends LocalChanges {
         // so its commit need not wait for the WAL to reach the disk: behind a write load that wait
         // is long (docs/scaling.md), and every answer waits on its announcement. Set for the
         // statement's own transaction, which a pooler keeps (a startup parameter it would refuse).
+        // Each carries the primary's WAL position now, after the change's commit: a replica serves
+        // these users again once it has replayed that far (lib/db/replicas.ts).
         for (let i = 0; i < ids.length; i += IDS_PER_NOTIFY) {
-          await this.announcer.unsafe(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`, [CHANNEL, ids.slice(i, i + IDS_PER_NOTIFY).join(',')]);
+          const part = ids.slice(i, i + IDS_PER_NOTIFY);
+          const [{ lsn }] = await this.announcer.unsafe<{ lsn: string }[]>(
+            `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2::text || ',@' || pg_current_wal_lsn()::text), pg_current_wal_lsn()::text AS lsn`,
+            [CHANNEL, part.join(',')],
+          );
+          this.tellPositions(part, lsn);
         }
         for (const w of waiting) w.resolve();
       } catch (err) {

@@ -13,6 +13,7 @@ import { postgresClient } from './postgres-url';
 import { embeddedClient } from './embedded-client';
 import { queryFailed } from './errors';
 import * as schema from './schema';
+import { ReplicaSet } from './replicas';
 import { registerServices, servicesOf } from './services';
 import type { Db, UserChanges } from './types';
 
@@ -35,6 +36,10 @@ export interface DbTarget {
    * unprepared and no change feed is received, so caches read the user's version on every request.
    */
   pooler?: 'session' | 'transaction';
+  /** Streaming replicas of DATABASE_URL for public reads (lib/db/replicas.ts); PostgreSQL only. */
+  replicaUrls?: string[];
+  /** A replica further behind than this is left out (REPLICA_MAX_LAG_SECONDS). */
+  replicaMaxLagSeconds?: number;
 }
 
 /**
@@ -67,16 +72,26 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { migrati
         sql`SELECT set_config('statement_timeout', '0', false), set_config('lock_timeout', '0', false), set_config('idle_in_transaction_session_timeout', '0', false)`,
       );
     }
+    const changes = pooled ? unheardChanges() : postgresChanges(target.databaseUrl);
+    // Replicas need the change feed's positions; behind a transaction pooler there is no feed.
+    const replicaUrls = options.migrations ? [] : (target.replicaUrls ?? []);
+    if (replicaUrls.length > 0 && pooled) console.warn('[codetally] DATABASE_REPLICA_URL is not used with DATABASE_POOLER=transaction: without the change feed no replica can be known to have replayed a change');
+    const replicas = replicaUrls.length > 0 && !pooled ? new ReplicaSet(replicaUrls, db, changes, target.replicaMaxLagSeconds ?? 10) : undefined;
     return withServices(
       {
         db,
         kind: 'postgres',
-        changes: pooled ? unheardChanges() : postgresChanges(target.databaseUrl),
-        close: () => pool.end({ timeout: 5 }),
+        changes,
+        close: async () => {
+          await replicas?.close();
+          await pool.end({ timeout: 5 });
+        },
       },
       pooled ? undefined : (query) => runPrepared(client, query),
+      replicas,
     );
   }
+  if (target.replicaUrls?.length) console.warn('[codetally] DATABASE_REPLICA_URL is ignored: the embedded database has no replicas (set DATABASE_URL to use PostgreSQL replicas)');
   metrics().poolConnections.set(1);
   const release = lockDataDir(target.dataDir);
   const client = await PGlite.create({ dataDir: target.dataDir }).catch((err) => {
@@ -95,8 +110,8 @@ export async function openDb(target: DbTarget, poolSize = 10, options: { migrati
   });
 }
 
-function withServices(handle: DbHandle, prepared?: <T>(query: SQL) => Promise<T[]>): DbHandle {
-  registerServices(handle.db, { changes: handle.changes, prepared });
+function withServices(handle: DbHandle, prepared?: <T>(query: SQL) => Promise<T[]>, replicas?: ReplicaSet): DbHandle {
+  registerServices(handle.db, { changes: handle.changes, prepared, replicas });
   const close = handle.close;
   return {
     ...handle,
@@ -114,7 +129,13 @@ const slot = globalThis as typeof globalThis & { __codetallyDb?: Promise<DbHandl
 export function dbHandle(): Promise<DbHandle> {
   slot.__codetallyDb ??= (() => {
     const cfg = config();
-    const opening = openDb({ databaseUrl: cfg.DATABASE_URL, dataDir: cfg.DATA_DIR, pooler: cfg.DATABASE_POOLER });
+    const opening = openDb({
+      databaseUrl: cfg.DATABASE_URL,
+      dataDir: cfg.DATA_DIR,
+      pooler: cfg.DATABASE_POOLER,
+      replicaUrls: cfg.DATABASE_REPLICA_URL,
+      replicaMaxLagSeconds: cfg.REPLICA_MAX_LAG_SECONDS,
+    });
     opening.then(
       (handle) => {
         if (slot.__codetallyDb === opening) slot.__codetallyDbOpen = handle;

@@ -15,3 +15,5 @@ export * from './tables/projects';
 export * from './tables/mail';
 export * from './tables/private-leaderboards';
 export * from './tables/teams';
+export * from './tables/trust';
+export * from './tables/relays';

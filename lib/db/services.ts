@@ -1,5 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import type { Db, UserChanges } from './types';
+import type { Db, ReplicaReads, UserChanges } from './types';
 
 // What a database opened by openDb carries besides drizzle's Db: its change feed, on the PostgreSQL
 // pool a runner of prepared statements, and the objects other modules make once per database
@@ -12,6 +12,8 @@ export interface DbServices {
   changes: UserChanges;
   /** Runs a statement as a prepared statement (PostgreSQL pool only). */
   prepared?: <T>(query: SQL) => Promise<T[]>;
+  /** The streaming replicas public reads may use (DATABASE_REPLICA_URL, lib/db/replicas.ts). */
+  replicas?: ReplicaReads;
 }
 
 interface Entry extends DbServices {

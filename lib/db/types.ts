@@ -24,5 +24,32 @@ export interface UserChanges {
   subscribe(listener: ChangeListener): void;
   /** Tells this process at once and the others before resolving. Call after the change committed. */
   announce(userIds: string[]): Promise<void>;
+  /**
+   * PostgreSQL only: tells `listener` of each change with the primary's WAL position after its
+   * commit (null while not yet known: at once in the process that made it), for the replicas.
+   */
+  watchPositions?(listener: PositionListener): void;
+  close(): Promise<void>;
+}
+
+/** Users (and cache tags) changed at WAL position `lsn` (`16/B374D848`), or null: not yet known. */
+export type PositionListener = (ids: string[], lsn: string | null) => void;
+
+/** What a read is about: one user's public figures, or the site-wide ones (lib/db/replicas.ts). */
+export type ReadScope = { user: string } | 'site';
+
+/** A replica's state as GET /health shows it. */
+export interface ReplicaState {
+  ok: boolean;
+  lag_seconds: number | null;
+}
+
+/** The streaming replicas public reads may use (lib/db/replicas.ts). */
+export interface ReplicaReads {
+  /** A replica that may serve `scope` now, or undefined: then the primary answers. */
+  choose(scope: ReadScope): Promise<{ db: Db } | undefined>;
+  /** A read on it failed: it is left out until a poll finds it well. */
+  failed(replica: { db: Db }, err: unknown): void;
+  states(): ReplicaState[];
   close(): Promise<void>;
 }

@@ -188,6 +188,10 @@ export const fieldCodes = {
   unknown_plan: 'No plan has this id (PATCH /admin/users/{handle}).',
   plan_limit: 'The user holds as many of these as their plan allows, or as no plan lifts (path names the limit: api_tokens, badges, team_members, private_leaderboards, teams; role when a member cannot own one more team).',
   too_many_goals: 'The user has 20 goals: delete one first.',
+  too_many_relays: 'The user has 3 relays: delete one first.',
+  address_not_allowed: 'An address this server may not reach: not public, and not among the hosts IMPORT_ALLOWED_HOSTS lists.',
+  relay_unreachable: "The relay's address could not be reached, or its `users/current` did not answer as a WakaTime-compatible service.",
+  key_refused: "The other service refused the key (401 or 403 to `users/current`).",
   languages_not_shared: 'A token asked for a language badge while its owner keeps languages private.',
   ai_not_shared: 'A badge of AI-assisted coding was asked for while its owner keeps AI-assisted coding private (share_ai off).',
 } as const;

@@ -13,7 +13,8 @@ import { config } from '../config';
 // its name resolves to is public. The check is made in the connection's own look-up, so the address
 // checked is the address connected to (a name that answers a public address to a check and a
 // private one to the connection gets nowhere). Redirects are followed only to where the same policy
-// allows, at most MAX_REDIRECTS; a method other than GET is never redirected. Every request is
+// allows, at most MAX_REDIRECTS, and never to another origin with an Authorization header (a key
+// goes only where its owner named); a method other than GET is never redirected. Every request is
 // bounded: a deadline for the whole exchange (headers and body) and a size for the body.
 
 /** Where requests may go. */
@@ -81,7 +82,8 @@ export function listed(policy: OutboundPolicy, url: URL): boolean {
 }
 
 // Addresses that are not the public internet: this machine, private networks, links, carrier NAT,
-// documentation, multicast and reserved ranges, and the same behind IPv6's mappings and translations.
+// documentation, multicast and reserved ranges, and the same behind IPv6's mappings, translations and
+// the old IPv4-compatible form (::a.b.c.d).
 const notPublic = new net.BlockList();
 for (const [net4, bits] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
@@ -89,7 +91,7 @@ for (const [net4, bits] of [
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) notPublic.addSubnet(net4, bits, 'ipv4');
 for (const [net6, bits] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16],
+  ['::', 96], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16],
   ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) notPublic.addSubnet(net6, bits, 'ipv6');
 
@@ -155,6 +157,10 @@ export async function outbound(raw: string | URL, policy: OutboundPolicy, req: O
         next = checkedUrl(new URL(location, url), policy);
       } catch (err) {
         throw err instanceof OutboundError ? new OutboundError('refused_redirect', `${url.host} redirected to an address this server may not reach`) : err;
+      }
+      // A user's key goes only to the place the user named: never on to another origin.
+      if (next.origin !== url.origin && Object.keys(req.headers ?? {}).some((h) => h.toLowerCase() === 'authorization')) {
+        throw new OutboundError('refused_redirect', `${url.host} redirected elsewhere; a key is not sent on`);
       }
       url = next;
       continue;

@@ -25,6 +25,12 @@ export interface IdeSums {
   aiDeletions: number;
   humanAdditions: number;
   humanDeletions: number;
+  /** What AI agents reported (decision 0037); absent: none. */
+  aiSessions?: number;
+  aiInputTokens?: number;
+  aiOutputTokens?: number;
+  aiPromptEvents?: number;
+  aiPromptLengthSum?: number;
 }
 
 export interface IdeRow extends IdeKey, IdeSums {

@@ -37,27 +37,36 @@ export type RowSource = SQL;
 
 /** An IDE row source's columns: the bucket's key, then what is summed. */
 export const IDE_KEY = ['date', 'hour', 'language', 'project', 'editor', 'category', 'machine', 'os', 'ai_agent'] as const;
-export const IDE_SUMS = ['millis', 'lines', 'ai_additions', 'ai_deletions', 'human_additions', 'human_deletions'] as const;
+export const IDE_SUMS = [
+  'millis', 'lines', 'ai_additions', 'ai_deletions', 'human_additions', 'human_deletions',
+  'ai_sessions', 'ai_input_tokens', 'ai_output_tokens', 'ai_prompt_events', 'ai_prompt_length_sum',
+] as const;
 
 /** An IDE tuple's fields after millis, each with what it is when a client named none: a tuple ends at its last other one. */
-const IDE_DEFAULTS = [0, 'coding', '', '', '', 0, 0, 0, 0] as const;
+const IDE_DEFAULTS = [0, 'coding', '', '', '', 0, 0, 0, 0, 0, 0, 0, 0, 0] as const;
 
 /**
  * Rows sent as one JSON parameter (an array of tuples, as text). An IDE tuple is the bucket's
  * date, hour, language, project, editor and millis, then lines, category, machine, system, AI
- * agent and line changes up to the last that is not its default (most buckets have none of them:
- * a shorter parameter to parse).
+ * agent, line changes and what AI agents reported (sessions, tokens, prompts) up to the last that
+ * is not its default (most buckets have none of them: a shorter parameter to parse).
  */
 export function jsonRows(kind: 'ide' | 'desktop', rows: IdeRow[] | DesktopRow[]): RowSource {
   if (kind === 'ide') {
     const tuples = (rows as IdeRow[]).map((r) => [
       r.date, r.hour, r.language, r.project, r.editor, r.millis,
-      ...untilDefaults<string | number>([r.lines, r.category, r.machine, r.os, r.agent, r.aiAdditions, r.aiDeletions, r.humanAdditions, r.humanDeletions], IDE_DEFAULTS),
+      ...untilDefaults<string | number>(
+        [r.lines, r.category, r.machine, r.os, r.agent, r.aiAdditions, r.aiDeletions, r.humanAdditions, r.humanDeletions,
+         r.aiSessions ?? 0, r.aiInputTokens ?? 0, r.aiOutputTokens ?? 0, r.aiPromptEvents ?? 0, r.aiPromptLengthSum ?? 0],
+        IDE_DEFAULTS,
+      ),
     ]);
     return sql`SELECT (e->>0)::date AS date, (e->>1)::smallint AS hour, e->>2 AS language, e->>3 AS project, e->>4 AS editor,
                       coalesce(e->>7, 'coding') AS category, coalesce(e->>8, '') AS machine, coalesce(e->>9, '') AS os, coalesce(e->>10, '') AS ai_agent,
                       (e->>5)::bigint AS millis, coalesce((e->>6)::bigint, 0) AS lines, coalesce((e->>11)::bigint, 0) AS ai_additions, coalesce((e->>12)::bigint, 0) AS ai_deletions,
-                      coalesce((e->>13)::bigint, 0) AS human_additions, coalesce((e->>14)::bigint, 0) AS human_deletions
+                      coalesce((e->>13)::bigint, 0) AS human_additions, coalesce((e->>14)::bigint, 0) AS human_deletions,
+                      coalesce((e->>15)::bigint, 0) AS ai_sessions, coalesce((e->>16)::bigint, 0) AS ai_input_tokens, coalesce((e->>17)::bigint, 0) AS ai_output_tokens,
+                      coalesce((e->>18)::bigint, 0) AS ai_prompt_events, coalesce((e->>19)::bigint, 0) AS ai_prompt_length_sum
                FROM jsonb_array_elements(${JSON.stringify(tuples)}::text::jsonb) AS e`;
   }
   const tuples = (rows as DesktopRow[]).map((r) => [r.date, r.hour, r.platform, r.app, r.millis]);
@@ -156,7 +165,7 @@ export function ideWrites(userId: Param, source: RowSource, guard: SQL, shape: W
       name: 'activity',
       table: a,
       key: [a.date, a.hour, a.language, a.project, a.editor, a.category, a.machine, a.os, a.aiAgent],
-      added: [a.millis, a.lines, a.aiAdditions, a.aiDeletions, a.humanAdditions, a.humanDeletions],
+      added: [a.millis, a.lines, a.aiAdditions, a.aiDeletions, a.humanAdditions, a.humanDeletions, a.aiSessions, a.aiInputTokens, a.aiOutputTokens, a.aiPromptEvents, a.aiPromptLengthSum],
       from: sql`SELECT * FROM batch`,
       touched: true,
     }),

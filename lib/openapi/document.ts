@@ -44,10 +44,13 @@ import { accountOperation, always, jsonBody, ok, problems, publicGet, publicRead
 import { wakatimePaths } from './wakatime';
 import { figuresPaths, figuresRoots, wakatimeGoalPaths } from './figures';
 import { planLimitNote, planPaths, planRoots } from './plans';
+import { findAccountsOperation, trustPaths, trustRoots } from './trust';
 import { projectPaths, projectRoots } from './projects';
+import { remoteImportPaths, remoteImportRoots } from './remote-imports';
 import { wakapiBadgePaths, wakapiBadgeRoots } from './wakapi-badges';
 import { leaderboardPaths, leaderboardRoots } from './leaderboards';
 import { teamPaths, teamRoots } from './teams';
+import { relayPaths, relayRoots } from './relays';
 
 // openapi.json is generated from the same zod schemas that validate requests.
 
@@ -69,10 +72,13 @@ const documentRoots = (): z.ZodType[] => [
   unsubscribedSchema,
   ...figuresRoots,
   ...planRoots,
+  ...trustRoots,
   ...projectRoots(),
+  ...remoteImportRoots(),
   ...wakapiBadgeRoots(),
   ...leaderboardRoots,
   ...teamRoots(),
+  ...relayRoots(),
 ];
 
 /** The zod schema of each component, by its id: tests check answers against them. */
@@ -117,10 +123,13 @@ export function openApiDocument(): Record<string, unknown> {
       ...wakatimeGoalPaths(),
       ...figuresPaths(),
       ...projectPaths(),
+      ...remoteImportPaths(),
       ...wakapiBadgePaths(),
       ...leaderboardPaths(),
       ...teamPaths(),
+      ...relayPaths(),
       ...planPaths(),
+      ...trustPaths(),
       '/sync/activities': {
         post: writeOperation(
           'Store a batch of IDE buckets',
@@ -144,6 +153,7 @@ export function openApiDocument(): Record<string, unknown> {
         post: writeOperation('Store one desktop bucket', desktopBucketSchema, '201', `The body is one bucket. ${bucketRules}`),
       },
       '/admin/users': {
+        get: findAccountsOperation,
         post: {
           summary: 'Provision a user and a first token',
           description:
@@ -177,7 +187,7 @@ export function openApiDocument(): Record<string, unknown> {
         }),
       },
       '/me/export': {
-        get: accountOperation('Export all my data', 'One JSON document (a download, written as it is read: its size has no bound but the account\'s): account, tokens (never their values), badges, goals, my team memberships (team, role, what I share; not the other members), every IDE and desktop bucket, the heartbeats of the last 14 days (without their files), the imports, `user_agents` (the User-Agents my heartbeats came with, as kept: `value`, `editor`, `os`, `created_at`, `last_seen_at`) and `project_merges` (the merges of one of my projects into another that can still be split: `project`, `into`, `merged_at`). Not one snapshot: a row written while it is read may or may not be in it, none twice.', {
+        get: accountOperation('Export all my data', 'One JSON document (a download, written as it is read: its size has no bound but the account\'s): account, tokens (never their values), badges, goals, my team memberships (team, role, what I share; not the other members), every IDE and desktop bucket, the heartbeats of the last 14 days (without their files), the imports, `user_agents` (the User-Agents my heartbeats came with, as kept: `value`, `editor`, `os`, `created_at`, `last_seen_at`) `project_merges` (the merges of one of my projects into another that can still be split: `project`, `into`, `merged_at`) and `ai_models` (what each AI model did per day: `date`, `model`, `lines`, `input_tokens`, `output_tokens`); an IDE bucket with line changes or an AI report carries `ai_additions`, `ai_deletions`, `human_additions`, `human_deletions`, `ai_sessions`, `ai_input_tokens`, `ai_output_tokens`, `ai_prompt_events` and `ai_prompt_length_sum`. Not one snapshot: a row written while it is read may or may not be in it, none twice.', {
           '200': { description: 'JSON, `Content-Disposition: attachment`.', content: { 'application/json': { schema: { type: 'object' } } } },
         }),
       },
@@ -384,6 +394,7 @@ export function openApiDocument(): Record<string, unknown> {
       '/health': {
         get: {
           summary: 'Health, including a database round trip',
+          description: 'With `DATABASE_REPLICA_URL`, `replicas` says how each replica is: `ok` while it answers and lags at most `REPLICA_MAX_LAG_SECONDS` (public reads go to the primary otherwise), and `lag_seconds`.',
           responses: {
             '200': ok(healthSchema),
             '503': { ...ok(healthSchema), description: 'The database does not answer: `{"status":"degraded","db":"unavailable"}`.' },

@@ -26,7 +26,11 @@ import { ALL_TIME_FROM } from './read';
 // credits since (409 merge_changed).
 
 /** The buckets of a bucket key of ide_activity, the project aside, with their sums. */
-type Bucket = [date: string, hour: number, language: string, project: string, editor: string, category: string, machine: string, os: string, agent: string, millis: number, lines: number, aiAdditions: number, aiDeletions: number, humanAdditions: number, humanDeletions: number];
+type Bucket = [
+  date: string, hour: number, language: string, project: string, editor: string, category: string, machine: string, os: string, agent: string,
+  millis: number, lines: number, aiAdditions: number, aiDeletions: number, humanAdditions: number, humanDeletions: number,
+  aiSessions: number, aiInputTokens: number, aiOutputTokens: number, aiPromptEvents: number, aiPromptLengthSum: number,
+];
 
 /** What a merge moved (project_merges.moved). */
 export interface MergeRecord {
@@ -48,9 +52,13 @@ export interface MergeRecord {
 }
 
 const a = ideActivity;
-const bucketColumns = [a.date, a.hour, a.language, a.project, a.editor, a.category, a.machine, a.os, a.aiAgent, a.millis, a.lines, a.aiAdditions, a.aiDeletions, a.humanAdditions, a.humanDeletions];
 const keyColumns = [a.date, a.hour, a.language, a.editor, a.category, a.machine, a.os, a.aiAgent];
-const sumColumns = [a.millis, a.lines, a.aiAdditions, a.aiDeletions, a.humanAdditions, a.humanDeletions];
+const sumColumns = [a.millis, a.lines, a.aiAdditions, a.aiDeletions, a.humanAdditions, a.humanDeletions, a.aiSessions, a.aiInputTokens, a.aiOutputTokens, a.aiPromptEvents, a.aiPromptLengthSum];
+const bucketColumns = [a.date, a.hour, a.language, a.project, a.editor, a.category, a.machine, a.os, a.aiAgent, ...sumColumns];
+/** Where a bucket's sums begin, and how long a bucket is. */
+const SUMS_AT = 9;
+/** A bucket as a merge recorded it, its sums filled in: a merge recorded before the AI report was kept has fewer (decision 0037). */
+const whole = (b: Bucket): Bucket => (b.length === bucketColumns.length ? b : (bucketColumns.map((_, i) => b[i] ?? 0) as Bucket));
 /**
  * How many buckets or heartbeats one statement of a split handles: however much a merge moved,
  * each statement's work stays bounded (the embedded database runs it on the thread that serves
@@ -182,10 +190,10 @@ async function checkCredits(tx: Db, userId: string, record: MergeRecord): Promis
 async function movedNow(tx: Db, userId: string, record: MergeRecord): Promise<Bucket[]> {
   const byKey = new Map<string, Bucket>();
   const add = (b: Bucket) => {
-    const key = b.slice(0, 9).join('\u0000');
+    const key = b.slice(0, SUMS_AT).join('\u0000');
     const found = byKey.get(key);
-    if (!found) byKey.set(key, [...b]);
-    else for (let i = 9; i < 15; i++) (found[i] as number) += b[i] as number;
+    if (!found) byKey.set(key, whole([...b] as Bucket));
+    else for (let i = SUMS_AT; i < bucketColumns.length; i++) (found[i] as number) += (b[i] as number | undefined) ?? 0;
   };
   for (const b of record.buckets) add(b);
   const h = heartbeats;
@@ -211,7 +219,7 @@ async function movedNow(tx: Db, userId: string, record: MergeRecord): Promise<Bu
     }
   }
   for (const [date, hour, language, project, editor, millis, category = 'coding', machine = '', os = '', agent = ''] of deltas.credits().ide) {
-    add([date, hour, language, project, editor, category, machine, os, agent, millis, 0, 0, 0, 0, 0]);
+    add(whole([date, hour, language, project, editor, category, machine, os, agent, millis] as unknown as Bucket));
   }
   return [...byKey.values()];
 }
@@ -236,28 +244,28 @@ async function splitBuckets(tx: Db, userId: string, target: string, back: Bucket
     const key = targetKey(b);
     const found = taken.get(key);
     if (!found) taken.set(key, [...b.slice(0, 3), target, ...b.slice(4)] as Bucket);
-    else for (let i = 9; i < 15; i++) (found[i] as number) += b[i] as number;
+    else for (let i = SUMS_AT; i < bucketColumns.length; i++) (found[i] as number) += b[i] as number;
   }
   const shortfall = () => new ApiError('merge_changed', 'The merged time is no longer all in the project it went to: it can no longer be split back out.');
   const sameKey = sql.join(keyColumns.map((c) => sql`${ofX(c)} = t.${sql.identifier(c.name)}`), sql` AND `);
   for (const part of chunks([...taken.entries()].sort(([k1], [k2]) => byText(k1, k2)).map(([, b]) => b))) {
     const keys = JSON.stringify(part.map((b) => Object.fromEntries(keyColumns.map((c) => [c.name, b[bucketColumns.indexOf(c)]]))));
-    const held = await rows<{ key: unknown[]; millis: string; lines: string; ai_additions: string; ai_deletions: string; human_additions: string; human_deletions: string }>(
+    const held = await rows<{ key: unknown[] } & Record<string, string>>(
       tx,
       sql`DELETE FROM ${a} WHERE ${a.userId} = ${userId}::uuid AND ctid = ANY(ARRAY(
             SELECT (SELECT x.ctid FROM ${a} AS x WHERE ${ofX(a.userId)} = ${userId}::uuid AND ${ofX(a.project)} = ${target} AND ${sameKey})
             FROM jsonb_to_recordset(${keys}::jsonb) AS t(date date, hour smallint, language text, editor text, category text, machine text, os text, ai_agent text)))
           RETURNING jsonb_build_array(${sql.join(keyColumns, sql`, `)}) AS key, ${sql.join(sumColumns, sql`, `)}`,
     );
-    const holds = new Map(held.map((r) => [JSON.stringify(r.key), sumColumns.map((c) => Number(r[c.name as 'millis']))]));
+    const holds = new Map(held.map((r) => [JSON.stringify(r.key), sumColumns.map((c) => Number(r[c.name]))]));
     const left: Bucket[] = [];
     for (const b of part) {
       const sums = holds.get(targetKey(b));
-      if ((b[9] as number) > (sums?.[0] ?? 0)) throw shortfall();
+      if ((b[SUMS_AT] as number) > (sums?.[0] ?? 0)) throw shortfall();
       if (!sums) continue;
-      const rest = sums.map((n, i) => n - (b[9 + i] as number));
+      const rest = sums.map((n, i) => n - (b[SUMS_AT + i] as number));
       // What only the merge had put in a bucket of the target leaves no empty row behind.
-      if (rest.some((n) => n !== 0)) left.push([...b.slice(0, 9), ...rest] as Bucket);
+      if (rest.some((n) => n !== 0)) left.push([...b.slice(0, SUMS_AT), ...rest] as Bucket);
     }
     await addBuckets(tx, userId, left);
   }
@@ -277,7 +285,7 @@ async function addBuckets(tx: Db, userId: string, list: Bucket[]): Promise<void>
     INSERT INTO ${a} (${key}, ${cols(...sumColumns)})
     SELECT ${userId}::uuid, project, ${names(keyColumns)}, ${names(sumColumns)}
     FROM jsonb_to_recordset(${JSON.stringify(list.map((b) => Object.fromEntries(bucketColumns.map((c, i) => [c.name, b[i]]))))}::jsonb)
-      AS m(date date, hour smallint, language text, project text, editor text, category text, machine text, os text, ai_agent text, millis bigint, lines bigint, ai_additions bigint, ai_deletions bigint, human_additions bigint, human_deletions bigint)
+      AS m(date date, hour smallint, language text, project text, editor text, category text, machine text, os text, ai_agent text, ${sql.raw(sumColumns.map((c) => `${c.name} bigint`).join(', '))})
     ORDER BY project, ${names(keyColumns)}
     ON CONFLICT (${key}) DO UPDATE SET ${sql.join(sumColumns.map((c) => sql`${col(c)} = ${c} + excluded.${col(c)}`), sql`, `)}, ${col(a.updatedAt)} = now()`);
 }

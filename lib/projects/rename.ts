@@ -82,7 +82,7 @@ export async function renameProject(db: Db, userId: string, name: string, to: st
 async function moveBuckets(tx: Db, userId: string, names: string, target: string): Promise<void> {
   const a = ideActivity;
   const others = [a.date, a.hour, a.language, a.editor, a.category, a.machine, a.os, a.aiAgent];
-  const sums = [a.millis, a.lines, a.aiAdditions, a.aiDeletions, a.humanAdditions, a.humanDeletions];
+  const sums = [a.millis, a.lines, a.aiAdditions, a.aiDeletions, a.humanAdditions, a.humanDeletions, a.aiSessions, a.aiInputTokens, a.aiOutputTokens, a.aiPromptEvents, a.aiPromptLengthSum];
   const key = cols(a.userId, a.project, ...others);
   const names_ = (list: typeof others) => sql.join(list.map((c) => sql.identifier(c.name)), sql`, `);
   await tx.execute(sql`

@@ -8,7 +8,9 @@ import { servicesOf } from '../db/services';
 import { sessionSettingsProblem } from '../db/settings';
 import { DataDirInUse } from '../db/embedded-lock';
 import { startWeeklyReports } from '../mail/weekly';
+import { startTrustChecks } from '../leaderboards/trust/check';
 import { resumeImports } from '../wakatime/importing/import-queue';
+import { startRelays } from '../wakatime/relaying/sender';
 import { defaultPlanLine } from '../plans/default-plan';
 
 function refuseToStart(message: string): never {
@@ -24,7 +26,9 @@ function refuseToStart(message: string): never {
  * Vercel, lib/cache/vercel.ts), a PostgreSQL database is checked for the session settings of the
  * service's role (lib/db/settings.ts: a warning naming what is missing),
  * imports left unfinished on this server are queued again, with mail configured the weekly
- * reports' check starts (lib/mail/weekly.ts), and the plan new accounts start on is said (or a
+ * reports' check starts (lib/mail/weekly.ts), the leaderboard's signals and hides are checked
+ * every minute (lib/leaderboards/trust/check.ts), the relays' sender starts
+ * (lib/wakatime/relaying/sender.ts), and the plan new accounts start on is said (or a
  * DEFAULT_PLAN naming no plan stops the server).
  */
 export async function boot(): Promise<void> {
@@ -59,6 +63,8 @@ export async function boot(): Promise<void> {
         );
       }
       startWeeklyReports(db);
+      startRelays(db);
+      startTrustChecks(db);
       void defaultPlanLine(db, cfg.DEFAULT_PLAN).then(
         (line) => console.log(`[codetally] ${line}`),
         (err) => (err instanceof ConfigError ? refuseToStart(err.message) : console.warn('[codetally] warning: the default plan could not be read:', (err as Error)?.message)),

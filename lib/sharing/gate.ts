@@ -80,8 +80,16 @@ export async function publicProfileHandles(db: Db, limit: number): Promise<strin
   return listed.map((u) => u.handle);
 }
 
-/** Site-wide figures count only users who have not opted out of community statistics. */
-export const communityMembers = sql`SELECT ${users.id} AS id FROM ${users} WHERE ${users.communityStats}`;
+/**
+ * An operator has hidden the user from public boards and site-wide figures, and the hide has not
+ * ended (`u` is the users alias; lib/leaderboards/trust/hides.ts). Their own figures, profile and
+ * private boards are not affected.
+ */
+export const hiddenFromPublic = (u: SQLWrapper) =>
+  sql`(${u}.${col(users.hiddenReason)} IS NOT NULL AND (${u}.${col(users.hiddenUntil)} IS NULL OR ${u}.${col(users.hiddenUntil)} > now()))`;
+
+/** Site-wide figures count only users who have not opted out of community statistics, nor been hidden. */
+export const communityMembers = sql`SELECT ${users.id} AS id FROM ${users} WHERE ${users.communityStats} AND NOT ${hiddenFromPublic(users)}`;
 
 /** The least number of distinct users behind any site-wide figure. */
 export function minUsers(): number {
@@ -94,8 +102,8 @@ export function enoughUsers<T extends { users: number }>(entries: T[]): T[] {
   return entries.filter((e) => e.users >= k);
 }
 
-/** The leaderboard lists only users who opted in, read when answering (`u` is the users alias). */
-export const listedOnLeaderboard = (u: SQLWrapper) => sql`${u}.${col(users.leaderboard)}`;
+/** The leaderboard lists only users who opted in and are not hidden, read when answering (`u` is the users alias). */
+export const listedOnLeaderboard = (u: SQLWrapper) => sql`(${u}.${col(users.leaderboard)} AND NOT ${hiddenFromPublic(u)})`;
 
 /** Language figures of a user appear publicly only if the user shares languages. */
 export const sharesLanguages = (u: SQLWrapper) => sql`${u}.${col(users.shareLanguages)}`;

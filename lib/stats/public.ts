@@ -1,7 +1,10 @@
+import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { config } from '../config';
-import { getDb, openedDb, type Db } from '../db/client';
+import { getDb, openedDb, rows, type Db } from '../db/client';
+import { communityDirty } from '../db/schema';
 import { failureLine } from '../db/errors';
+import { atVersion, onReplica } from '../db/replicas';
 import { publicSerialized, serialize, type PublicCachePolicy, type Serialized } from '../http/public';
 import { parseQuery } from '../http/query';
 import { knownPublicOwner, publicOwner } from '../sharing/gate';
@@ -36,12 +39,21 @@ export function chartCachePolicy(t: ChartTarget): PublicCachePolicy {
 function cacheEntry(db: Db, chart: ChartName, t: ChartTarget, query: ChartQuery) {
   const today = todayFor(t);
   const question = 'weeks' in query ? { weeks: query.weeks } : query.range;
-  const build = (): Promise<unknown> => {
-    if ('weeks' in question) return weeklyChart(db, t, question.weeks, today);
-    if (chart === 'time') return timeChart(db, t, question, today);
-    if (chart === 'language') return languageChart(db, t, question, today);
-    return hitmapChart(db, t, question, today);
-  };
+  // The figures are read on a replica that has replayed every change of the owner (or, site-wide,
+  // of every listing) this process knows of, else on the primary (lib/db/replicas.ts); the owner
+  // and what they share came from the primary, through the gate.
+  const build = (): Promise<unknown> =>
+    onReplica<unknown>(
+      db,
+      t.scope === 'user' ? { user: t.owner.user.id } : 'site',
+      (reader) => {
+        if ('weeks' in question) return weeklyChart(reader, t, question.weeks, today);
+        if (chart === 'time') return timeChart(reader, t, question, today);
+        if (chart === 'language') return languageChart(reader, t, question, today);
+        return hitmapChart(reader, t, question, today);
+      },
+      t.scope === 'user' ? atVersion(t.owner.user.id, t.owner.statsVersion) : recounted,
+    );
   // The cache holds the serialized answer and its ETag: a hit costs no JSON or hashing.
   // A site-wide answer first brings the community rollups up to date.
   const compute = async () => {
@@ -59,6 +71,16 @@ function cacheEntry(db: Db, chart: ChartName, t: ChartTarget, query: ChartQuery)
   const key = `${chart}|${who}|${JSON.stringify(question)}|${today}`;
   const ttl = t.scope === 'user' ? userEntryMs : config().PUBLIC_CACHE_SECONDS * 1000;
   return { key, ttl, compute };
+}
+
+/**
+ * Whether a replica holds the site-wide figures as recounted: no date waits for a recount there.
+ * With the site-wide fence passed (a member leaving the community figures marks their dates in the
+ * same transaction), this means the recount that took them out has been replayed too.
+ */
+async function recounted(replica: Db): Promise<boolean> {
+  const [row] = await rows<{ pending: boolean }>(replica, sql`SELECT EXISTS (SELECT 1 FROM ${communityDirty}) AS pending`);
+  return !row.pending;
 }
 
 interface ChartAnswer {

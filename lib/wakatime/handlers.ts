@@ -9,6 +9,7 @@ import { MAX_HEARTBEATS } from './sending/heartbeat';
 import { answerStatus, bulkAnswer, heartbeatAnswer } from './sending/heartbeat-answers';
 import { readHeartbeats } from './sending/heartbeat-check';
 import { storeHeartbeats } from './sending/heartbeat-store';
+import { queueRelayed } from './relaying/enqueue';
 import { allTimeSinceToday, currentUser, DEFAULT_STATS_RANGE, oneProject, projectCommits, projects, stats, statsFilter, summaries } from './reading/reads';
 import { durationsOfDay, heartbeatsOfDay } from './reading/day-reads';
 import { machineNames, userAgentList } from './reading/machines';
@@ -48,6 +49,8 @@ export function heartbeatHandler(route: 'one' | 'bulk') {
     const sender = { userAgent: request.headers.get('user-agent'), machine: request.headers.get('x-machine-name') };
     const { valid, results, agents } = await readHeartbeats(db, user, items, sender);
     await storeHeartbeats(db, user, valid, admission, agents);
+    // Forwarded to the user's relays, if any (never failing the request: ./relaying/enqueue.ts).
+    await queueRelayed(db, user.id, request, items, results);
     countHeartbeats(shape, results);
     if (shape === 'one') return json(heartbeatAnswer(results[0]), { status: answerStatus(results[0]) });
     return json(bulkAnswer(results), { status: 201 });

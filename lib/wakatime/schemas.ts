@@ -38,16 +38,40 @@ const duration = z.object({
 
 const lines = (what: string) => z.number().int().optional().meta({ description: `Lines ${what} (heartbeats' ai_line_changes / human_line_changes, and sync buckets' ai_lines / human_lines). Left out of public answers unless the owner shares AI-assisted coding.` });
 
+const aiCount = (what: string) =>
+  z.number().int().optional().meta({ description: `${what} (heartbeats' AI report, as wakatime-cli sends it). Left out of public answers unless the owner shares AI-assisted coding.` });
+
+/** The AI figures of a period (besides the line changes): in `grand_total`, and flat on stats' `data`. */
+const aiFigures = {
+  ai_input_tokens: aiCount('Tokens AI agents read (ai_input_tokens)'),
+  ai_output_tokens: aiCount('Tokens AI agents wrote (ai_output_tokens)'),
+  ai_sessions: aiCount('AI sessions begun (distinct ai_session ids, each counted once, in the hour of the first heartbeat naming it)'),
+  ai_prompt_events_total: aiCount('Heartbeats carrying a prompt\'s length (ai_prompt_length above 0): the prompts sent'),
+  ai_prompt_length_sum: aiCount('The prompts\' lengths summed, in characters (never the prompts)'),
+  ai_model_breakdown: z
+    .array(z.object({ name: z.string(), lines: z.number().int(), input_tokens: z.number().int(), output_tokens: z.number().int() }))
+    .optional()
+    .meta({
+      description:
+        "Per AI model named in the heartbeats' User-Agent (wakatime-cli's `opus/4-5 claude-code/…` is `opus-4-5`): the AI lines it changed (additions plus deletions) and its tokens, most lines first. Kept per day for the whole account: empty when the figures are filtered by project or language. Left out of public answers unless the owner shares AI-assisted coding.",
+    }),
+};
+
+const lineFigures = {
+  ai_additions: lines('AI agents added'),
+  ai_deletions: lines('AI agents deleted'),
+  human_additions: lines('the owner added'),
+  human_deletions: lines('the owner deleted'),
+};
+
 const grandTotal = z.object({
   digital: z.string(),
   hours: z.number().int(),
   minutes: z.number().int(),
   text: z.string(),
   total_seconds: z.number(),
-  ai_additions: lines('AI agents added'),
-  ai_deletions: lines('AI agents deleted'),
-  human_additions: lines('the owner added'),
-  human_deletions: lines('the owner deleted'),
+  ...lineFigures,
+  ...aiFigures,
 });
 
 const machine = duration.extend({ machine_name_id: z.string().meta({ description: 'The id of GET users/current/machine_names.' }) });
@@ -123,6 +147,9 @@ export const statsSchema = z
         is_category_usage_visible: visible('`categories`'),
         user_id: z.string(),
         username: z.string(),
+        // The line changes and AI figures of `grand_total` again, flat (where waka-readme-stats reads them).
+        ...lineFigures,
+        ...aiFigures,
       })
       .loose(),
   })

@@ -248,7 +248,7 @@ describe('the export of an account with a big day', () => {
     expect(exported.user_agents).toEqual([expect.objectContaining({ value: userAgent, editor: 'VS Code', os: 'Linux' })]);
     expect(exported.project_merges).toEqual([{ project: 'p2', into: 'p1', merged_at: expect.any(String) }]);
     expect(Object.keys(exported)).toEqual([
-      'exported_at', 'account', 'tokens', 'badges', 'goals', 'teams', 'activities', 'desktop_activities', 'heartbeats', 'imports', 'user_agents', 'project_merges',
+      'exported_at', 'account', 'tokens', 'badges', 'goals', 'teams', 'activities', 'desktop_activities', 'heartbeats', 'imports', 'user_agents', 'project_merges', 'ai_models',
     ]);
   });
 

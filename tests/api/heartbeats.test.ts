@@ -315,7 +315,8 @@ describe('heartbeats to time', () => {
     const res = await waka(getStatusBar, 'statusbar/today', u.key);
     expect(res.status).toBe(200);
     const { data } = await res.json();
-    expect(data.grand_total).toEqual({ digital: '0:15', hours: 0, minutes: 15, text: '15 mins', total_seconds: 900, ai_additions: 0, ai_deletions: 0, human_additions: 0, human_deletions: 0 });
+    expect(data.grand_total).toEqual({ digital: '0:15', hours: 0, minutes: 15, text: '15 mins', total_seconds: 900, ai_additions: 0, ai_deletions: 0, human_additions: 0, human_deletions: 0,
+      ai_input_tokens: 0, ai_output_tokens: 0, ai_sessions: 0, ai_prompt_events_total: 0, ai_prompt_length_sum: 0, ai_model_breakdown: [] });
     expect(data.categories.map((c: { name: string; total_seconds: number }) => [c.name, c.total_seconds])).toEqual([
       ['Coding', 600],
       ['Debugging', 300],

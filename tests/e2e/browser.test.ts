@@ -381,7 +381,7 @@ describe.skipIf(!hasChromium)('in a browser', () => {
     fs.writeFileSync(dumpFile, JSON.stringify({ user: { username: handle }, days: [{ date: new Date(start * 1000).toISOString().slice(0, 10), heartbeats }] }));
     await visit(page, '/dashboard/settings/import', 'settings-import');
     await page.getByLabel('WakaTime data dump (.json)').setInputFiles(dumpFile);
-    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
     await expect.poll(async () => page.getByTestId('import-progress').textContent(), { timeout: 30_000 }).toMatch(/Imported: 31 heartbeats read/);
     fs.rmSync(path.dirname(dumpFile), { recursive: true, force: true });
     await shot(page, 'dashboard-imported');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { axe, describeViolation, pageWidth } from '../helpers/audit';
+import { arrivesAt, axe, describeViolation, pageWidth, watchErrors } from '../helpers/audit';
 
 // The dashboard a returning user sees, and the way in, in Chromium against `next start`: signing
 // up signs in; the home page shows the lines of ~/.wakatime.cfg; "Make a key" still shows its key
@@ -25,16 +25,7 @@ const errors: string[] = [];
 let context: BrowserContext;
 let page: Page;
 
-function watch(page: Page) {
-  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-  page.on('console', (m) => m.type() === 'error' && !/status of 404/.test(m.text()) && errors.push(`${page.url()}: ${m.text()}`));
-  return page;
-}
-
-async function arrivesAt(page: Page, url: RegExp) {
-  await expect.poll(() => page.url(), { timeout: 20_000 }).toMatch(url);
-  await page.waitForLoadState('networkidle');
-}
+const watch = watchErrors(errors);
 
 /** Signs up in the browser; the sign-up itself signs in and lands on the dashboard's welcome. */
 async function signUp(context: BrowserContext): Promise<{ page: Page; handle: string }> {
@@ -591,6 +582,7 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
       '/dashboard/settings/sharing': 'Sharing',
       '/dashboard/settings/badges': 'Badges and cards',
       '/dashboard/settings/import': 'Import',
+      '/dashboard/settings/relays': 'Relays',
       '/dashboard/settings/account': 'Account',
     };
     for (const [width, height] of [[1366, 900], [390, 844]]) {

@@ -73,6 +73,33 @@ export async function startCluster(settings: Record<string, string> = {}): Promi
   const dir = ownedTempDir('ct-pg-');
   const data = path.join(dir, 'data');
   execFileSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C'], { stdio: 'pipe', cwd: dir, ...serverUser });
+  return serve(bin, dir, data, settings);
+}
+
+/**
+ * A streaming standby of `primary` (started with `streaming` settings: wal_level replica and WAL
+ * senders), made as an operator makes one: `pg_basebackup -R` (initdb's pg_hba lets local
+ * replication connections in), its own data folder and port, hot_standby on so it answers reads.
+ * `applyDelay`: recovery_min_apply_delay, written where ALTER SYSTEM can change it later.
+ */
+export async function startStandby(primary: Cluster, options: { applyDelay?: string; settings?: Record<string, string> } = {}): Promise<Cluster> {
+  const bin = postgresBin();
+  if (!bin) throw new Error('PostgreSQL server programs are not installed (Debian package postgresql)');
+  const dir = ownedTempDir('ct-pgs-');
+  const data = path.join(dir, 'data');
+  execFileSync(path.join(bin, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', data, '-R', '-X', 'stream', '--no-sync', '-c', 'fast'], { stdio: 'pipe', cwd: dir, ...serverUser });
+  if (options.applyDelay) fs.appendFileSync(path.join(data, 'postgresql.auto.conf'), `recovery_min_apply_delay = '${options.applyDelay}'\n`);
+  // The primary's postmaster.pid and options came with the copy: this server runs on its own.
+  // `settings`: what the primary was started with beyond `streaming` (a standby needs max_connections
+  // and the like at least the primary's, or it stops).
+  return serve(bin, dir, data, { ...options.settings, hot_standby: 'on', hot_standby_feedback: 'on' });
+}
+
+/** What a primary needs for startStandby. */
+export const streaming: Record<string, string> = { wal_level: 'replica', max_wal_senders: '5', wal_keep_size: '256MB' };
+
+/** Runs the server of `data` (made by initdb or pg_basebackup) on a free port of its own. */
+async function serve(bin: string, dir: string, data: string, settings: Record<string, string>): Promise<Cluster> {
   const port = await freePort();
   let child: ChildProcess | null = null;
   let output = '';
@@ -104,6 +131,9 @@ export async function startCluster(settings: Record<string, string> = {}): Promi
         execFileSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-Atqc', 'SELECT 1'], { stdio: 'pipe' });
         return;
       } catch (err) {
+        // A server that stopped after opening its port (a standby whose settings its primary's exceed) says why.
+        const running = child as ChildProcess | null;
+        if (running && running.exitCode !== null) throw new Error(`PostgreSQL stopped while starting:\n${output}`);
         if (i > 300) throw err;
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -130,7 +130,11 @@ describe('fast bucket guards', () => {
 });
 
 describe('the fast guard of heartbeats', () => {
-  const fields = ['entity', 'type', 'time', 'category', 'project', 'alternate_project', 'language', 'user_agent', 'plugin'] as const;
+  const fields = [
+    'entity', 'type', 'time', 'category', 'project', 'alternate_project', 'language', 'user_agent', 'plugin',
+    'ai_line_changes', 'human_line_changes', 'ai_session', 'ai_input_tokens', 'ai_output_tokens', 'ai_prompt_length',
+  ] as const;
+  const count = (max: number) => fc.oneof(fc.constantFrom(0, -1, 1.5, max, max + 1, 1e12), fc.integer(), anyValue);
   const beats = bucket(
     {
       entity: awkwardText(4096),
@@ -143,6 +147,12 @@ describe('the fast guard of heartbeats', () => {
       user_agent: awkwardText(512),
       plugin: awkwardText(512),
       branch: anyValue,
+      ai_line_changes: lineChanges,
+      human_line_changes: lineChanges,
+      ai_session: fc.oneof(awkwardText(255), anyValue),
+      ai_input_tokens: count(100_000_000),
+      ai_output_tokens: count(100_000_000),
+      ai_prompt_length: count(10_000_000),
     },
     ['entity', 'time'],
   );

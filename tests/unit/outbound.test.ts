@@ -13,6 +13,7 @@ let other: http.Server;
 let base: string;
 let otherBase: string;
 const seen: string[] = [];
+const otherSeen: string[] = [];
 
 const listen = (s: http.Server) => new Promise<string>((resolve) => s.listen(0, '127.0.0.1', () => resolve(`127.0.0.1:${(s.address() as AddressInfo).port}`)));
 
@@ -27,7 +28,10 @@ beforeAll(async () => {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ ok: true, method: req.method }));
   });
-  other = http.createServer((_req, res) => res.end('other'));
+  other = http.createServer((request, res) => {
+    otherSeen.push(request.headers.authorization ?? '');
+    res.end('other');
+  });
   base = await listen(server);
   otherBase = await listen(other);
 });
@@ -73,6 +77,12 @@ describe('outbound requests', () => {
     await expect(outbound(`http://${base}/to-other`, only(base), req)).rejects.toMatchObject({ failure: 'refused_redirect' });
     expect((await outboundBytes(`http://${base}/to-other`, only(base, otherBase), req)).body.toString()).toBe('other');
     await expect(outbound(`http://${base}/to-self`, only(base), { ...req, method: 'POST', body: '{}' })).rejects.toMatchObject({ failure: 'refused_redirect' });
+    // A key is never sent on to another origin, even one the policy reaches.
+    const keyed = { ...req, headers: { Authorization: 'Basic a2V5' } };
+    expect((await outboundBytes(`http://${base}/to-self`, only(base), keyed)).status).toBe(200);
+    const before = otherSeen.length;
+    await expect(outbound(`http://${base}/to-other`, only(base, otherBase), keyed)).rejects.toMatchObject({ failure: 'refused_redirect' });
+    expect(otherSeen.length).toBe(before);
     await expect(outbound(`http://${base}/loop`, only(base), req)).rejects.toMatchObject({ failure: 'refused_redirect' });
   });
 
@@ -84,7 +94,7 @@ describe('outbound requests', () => {
 
   it('tell public addresses from the rest', () => {
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isPublicAddress(a), a).toBe(true);
-    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '64:ff9b::a00:1', 'not an address']) {
+    for (const a of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '::7f00:1', '::a00:1', 'not an address']) {
       expect(isPublicAddress(a), a).toBe(false);
     }
   });

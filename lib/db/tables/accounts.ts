@@ -54,11 +54,22 @@ export const users = pgTable(
       .default('free')
       .references(() => plans.id, { onUpdate: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Made an operator (`npm run admin -- grant-operator`): signs in to the console at /admin. ADMIN_EMAILS makes others. */
+    operator: boolean('operator').notNull().default(false),
+    /**
+     * Hidden from public boards and site-wide figures by an operator (lib/leaderboards/trust/hides.ts):
+     * why, and until when (null: until shown again). Hidden only while the reason is set and the
+     * end has not passed (lib/sharing/gate.ts, `hiddenFromPublic`).
+     */
+    hiddenReason: text('hidden_reason'),
+    hiddenUntil: timestamp('hidden_until', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('users_handle_lower_idx').on(sql`lower(${t.handle})`),
     // The weekly report's check every few minutes reads only the few who opted in.
     index('users_weekly_report_idx').on(t.id).where(sql`${t.weeklyReport}`),
+    // The few hidden accounts: the console lists them, and the end of a hide is found through it.
+    index('users_hidden_idx').on(t.hiddenUntil).where(sql`${t.hiddenReason} IS NOT NULL`),
   ],
 );
 
@@ -111,6 +122,12 @@ export const passwordLogins = pgTable(
      * in is refused until it is (or a password reset by mail proves the address).
      */
     awaitingConfirmation: boolean('awaiting_confirmation').notNull().default(false),
+    /**
+     * When a link mailed to the address was last used (the sign-up confirmation, a password reset):
+     * the address is proven to be the holder's. Null without mail, where sign-up confirms nothing;
+     * ADMIN_EMAILS counts only a proven address (lib/admin/operators.ts).
+     */
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
     /**
      * The client networks (an IPv6 /64, an IPv4 address) the current password signed in from,
      * newest first, at most 10, each a keyed hash (lib/accounts/sign-in-networks.ts): a mail asked

@@ -40,6 +40,16 @@ export const ideActivity = pgTable(
     aiDeletions: bigint('ai_deletions', { mode: 'number' }).notNull().default(0),
     humanAdditions: bigint('human_additions', { mode: 'number' }).notNull().default(0),
     humanDeletions: bigint('human_deletions', { mode: 'number' }).notNull().default(0),
+    /**
+     * What AI agents reported in the hour (wakatime-cli's ai_session, ai_input_tokens,
+     * ai_output_tokens, ai_prompt_length; decision 0037): the sessions that began in it, the tokens,
+     * the heartbeats carrying a prompt's length and those lengths summed.
+     */
+    aiSessions: bigint('ai_sessions', { mode: 'number' }).notNull().default(0),
+    aiInputTokens: bigint('ai_input_tokens', { mode: 'number' }).notNull().default(0),
+    aiOutputTokens: bigint('ai_output_tokens', { mode: 'number' }).notNull().default(0),
+    aiPromptEvents: bigint('ai_prompt_events', { mode: 'number' }).notNull().default(0),
+    aiPromptLengthSum: bigint('ai_prompt_length_sum', { mode: 'number' }).notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -47,6 +57,44 @@ export const ideActivity = pgTable(
     hourOfDay('ide_activity', t.hour),
     notNegative('ide_activity', t.millis),
   ],
+);
+
+/**
+ * What each AI model (named in a heartbeat's User-Agent: lib/wakatime/sending/user-agent.ts) did
+ * per local date: its AI line changes (additions plus deletions) and tokens. Apart from
+ * ide_activity so that its key stays as it is (decision 0037): written by the same statements.
+ */
+export const userDayAiModels = pgTable(
+  'user_day_ai_models',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    date: date('date').notNull(),
+    model: text('model').notNull(),
+    lines: bigint('lines', { mode: 'number' }).notNull().default(0),
+    inputTokens: bigint('input_tokens', { mode: 'number' }).notNull().default(0),
+    outputTokens: bigint('output_tokens', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.date, t.model] })],
+);
+
+/**
+ * The AI sessions (wakatime-cli's ai_session, as a keyed digest) a user's heartbeats named: a
+ * session counts once, in the bucket of the first heartbeat that named it (decision 0037).
+ */
+export const userAiSessions = pgTable(
+  'user_ai_sessions',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    session: bigint('session', { mode: 'number' }).notNull(),
+    // When the session is forgotten (milliseconds, KEYS_KEPT_MS after it was first named): an
+    // agent's session lasts hours, and the table would otherwise grow with every one of them.
+    forgetAfter: bigint('forget_after', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.session] }), index('user_ai_sessions_forget_idx').on(t.forgetAfter)],
 );
 
 export const desktopActivity = pgTable(

@@ -126,6 +126,19 @@ export const imports = pgTable(
     userAgents: jsonb('user_agents').$type<{ id: string; value: string | null; editor: string | null; os: string | null }[]>(),
     /** The user's machine names as WakaTime listed them at the import (`{id, name}`), for the dump's `machine_name_id`s; null as userAgents. */
     machineNames: jsonb('machine_names').$type<{ id: string; name: string }[]>(),
+    /** Where the history comes from: `file` (an upload), `wakatime` or `compatible` (an import by key, lib/wakatime/importing/remote.ts). */
+    source: text('source').notNull().default('file'),
+    /** An import by key from a compatible server: the days to read, and those read so far. */
+    daysTotal: integer('days_total').notNull().default(0),
+    daysDone: integer('days_done').notNull().default(0),
+    /** What an import by key is doing now, in words for its owner (waiting for WakaTime's dump, downloading it, ...). */
+    stage: text('stage'),
+    /**
+     * While an import by key holds its key (in memory only): when its run last made progress. Null
+     * otherwise (a WakaTime dump once downloaded is read like an upload). A start of the server finds
+     * such a run's key gone and ends it.
+     */
+    remoteSeenAt: timestamp('remote_seen_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },

@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { config } from '../../config';
 import { rows, type Db } from '../../db/client';
+import { onReplica } from '../../db/replicas';
 import { selected } from '../../db/names';
 import { leaderboardEntries, leaderboardLanguages, users } from '../../db/schema';
 import { ProcessCache } from '../../process-cache';
 import { listedOnLeaderboard, publicUserOf, sharesLanguages } from '../../sharing/gate';
 import type { PublicUser } from '../../sharing/owner';
 import { leaderboardRanges, type LeaderboardQuery, type LeaderboardRange } from './query';
-import { freshSnapshot } from './snapshot';
+import { freshSnapshot, readSnapshot, type Snapshot } from './snapshot';
 
 // The leaderboard's pages: ranked from the snapshot in index order, with the owners' current
 // settings checked again for the page's users.
@@ -42,14 +43,15 @@ const languageNames = new ProcessCache<string[]>('leaderboard-languages');
  */
 function rankedLanguages(db: Db, range: LeaderboardRange, snap: { generatedAt: string; revision: number }): Promise<string[]> {
   const key = JSON.stringify([range, snap.generatedAt, snap.revision]);
+  // On a replica that has replayed every listing change this process knows of (lib/db/replicas.ts).
   return languageNames.get(key, config().LEADERBOARD_MAX_AGE * 1000, async () => {
     const [l, u] = [leaderboardLanguages, users];
-    const found = await rows<{ name: string }>(
-      db,
+    const found = await onReplica(db, 'site', (reader) => rows<{ name: string }>(
+      reader,
       sql`SELECT ${l.language} AS name FROM ${l} JOIN ${u} ON ${u.id} = ${l.userId}
           WHERE ${l.range} = ${range} AND ${l.millis} > 0 AND ${listedOnLeaderboard(u)} AND ${sharesLanguages(u)}
           GROUP BY ${l.language} ORDER BY count(*) DESC, ${l.language}`,
-    );
+    ), holds(range, snap));
     return found.map((r) => r.name);
   });
 }
@@ -137,43 +139,55 @@ export async function leaderboardPage(db: Db, q: LeaderboardQuery): Promise<Lead
   const spellings = q.language ? (await rankedLanguages(db, q.range, snap)).filter((name) => fold(name) === fold(q.language!)) : [];
   const language = spellings[0] ?? q.language;
   const key = JSON.stringify([{ ...q, language: language && fold(language) }, snap.generatedAt, snap.revision]);
-  return pages.get(key, config().LEADERBOARD_MAX_AGE * 1000, async () => {
-    const days = Number(q.range.slice(0, -1));
-    const found = q.language ? await rankedByLanguage(db, q, spellings) : await rankedByTotal(db, q);
-    // The top languages of the page's users who share languages, from the same snapshot.
-    const sharing = found.filter((r) => r.shares).map((r) => r.id);
-    const perLanguage = sharing.length
-      ? await rows<{ user_id: string; name: string; millis: number }>(
-          db,
-          sql`SELECT ${leaderboardLanguages.userId} AS user_id, ${leaderboardLanguages.language} AS name, ${leaderboardLanguages.millis} AS millis
-              FROM ${leaderboardLanguages}
-              WHERE ${leaderboardLanguages.range} = ${q.range} AND ${leaderboardLanguages.userId} = ANY(${`{${sharing.join(',')}}`}::uuid[])`,
-        )
-      : [];
-    const entries: LeaderboardEntry[] = found.map((r) => {
-      const total = Math.round(Number(r.total_millis) / 1000);
-      return {
-        rank: r.rank,
-        user: publicUserOf(r),
-        total_seconds: total,
-        // Over every date of the range, as the contract's example fixes it (API.md, Leaderboard); the page says so.
-        daily_average_seconds: Math.round(total / days),
-        languages: perLanguage
-          .filter((l) => l.user_id === r.id)
-          .map((l) => ({ name: l.name, seconds: Math.round(Number(l.millis) / 1000) }))
-          .filter((l) => l.seconds > 0)
-          .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name))
-          .slice(0, LANGUAGES_PER_ENTRY),
-      };
-    });
+  // The snapshot's name and revision came from the primary; its rows are read on a replica that has
+  // replayed every listing change this process knows of (lib/db/replicas.ts).
+  return pages.get(key, config().LEADERBOARD_MAX_AGE * 1000, () => onReplica(db, 'site', (reader) => rankedPage(reader, q, snap, spellings, language), holds(q.range, snap)));
+}
+
+/** Whether a replica has replayed the snapshot read on the primary (a rebuild is announced to nobody). */
+const holds =
+  (range: LeaderboardRange, snap: Pick<Snapshot, 'generatedAt' | 'revision'>) =>
+  async (replica: Db): Promise<boolean> => {
+    const there = await readSnapshot(replica, range);
+    return there?.generatedAt === snap.generatedAt && there.revision === snap.revision;
+  };
+
+async function rankedPage(db: Db, q: LeaderboardQuery, snap: { generatedAt: string; from: string; to: string }, spellings: string[], language: string | null): Promise<LeaderboardPage> {
+  const days = Number(q.range.slice(0, -1));
+  const found = q.language ? await rankedByLanguage(db, q, spellings) : await rankedByTotal(db, q);
+  // The top languages of the page's users who share languages, from the same snapshot.
+  const sharing = found.filter((r) => r.shares).map((r) => r.id);
+  const perLanguage = sharing.length
+    ? await rows<{ user_id: string; name: string; millis: number }>(
+        db,
+        sql`SELECT ${leaderboardLanguages.userId} AS user_id, ${leaderboardLanguages.language} AS name, ${leaderboardLanguages.millis} AS millis
+            FROM ${leaderboardLanguages}
+            WHERE ${leaderboardLanguages.range} = ${q.range} AND ${leaderboardLanguages.userId} = ANY(${`{${sharing.join(',')}}`}::uuid[])`,
+      )
+    : [];
+  const entries: LeaderboardEntry[] = found.map((r) => {
+    const total = Math.round(Number(r.total_millis) / 1000);
     return {
-      generated_at: snap.generatedAt,
-      range: { name: q.range, from: snap.from, to: snap.to },
-      language,
-      page: q.page,
-      limit: q.limit,
-      total: found[0]?.total ?? 0,
-      entries,
+      rank: r.rank,
+      user: publicUserOf(r),
+      total_seconds: total,
+      // Over every date of the range, as the contract's example fixes it (API.md, Leaderboard); the page says so.
+      daily_average_seconds: Math.round(total / days),
+      languages: perLanguage
+        .filter((l) => l.user_id === r.id)
+        .map((l) => ({ name: l.name, seconds: Math.round(Number(l.millis) / 1000) }))
+        .filter((l) => l.seconds > 0)
+        .sort((a, b) => b.seconds - a.seconds || a.name.localeCompare(b.name))
+        .slice(0, LANGUAGES_PER_ENTRY),
     };
   });
+  return {
+    generated_at: snap.generatedAt,
+    range: { name: q.range, from: snap.from, to: snap.to },
+    language,
+    page: q.page,
+    limit: q.limit,
+    total: found[0]?.total ?? 0,
+    entries,
+  };
 }

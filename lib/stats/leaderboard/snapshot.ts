@@ -24,7 +24,8 @@ export interface Snapshot {
 
 const ls = leaderboardSnapshots;
 
-async function readSnapshot(db: Db, range: LeaderboardRange): Promise<Snapshot | undefined> {
+/** The range's snapshot as `db` holds it (the primary, or a replica asked whether it has replayed it). */
+export async function readSnapshot(db: Db, range: LeaderboardRange): Promise<Snapshot | undefined> {
   const [row] = await rows<{ generated_at: string | Date; from_date: string; to_date: string; revision: number }>(
     db,
     sql`SELECT ${ls.generatedAt} AS generated_at, to_char(${ls.fromDate}, 'YYYY-MM-DD') AS from_date,
@@ -45,6 +46,7 @@ const isFresh = (s: Snapshot | undefined, now = Date.now()): s is Snapshot =>
  *   entered the range and loses those that left it (nothing when the date has not changed).
  * With no previous snapshot, or one too old to shift, every listed user is summed afresh.
  * Entries of users who left the leaderboard are kept up to date (cheap) and hidden when read.
+ * An entry whose listing no longer matches (a hide that ended with no write) is summed afresh.
  * A day's capped time fits in an int, whose sum PostgreSQL adds far faster than a bigint's.
  * The same statement keeps the per-language totals (leaderboard_languages) of the listed users
  * who share languages, the same way: afresh for those, shifted by the edge dates for the rest.
@@ -82,7 +84,7 @@ async function rebuild(tx: Db, range: LeaderboardRange, previous: Snapshot | und
     WITH people AS (
       SELECT id, stats_version, kept, listed, shows_languages, floor, afresh OR floor > ${from}::date AS afresh FROM (
         SELECT ${u.id} AS id, ${u.statsVersion} AS stats_version, ${e.totalMillis} AS kept, ${listedOnLeaderboard(u)} AS listed,
-               (${startOver} OR ${e.userId} IS NULL OR ${e.statsVersion} <> ${u.statsVersion}) AS afresh,
+               (${startOver} OR ${e.userId} IS NULL OR ${e.statsVersion} <> ${u.statsVersion} OR ${e.listed} <> ${listedOnLeaderboard(u)}) AS afresh,
                ${listedOnLeaderboard(u)} AND ${sharesLanguages(u)} AS shows_languages, ${historyFloorSql(p.limits, u.timezone)} AS floor
         FROM ${u} JOIN ${p} ON ${p.id} = ${u.planId} LEFT JOIN ${e} ON ${e.range} = ${range} AND ${e.userId} = ${u.id}
         WHERE ${listedOnLeaderboard(u)} OR ${e.userId} IS NOT NULL

@@ -1,4 +1,4 @@
-import type { Deltas } from '../sending/credits';
+import { reports, type Deltas, type HeartbeatReport } from '../sending/credits';
 import { GAP_MS, type Heartbeat } from '../sending/heartbeat';
 
 // The heartbeats of one UTC day an import holds until it can credit the day
@@ -34,6 +34,8 @@ export class DayHeartbeats {
   private inOrder = true;
   /** The one object for each combination the day's heartbeats are credited to. */
   private readonly names = new Map<string, Credited>();
+  /** What the few heartbeats that report more than their time report (line changes, AI report), by place, with their AI session. */
+  private readonly reports = new Map<number, HeartbeatReport & { session?: number }>();
 
   add(h: Heartbeat): void {
     if (this.size === this.at.length) {
@@ -53,6 +55,10 @@ export class DayHeartbeats {
       }
     }
     this.credited.push(credited);
+    if (reports(h)) {
+      const { aiLines, humanLines, aiInputTokens, aiOutputTokens, aiPromptLength, aiModel, aiSession } = h;
+      this.reports.set(this.size, { aiLines, humanLines, aiInputTokens, aiOutputTokens, aiPromptLength, aiModel, session: aiSession, newSession: false });
+    }
     if (this.size > 0 && h.at <= this.at[this.size - 1]) this.inOrder = false;
     this.size++;
     if (h.at < this.earliest) this.earliest = h.at;
@@ -67,7 +73,9 @@ export class DayHeartbeats {
    * Credits the day by WakaTime's rule into `deltas`: in time order, each gap of at most 15
    * minutes to the next heartbeat (after the last, `firstNext`) goes to the earlier one. The same
    * time, type and entity are one heartbeat, the last one sent (as DistinctHeartbeats holds
-   * them). Returns how many distinct heartbeats the day has.
+   * them). What a heartbeat reports besides its time goes to its own hour (Deltas.addReport); an
+   * AI session counts once a day, with its first heartbeat of the day. Returns how many distinct
+   * heartbeats the day has.
    */
   credit(firstNext: number, zone: string, deltas: Deltas): number {
     const { at, digest, credited } = this;
@@ -78,11 +86,18 @@ export class DayHeartbeats {
     if (!this.inOrder) order.sort((a, b) => at[a] - at[b] || compareText(credited[a].type, credited[b].type) || digest[a] - digest[b] || a - b);
     let distinct = 0;
     let held = -1;
+    const sessions = new Set<number>();
     for (let k = 0; k < order.length; k++) {
       const i = order[k];
       const j = k + 1 < order.length ? order[k + 1] : -1;
       if (j >= 0 && at[j] === at[i] && digest[j] === digest[i] && credited[j].type === credited[i].type) continue;
       distinct++;
+      const report = this.reports.get(i);
+      if (report) {
+        const newSession = report.session !== undefined && report.session !== 0 && !sessions.has(report.session);
+        if (newSession) sessions.add(report.session!);
+        deltas.addReport(credited[i], at[i], zone, { ...report, newSession });
+      }
       if (held >= 0) credit(held, at[i]);
       held = i;
     }

@@ -49,7 +49,7 @@ export class DumpOrigins {
     const { id, value, editor, os } = entry as Record<string, unknown>;
     if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID || this.byId.has(id)) return;
     const parsed = parseUserAgent(typeof value === 'string' ? value : null);
-    this.byId.set(id, { editor: parsed.editor || canonicalEditor(dumpName(editor)), os: parsed.os || dumpName(os), agent: parsed.agent });
+    this.byId.set(id, { editor: parsed.editor || canonicalEditor(dumpName(editor)), os: parsed.os || dumpName(os), agent: parsed.agent, model: parsed.model });
   }
 
   /** One entry of the dump's "machine_names" or WakaTime's (`{id, name}`, the name else `value`): what is not one is ignored. */
@@ -77,7 +77,7 @@ export class DumpOrigins {
     const listed = typeof id === 'string' ? this.byId.get(id) : undefined;
     const editor = canonicalEditor(dumpName(item.editor)) || listed?.editor || '';
     const os = dumpName(item.operating_system) || listed?.os || '';
-    return editor || os ? { editor, os, agent: listed?.agent ?? '' } : undefined;
+    return editor || os ? { editor, os, agent: listed?.agent ?? '', ...(listed?.model ? { model: listed.model } : {}) } : undefined;
   }
 }
 

@@ -10,6 +10,7 @@ import { readDumpOrigins } from './dump-origins';
 import { checkHeartbeat, digestKey, liveTimes, type CheckContext } from '../sending/heartbeat-check';
 import { readable, unfinished } from './import-status';
 import { removeSpool, spooledIds, spoolFile } from './spool';
+import { endInterruptedRemoteImports } from './remote';
 
 // The imports of a process waiting and being read (lib/wakatime/importing/imports.ts receives them): their
 // queue, the reading slot they share a chunk at a time, a stop of the server and a start that
@@ -159,6 +160,8 @@ async function endDeadUploads(db: Db): Promise<boolean> {
 export async function resumeImports(db: Db): Promise<void> {
   const { DATABASE_URL, HTTP_REQUEST_TIMEOUT_SECONDS } = config();
   scheduler.stopping = false;
+  // Imports by key whose run (and key) a stop took: ended, saying so (lib/wakatime/importing/remote.ts).
+  await endInterruptedRemoteImports(db);
   if (await endDeadUploads(db)) {
     const again = () => endDeadUploads(db).catch((err) => console.error('[codetally] ending uploads cut short failed:', (err as Error)?.message));
     setTimeout(again, (2 * HTTP_REQUEST_TIMEOUT_SECONDS + 1) * 1000).unref();
@@ -193,7 +196,7 @@ async function saveProgress(db: Db, id: string, p: Progress, end?: { status: 'do
       heartbeatsRead: p.heartbeatsRead,
       heartbeatsSkipped: p.heartbeatsSkipped,
       // The User-Agents and machine names from WakaTime serve the reading only: not kept past its end.
-      ...(end ? { status: end.status, error: end.error ?? null, finishedAt: new Date(), userAgents: null, machineNames: null } : { status: 'running' }),
+      ...(end ? { status: end.status, error: end.error ?? null, finishedAt: new Date(), userAgents: null, machineNames: null, stage: null } : { status: 'running' }),
     })
     // Only while it is being read: one given up meanwhile (claimImportSlot) stays so.
     .where(and(eq(imports.id, id), inArray(imports.status, readable)))

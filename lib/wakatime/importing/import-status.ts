@@ -35,7 +35,11 @@ export const importSchema = z
     heartbeats_read: z.number().int().meta({ description: 'Heartbeats read from the dump so far, skipped ones included.' }),
     heartbeats_skipped: z.number().int().meta({ description: 'Heartbeats left out: not valid under the heartbeat rules, or more than an hour ahead.' }),
     done: z.boolean().meta({ description: 'True once the import has ended, done or failed.' }),
-    error: z.string().nullable(),
+    error: z.string().nullable().meta({ description: 'Why it failed; for an import by key, what the other server answered (its status and a short reason), never the key.' }),
+    source: z.enum(['file', 'wakatime', 'compatible']).meta({ description: 'file: an uploaded dump; wakatime: a data dump fetched from WakaTime by key (or a pasted download link); compatible: read day by day from a compatible server by key.' }),
+    days_total: z.number().int().meta({ description: 'An import from a compatible server: the days it reads (0 otherwise).' }),
+    days_done: z.number().int().meta({ description: 'The days read so far, of `days_total`.' }),
+    stage: z.string().nullable().meta({ description: 'What an import by key is doing now, in words (waiting for WakaTime to prepare the dump, downloading it, reading days); null otherwise.' }),
     created_at: z.iso.datetime({ offset: true }),
     finished_at: z.iso.datetime({ offset: true }).nullable(),
   })
@@ -57,6 +61,10 @@ export function present(row: ImportRow): ImportStatus {
     heartbeats_skipped: row.heartbeatsSkipped,
     done: row.status === 'done' || row.status === 'failed',
     error: row.error,
+    source: (row.source ?? 'file') as ImportStatus['source'],
+    days_total: row.daysTotal ?? 0,
+    days_done: row.daysDone ?? 0,
+    stage: row.stage ?? null,
     created_at: row.createdAt.toISOString(),
     finished_at: row.finishedAt?.toISOString() ?? null,
   };

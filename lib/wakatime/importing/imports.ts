@@ -75,11 +75,12 @@ const ABANDONED_AFTER_MS = 24 * 3_600_000;
 
 /**
  * Claims the user's one import slot (a partial unique index holds one unfinished import per
- * user): a row `receiving`. An unfinished one older than a day is marked failed and gives way.
+ * user): a row `receiving` (or as `start` says: an import by key, lib/wakatime/importing/remote.ts). An
+ * unfinished one older than a day is marked failed and gives way.
  */
-async function claimImportSlot(db: Db, id: string, userId: string): Promise<void> {
+export async function claimImportSlot(db: Db, id: string, userId: string, start: Partial<typeof imports.$inferInsert> = {}): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const taken = await db.insert(imports).values({ id, userId, status: 'receiving', bytes: 0 }).onConflictDoNothing().returning({ id: imports.id });
+    const taken = await db.insert(imports).values({ id, userId, status: 'receiving', bytes: 0, ...start }).onConflictDoNothing().returning({ id: imports.id });
     if (taken.length > 0) return;
     const abandoned = await db
       .update(imports)

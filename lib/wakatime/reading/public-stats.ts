@@ -1,5 +1,6 @@
 import { categoryName } from '../../activity';
 import { getDb } from '../../db/client';
+import { atVersion, onReplica } from '../../db/replicas';
 import { corsHeaders, publicSerialized, serialize, type PublicCachePolicy, type Serialized } from '../../http/public';
 import { json } from '../../http/body';
 import { siteOrigin } from '../../http/origin';
@@ -11,7 +12,7 @@ import type { PublicOwner } from '../../sharing/owner';
 import { publicWakatime, wakatimeKey, withWakatimeKey } from '../api-key';
 import { statsHandler, userHandler } from '../handlers';
 import { DEFAULT_STATS_RANGE, publicUserFields, stats, statsFilterNames } from './reads';
-import { duration, type WakaDuration } from './summaries';
+import { duration, withoutAiFigures, type WakaDuration } from './summaries';
 
 // GET users/{user}/stats[/{range}], as README cards and profile generators ask for it
 // (github-readme-stats' WakaTime card with `api_domain`, lowlighter/metrics, waka-readme,
@@ -26,8 +27,10 @@ import { duration, type WakaDuration } from './summaries';
 //   with, as WakaTime groups them under "other usage"); an AI agent's own plugin as an editor
 //   only with share_ai too (lib/sharing/gate.ts: publicEditorName);
 // - `projects`: never (a project's name can say what the owner works on for whom);
-// - AI-assisted coding (the AI Coding category, the AI and human line changes of `grand_total`):
-//   only with share_ai; without it AI Coding counts as Coding and the line changes are left out;
+// - AI-assisted coding (the AI Coding category, and the AI figures, AI_FIGURES: the AI and human
+//   line changes, tokens, sessions, prompts and models, in `grand_total` and flat on `data`): only
+//   with share_ai; without it AI Coding counts as Coding and the AI figures are left out, all of
+//   them by the one rule (withoutAiFigures);
 // - `machines`: only with share_machines (a machine's name is never public otherwise);
 // - the owner's timezone: left out, and `start` and `end` are the range's first and last dates at
 //   UTC midnight and the second before the next one (the instants of the owner's own midnights
@@ -67,13 +70,13 @@ const systemName = (name: string) => (name === 'Unknown' ? 'Other' : name);
 
 /** The owner's figures as the public may see them, list by list. */
 export function publicStatsBody({ data }: OwnStats, shares: PublicOwner['shares']) {
-  const { timezone, grand_total: grand, ...figures } = data;
-  const time = { digital: grand.digital, hours: grand.hours, minutes: grand.minutes, text: grand.text, total_seconds: grand.total_seconds };
+  const { timezone, grand_total: grand, ...own } = data;
+  const figures = shares.ai ? own : withoutAiFigures(own);
   const date = (instant: string) => localDateHour(timezone, new Date(instant)).date;
   return {
     data: {
       ...figures,
-      grand_total: shares.ai ? grand : time,
+      grand_total: shares.ai ? grand : withoutAiFigures(grand),
       start: `${date(figures.start)}T00:00:00Z`,
       end: `${date(figures.end)}T23:59:59Z`,
       languages: shares.languages ? figures.languages : [],
@@ -99,8 +102,10 @@ async function publicStats(request: Request, ref: string, range: string): Promis
   const { user, timezone, shares, statsVersion } = owner;
   const today = localDateHour(timezone).date;
   const key = [user.id, statsVersion, shares.languages, shares.editors, shares.ai, shares.machines, timezone, user.handle, range, today].join('|');
+  // The owner came from the primary (the gate); the figures may come from a replica that has
+  // replayed the owner's every change known here (lib/db/replicas.ts).
   const serialized = await answers.get(key, ENTRY_MS, async () =>
-    serialize(publicStatsBody(await stats(db, { id: user.id, timezone, handle: user.handle }, range), shares)),
+    serialize(publicStatsBody(await onReplica(db, { user: user.id }, (reader) => stats(reader, { id: user.id, timezone, handle: user.handle }, range), atVersion(user.id, statsVersion)), shares)),
   );
   return publicSerialized(request, serialized, publicStatsCache);
 }

@@ -7,7 +7,7 @@ import { localDateHour, localDay } from '../../local-time';
 import { textProblem } from '../../text';
 import { codedDayAverage } from '../../stats/average';
 import { dayTotals, earliestDate } from '../../stats/queries';
-import { durationText, figures, type WakaUser } from './summaries';
+import { AI_FIGURES, durationText, figures, type WakaUser } from './summaries';
 import { userSpan } from '../../plans/history';
 import { projectParam, unknownProject } from '../../projects/read';
 import { historyStart } from '../../plans/limits';
@@ -245,6 +245,8 @@ export async function stats(db: Db, user: WakaUser & { handle: string }, range: 
       is_category_usage_visible: true,
       user_id: user.id,
       username: user.handle,
+      // The AI figures of grand_total again, flat, where waka-readme-stats reads them.
+      ...Object.fromEntries(AI_FIGURES.map((name) => [name, found.grand_total[name]])) as Pick<typeof found.grand_total, (typeof AI_FIGURES)[number]>,
     },
   };
 }

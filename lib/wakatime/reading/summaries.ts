@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../../db/client';
 import { categoryName, HOUR_CAP_MILLIS } from '../../activity';
-import { ideActivity, userHours } from '../../db/schema';
+import { ideActivity, userDayAiModels, userHours } from '../../db/schema';
 import { localDateHour } from '../../local-time';
 import { eachDay } from '../../dates';
 import { projectTotals } from '../../stats/own';
@@ -65,7 +65,7 @@ interface BucketShares {
   editors: Grouped;
   projects: Grouped;
   totals: Map<string, number>;
-  lines: Map<string, LineChanges>;
+  lines: Map<string, LineChanges & AiSums>;
 }
 
 export interface LineChanges {
@@ -75,7 +75,46 @@ export interface LineChanges {
   human_deletions: number;
 }
 
-const NO_LINES: LineChanges = { ai_additions: 0, ai_deletions: 0, human_additions: 0, human_deletions: 0 };
+/** What AI agents reported over a period (decision 0037), summed from the buckets. */
+interface AiSums {
+  ai_input_tokens: number;
+  ai_output_tokens: number;
+  ai_sessions: number;
+  ai_prompt_events_total: number;
+  ai_prompt_length_sum: number;
+}
+
+/** One AI model's figures over a period. */
+export interface ModelFigures {
+  name: string;
+  lines: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** A period's AI figures: line changes, what AI agents reported, and per model. */
+export type AiFigures = LineChanges & AiSums & { ai_model_breakdown: ModelFigures[] };
+
+/**
+ * The names of the AI figures, as `grand_total` and stats' `data` carry them: what a public answer
+ * leaves out unless the owner shares AI-assisted coding (lib/wakatime/reading/public-stats.ts).
+ */
+export const AI_FIGURES = [
+  'ai_additions', 'ai_deletions', 'human_additions', 'human_deletions',
+  'ai_input_tokens', 'ai_output_tokens', 'ai_sessions', 'ai_prompt_events_total', 'ai_prompt_length_sum', 'ai_model_breakdown',
+] as const satisfies readonly (keyof AiFigures)[];
+
+/** `figures` without its AI figures (AI_FIGURES). */
+export function withoutAiFigures<T extends object>(figures: T): Omit<T, (typeof AI_FIGURES)[number]> {
+  const rest = { ...figures } as Record<string, unknown>;
+  for (const name of AI_FIGURES) delete rest[name];
+  return rest as Omit<T, (typeof AI_FIGURES)[number]>;
+}
+
+const NO_LINES: LineChanges & AiSums = {
+  ai_additions: 0, ai_deletions: 0, human_additions: 0, human_deletions: 0,
+  ai_input_tokens: 0, ai_output_tokens: 0, ai_sessions: 0, ai_prompt_events_total: 0, ai_prompt_length_sum: 0,
+};
 
 const noShares = (): BucketShares => ({
   categories: new Grouped(),
@@ -112,10 +151,11 @@ async function bucketShares(db: Db, user: WakaUser, from: string, to: string, pe
     `CASE WHEN GROUPING(category) = 0 THEN 1 WHEN GROUPING(os) = 0 THEN 2 WHEN GROUPING(machine) = 0 THEN 3${byFilter ? ' WHEN GROUPING(language) = 0 THEN 5 WHEN GROUPING(editor) = 0 THEN 6 WHEN GROUPING(project) = 0 THEN 7' : ''} ELSE 4 END`,
   );
   const name = sql.raw(`coalesce(category, os, machine${byFilter ? ', language, editor, project' : ''})`);
-  const found = await rows<{ set: number; period: string; name: string | null; millis: number } & LineChanges>(
+  const found = await rows<{ set: number; period: string; name: string | null; millis: number } & LineChanges & AiSums>(
     db,
     sql`WITH b AS (
           SELECT ${period} AS period, a.category, a.os, a.machine, a.language, a.editor, a.project, a.ai_additions, a.ai_deletions, a.human_additions, a.human_deletions,
+                 a.ai_input_tokens, a.ai_output_tokens, a.ai_sessions, a.ai_prompt_events, a.ai_prompt_length_sum,
                  a.millis * least(1, ${HOUR_CAP_MILLIS}::float8 / nullif(h.millis, 0)) AS capped
           FROM ${a} a LEFT JOIN ${h} h ON h.user_id = a.user_id AND h.date = a.date AND h.hour = a.hour
           WHERE a.user_id = ${user.id}::uuid AND a.date BETWEEN ${from} AND ${to} ${project !== undefined ? sql`AND a.project = ${project}` : sql``}
@@ -123,7 +163,9 @@ async function bucketShares(db: Db, user: WakaUser, from: string, to: string, pe
         )
         SELECT ${set} AS set, period, ${name} AS name, coalesce(sum(capped), 0)::float8 AS millis,
                sum(ai_additions)::float8 AS ai_additions, sum(ai_deletions)::float8 AS ai_deletions,
-               sum(human_additions)::float8 AS human_additions, sum(human_deletions)::float8 AS human_deletions
+               sum(human_additions)::float8 AS human_additions, sum(human_deletions)::float8 AS human_deletions,
+               sum(ai_input_tokens)::float8 AS ai_input_tokens, sum(ai_output_tokens)::float8 AS ai_output_tokens, sum(ai_sessions)::float8 AS ai_sessions,
+               sum(ai_prompt_events)::float8 AS ai_prompt_events_total, sum(ai_prompt_length_sum)::float8 AS ai_prompt_length_sum
         FROM b GROUP BY GROUPING SETS (${sets})`,
   );
   const shares = noShares();
@@ -138,10 +180,33 @@ async function bucketShares(db: Db, user: WakaUser, from: string, to: string, pe
     else if (r.set === 7) shares.projects.add(r.period, r.name || '(no project)', millis);
     else if (r.set === 4) {
       shares.totals.set(r.period, millis);
-      shares.lines.set(r.period, { ai_additions: Number(r.ai_additions), ai_deletions: Number(r.ai_deletions), human_additions: Number(r.human_additions), human_deletions: Number(r.human_deletions) });
+      shares.lines.set(r.period, Object.fromEntries(Object.keys(NO_LINES).map((k) => [k, Number(r[k as keyof AiSums]) || 0])) as unknown as LineChanges & AiSums);
     }
   }
   return shares;
+}
+
+/**
+ * Each AI model's lines and tokens per period (user_day_ai_models), most lines first: kept per day
+ * for the whole account, so none for figures filtered by project or language.
+ */
+async function modelShares(db: Db, user: WakaUser, from: string, to: string, per: Per): Promise<Map<string, ModelFigures[]>> {
+  const m = userDayAiModels;
+  const period = per === 'day' ? sql`to_char(${m.date}, 'YYYY-MM-DD')` : sql`''`;
+  const found = await rows<{ period: string; name: string; lines: number; input_tokens: number; output_tokens: number }>(
+    db,
+    sql`SELECT ${period} AS period, ${m.model} AS name, sum(${m.lines})::float8 AS lines, sum(${m.inputTokens})::float8 AS input_tokens, sum(${m.outputTokens})::float8 AS output_tokens
+        FROM ${m} WHERE ${m.userId} = ${user.id}::uuid AND ${m.date} BETWEEN ${from} AND ${to}
+        GROUP BY 1, 2 HAVING sum(${m.lines}) > 0 OR sum(${m.inputTokens}) > 0 OR sum(${m.outputTokens}) > 0
+        ORDER BY 1, 3 DESC, sum(${m.inputTokens}) + sum(${m.outputTokens}) DESC, 2`,
+  );
+  const byPeriod = new Map<string, ModelFigures[]>();
+  for (const r of found) {
+    const list = byPeriod.get(r.period) ?? [];
+    byPeriod.set(r.period, list);
+    list.push({ name: r.name, lines: Number(r.lines), input_tokens: Number(r.input_tokens), output_tokens: Number(r.output_tokens) });
+  }
+  return byPeriod;
 }
 
 /** Milliseconds per period and name. */
@@ -187,7 +252,7 @@ export interface WakaUser {
 
 /** One period's figures in WakaTime's shapes. */
 export interface Figures {
-  grand_total: { digital: string; hours: number; minutes: number; text: string; total_seconds: number } & LineChanges;
+  grand_total: { digital: string; hours: number; minutes: number; text: string; total_seconds: number } & AiFigures;
   categories: WakaDuration[];
   languages: WakaDuration[];
   editors: WakaDuration[];
@@ -201,7 +266,7 @@ export interface Figures {
  * dashboard shows them (every hour capped at 3600 s): totals, languages, editors, projects, and
  * from the buckets over all history categories (as WakaTime names them), operating systems and
  * machines (those of buckets stored before they were kept are left out), with the AI and human
- * line changes in `grand_total`. With `project` or `language`, the figures of that project or
+ * line changes, what AI agents reported and the figures per AI model in `grand_total`. With `project` or `language`, the figures of that project or
  * language alone (a hidden project's name left out of the projects, as everywhere but the owner's
  * project list).
  */
@@ -219,8 +284,9 @@ export async function figures(
   const scope = { userId: user.id };
   // Dates before the plan's window of history are answered, with nothing in them (lib/plans/history.ts).
   const shown = await userSpan(db, user.id, from, to, localDateHour(user.timezone).date);
-  const [shares, whole] = await Promise.all([
+  const [shares, models, whole] = await Promise.all([
     shown.from <= shown.to ? bucketShares(db, user, shown.from, shown.to, per, { project, language }) : noShares(),
+    shown.from <= shown.to && !filtered ? modelShares(db, user, shown.from, shown.to, per) : new Map<string, ModelFigures[]>(),
     // The whole account: from the rollups, which hold the capped totals and every language and editor.
     !filtered
       ? Promise.all([
@@ -255,7 +321,15 @@ export async function figures(
       return [
         period,
         {
-          grand_total: { digital: grand.digital, hours: grand.hours, minutes: grand.minutes, text: grand.text, total_seconds: grand.total_seconds, ...(shares.lines.get(period) ?? NO_LINES) },
+          grand_total: {
+            digital: grand.digital,
+            hours: grand.hours,
+            minutes: grand.minutes,
+            text: grand.text,
+            total_seconds: grand.total_seconds,
+            ...(shares.lines.get(period) ?? NO_LINES),
+            ai_model_breakdown: models.get(period) ?? [],
+          },
           categories: durations(scaled(shares.categories.of(period), total, categoryName('coding')), total),
           languages: durations(seconds(byLanguage.of(period)), total),
           editors: durations(seconds(byEditor.of(period)), total),

@@ -159,8 +159,28 @@ export function checkHeartbeat(item: unknown, ctx: CheckContext): Heartbeat | st
     aiLines: h.ai_line_changes ?? 0,
     humanLines: h.human_line_changes ?? 0,
     isWrite: (item as Record<string, unknown>).is_write === true,
+    ...aiReport(ctx, h, origin),
   };
 }
+
+/**
+ * What an AI agent reported with a heartbeat (decision 0037), only what it did report: the
+ * session as a keyed digest of its id (never the id), tokens, the prompt's length and the model
+ * its User-Agent names.
+ */
+function aiReport(ctx: CheckContext, h: { ai_session?: string | null; ai_input_tokens?: number | null; ai_output_tokens?: number | null; ai_prompt_length?: number | null }, origin: Origin): Partial<Heartbeat> {
+  const session = h.ai_session?.trim();
+  const report: Partial<Heartbeat> = {};
+  if (session) report.aiSession = digestOf(ctx, AI_SESSION, session);
+  if (h.ai_input_tokens) report.aiInputTokens = h.ai_input_tokens;
+  if (h.ai_output_tokens) report.aiOutputTokens = h.ai_output_tokens;
+  if (h.ai_prompt_length) report.aiPromptLength = h.ai_prompt_length;
+  if (origin.model) report.aiModel = origin.model;
+  return report;
+}
+
+/** The type an AI session's digest is made under: never one of a heartbeat's types, so never an entity's digest. */
+const AI_SESSION = '\u0000ai_session';
 
 /** A machine's name as it is kept: a plain name of at most 64 characters, trimmed; anything else is no name (''). */
 export function machineName(value: unknown): string {

@@ -34,6 +34,22 @@ const lineChanges = (field: string) =>
     .nullish()
     .meta({ description: `Net lines ${field.startsWith('ai') ? 'an AI agent' : 'the person'} changed with this heartbeat (negative: more deleted), as wakatime-cli sends them; summed per hour over all history.` });
 
+/** The most tokens one heartbeat may report, either way (wakatime-cli sends those used since its previous heartbeat). */
+export const MAX_AI_TOKENS = 100_000_000;
+/** The longest prompt one heartbeat may report, in characters. */
+export const MAX_PROMPT_LENGTH = 10_000_000;
+/** The longest AI session id kept (as a digest). */
+export const MAX_AI_SESSION = 255;
+
+const aiCount = (field: string, max: number, description: string) =>
+  z
+    .number({ error: `${field} must be an integer` })
+    .int({ error: `${field} must be an integer` })
+    .min(0, { error: `${field} must be at least 0` })
+    .max(max, { error: `${field} must be at most ${max}` })
+    .nullish()
+    .meta({ description });
+
 /** One heartbeat as WakaTime's clients send it. Fields not named here are ignored; none is stored unless named. */
 export const heartbeatSchema = z
   .object({
@@ -52,6 +68,14 @@ export const heartbeatSchema = z
     hostname: z.unknown().optional().meta({ description: "The machine's name, when the request has no `X-Machine-Name`; one that is not a short plain name (at most 64 characters) is left out." }),
     ai_line_changes: lineChanges('ai_line_changes'),
     human_line_changes: lineChanges('human_line_changes'),
+    ai_session: z
+      .string({ error: 'ai_session must be a string' })
+      .max(MAX_AI_SESSION, { error: `ai_session must be at most ${MAX_AI_SESSION} characters` })
+      .nullish()
+      .meta({ description: "The AI agent's session id, as wakatime-cli sends it: each session counts once per user (`ai_sessions`), in the hour of the first heartbeat naming it; kept only as a digest." }),
+    ai_input_tokens: aiCount('ai_input_tokens', MAX_AI_TOKENS, 'Tokens the AI agent read since its previous heartbeat, as wakatime-cli sends them; summed per hour.'),
+    ai_output_tokens: aiCount('ai_output_tokens', MAX_AI_TOKENS, 'Tokens the AI agent wrote since its previous heartbeat; summed per hour.'),
+    ai_prompt_length: aiCount('ai_prompt_length', MAX_PROMPT_LENGTH, "The length in characters of the person's prompt this heartbeat carries (never the prompt): counted (`ai_prompt_events_total`) and summed per hour."),
     branch: z.unknown().optional(),
     lines: z.unknown().optional(),
     lineno: z.unknown().optional(),
@@ -115,6 +139,8 @@ const plainAgent = (v: unknown) => absent(v) || (typeof v === 'string' && v.leng
  * schema.
  */
 const plainLines = (v: unknown) => absent(v) || (Number.isInteger(v) && Math.abs(v as number) <= MAX_LINE_CHANGES);
+const plainCount = (v: unknown, max: number) => absent(v) || (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= max);
+const plainSession = (v: unknown) => absent(v) || (typeof v === 'string' && v.length <= MAX_AI_SESSION);
 
 export function quickHeartbeat(item: Record<string, unknown>, checks = unremembered): HeartbeatInput | null {
   const { entity, type, category, project, alternate_project: alternate, language, user_agent: userAgent, plugin, ai_line_changes: ai, human_line_changes: human } = item;
@@ -124,6 +150,8 @@ export function quickHeartbeat(item: Record<string, unknown>, checks = unremembe
   if (time === null) return null;
   if (!plainName(category, 64, checks) || !plainName(project, 255, checks) || !plainName(alternate, 255, checks) || !plainName(language, 64, checks)) return null;
   if (!plainAgent(userAgent) || !plainAgent(plugin) || !plainLines(ai) || !plainLines(human)) return null;
+  const { ai_session: session, ai_input_tokens: input, ai_output_tokens: output, ai_prompt_length: prompt } = item;
+  if (!plainSession(session) || !plainCount(input, MAX_AI_TOKENS) || !plainCount(output, MAX_AI_TOKENS) || !plainCount(prompt, MAX_PROMPT_LENGTH)) return null;
   return {
     entity,
     type: (type ?? 'file') as HeartbeatInput['type'],
@@ -137,5 +165,9 @@ export function quickHeartbeat(item: Record<string, unknown>, checks = unremembe
     hostname: item.hostname,
     ai_line_changes: ai as number | null | undefined,
     human_line_changes: human as number | null | undefined,
+    ai_session: session as string | null | undefined,
+    ai_input_tokens: input as number | null | undefined,
+    ai_output_tokens: output as number | null | undefined,
+    ai_prompt_length: prompt as number | null | undefined,
   };
 }

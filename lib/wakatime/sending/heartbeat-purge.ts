@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { rows, type Db } from '../../db/client';
 import { col, cols } from '../../db/names';
-import { heartbeats, lateHeartbeatKeys, users } from '../../db/schema';
+import { heartbeats, lateHeartbeatKeys, userAiSessions, users } from '../../db/schema';
 import { AHEAD_LIMIT_MS, GAP_MS, LATE_LIMIT_MS } from './heartbeat';
 
 let lastPurge = 0;
@@ -59,7 +60,7 @@ async function inBatches(db: Db, statement: SQL): Promise<void> {
  */
 export async function purgeOldHeartbeats(db: Db, now = Date.now()): Promise<void> {
   const before = now - LATE_LIMIT_MS - AHEAD_LIMIT_MS - GAP_MS;
-  const [h, u, k] = [heartbeats, users, lateHeartbeatKeys];
+  const [h, u, k, a] = [heartbeats, users, lateHeartbeatKeys, userAiSessions];
   const due = sql`${u.heartbeatsSince} < ${before} OR ${u.lateHeartbeatsUntil} < ${now}`;
   const key = heartbeatKeySql(col(h.at), col(h.type), col(h.entityDigest));
   await inBatches(
@@ -81,15 +82,22 @@ export async function purgeOldHeartbeats(db: Db, now = Date.now()): Promise<void
     )
     SELECT count(*)::int AS n FROM gone`,
   );
-  await inBatches(
+  await forgetPast(db, k, [k.userId, k.key], k.forgetAfter, now);
+  // AI sessions past their horizon (one named again after it would count once more).
+  await forgetPast(db, a, [a.userId, a.session], a.forgetAfter, now);
+  // A late batch since raised it past now, and keeps its rows until then.
+  await db.execute(sql`UPDATE ${u} SET ${col(u.lateHeartbeatsUntil)} = NULL WHERE ${u.lateHeartbeatsUntil} < ${now}`);
+}
+
+/** Deletes a table's rows whose `forgetAfter` has passed, through its index, in batches. */
+function forgetPast(db: Db, table: PgTable, key: PgColumn[], forgetAfter: PgColumn, now: number): Promise<void> {
+  return inBatches(
     db,
     sql`
     WITH gone AS (
-      DELETE FROM ${k} WHERE (${cols(k.userId, k.key)}) IN (SELECT ${cols(k.userId, k.key)} FROM ${k} WHERE ${k.forgetAfter} < ${now} LIMIT ${PURGE_BATCH})
+      DELETE FROM ${table} WHERE (${cols(...key)}) IN (SELECT ${cols(...key)} FROM ${table} WHERE ${forgetAfter} < ${now} LIMIT ${PURGE_BATCH})
       RETURNING 1
     )
     SELECT count(*)::int AS n FROM gone`,
   );
-  // A late batch since raised it past now, and keeps its rows until then.
-  await db.execute(sql`UPDATE ${u} SET ${col(u.lateHeartbeatsUntil)} = NULL WHERE ${u.lateHeartbeatsUntil} < ${now}`);
 }

@@ -2,7 +2,7 @@ import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { compiled, preparedRows, type Db } from '../../db/client';
 import { col, cols, selected } from '../../db/names';
-import { heartbeats, lateHeartbeatKeys, users } from '../../db/schema';
+import { heartbeats, lateHeartbeatKeys, userAiSessions, userDayAiModels, users } from '../../db/schema';
 import { untilDefaults } from '../../ingest/rows';
 import { admitCtes, admittedColumns, desktopWrites, ideWrites } from '../../ingest/store';
 import type { Admission, Admit, AdmitResult } from '../../auth/write-token';
@@ -38,8 +38,11 @@ const keyOf = (c: string) => heartbeatKeySql(sql.raw(`${c}.at`), sql.raw(`${c}.t
  * with their credits and the changed ones updated; each change of credit cut into quarter hours, as
  * local dates and hours of its zone, and sent to the buckets as time added or subtracted by the
  * write statement's CTEs (lib/ingest/store.ts), with every dimension of the bucket (category,
- * machine, system, AI agent); each new heartbeat's line changes added to the bucket of its own
- * hour. The insert has no ON CONFLICT: with `ok` no other batch of the user can commit, `fresh`
+ * machine, system, AI agent); each new heartbeat's line changes, and what an AI agent reported
+ * with it (tokens, a prompt's length, a session not named before: user_ai_sessions), added to the
+ * bucket of its own hour, never spread over a gap, and its model's figures to the day's
+ * (user_day_ai_models; decision 0037). Only new heartbeats (`fresh`) add them: one sent again adds
+ * nothing. The insert has no ON CONFLICT: with `ok` no other batch of the user can commit, `fresh`
  * holds none stored and the batch none twice (DistinctHeartbeats), so a conflict would mean credits
  * computed wrongly: the statement fails whole instead (skipping rows would cost a speculative
  * insert per heartbeat: docs/scaling.md).
@@ -56,7 +59,7 @@ const heartbeatStatement = compiled<
   { user: string; zone: string; beats: string; earliest: number; since: number | null; late_before: number; keep_until: number; remember_until: number; agents?: string; token?: string },
   { limits: WriteLimits | null; agents: boolean }
 >(({ limits, agents }) => {
-  const [h, u, k] = [heartbeats, users, lateHeartbeatKeys];
+  const [h, u, k, s, m] = [heartbeats, users, lateHeartbeatKeys, userAiSessions, userDayAiModels];
   // With an admission (lib/auth/write-token.ts), the same statement checks the token and counts the request.
   const admission = limits ? sql`${admitCtes({ tokenId: sql.placeholder('token'), timeZone: sql.placeholder('zone'), limits })},` : sql``;
   const user = { id: sql.placeholder('user') };
@@ -89,7 +92,10 @@ const heartbeatStatement = compiled<
              e->>3 AS category, e->>4 AS language,
              ${aliasedInSnapshot(user.id, sql`e->>5`)} AS project, e->>6 AS editor, e->>7 AS os, e->>8 AS app,
              nullif(e->>9, '') AS machine, nullif(e->>10, '') AS ai_agent, nullif((e->>11)::int, 0) AS ai_lines, nullif((e->>12)::int, 0) AS human_lines,
-             CASE WHEN e->>13 = '1' THEN true END AS is_write
+             CASE WHEN e->>13 = '1' THEN true END AS is_write,
+             CASE WHEN coalesce(e->>14, '') <> '' THEN ('x' || lpad(e->>14, 16, '0'))::bit(64)::bigint END AS ai_session,
+             coalesce((e->>15)::bigint, 0) AS ai_input_tokens, coalesce((e->>16)::bigint, 0) AS ai_output_tokens,
+             coalesce((e->>17)::bigint, 0) AS ai_prompt_length, nullif(e->>18, '') AS ai_model
       FROM jsonb_array_elements(${sql.placeholder('beats')}::text::jsonb) AS e
       WHERE (SELECT ok FROM user_lock)
     ),
@@ -151,20 +157,47 @@ const heartbeatStatement = compiled<
       GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
       HAVING sum(millis) <> 0
     ),
-    -- Each new heartbeat's line changes, in the bucket of its own local hour.
+    -- The AI sessions the new heartbeats name that none named before: each counts once, with
+    -- the first heartbeat of the batch that names it.
+    sessions_new AS (
+      INSERT INTO ${s} (${cols(s.userId, s.session, s.forgetAfter)})
+      SELECT ${user.id}::uuid, ai_session, ${sql.placeholder('remember_until')}::bigint FROM fresh WHERE type <> 'app' AND ai_session IS NOT NULL GROUP BY ai_session ORDER BY ai_session
+      ON CONFLICT DO NOTHING
+      RETURNING ${s.session} AS session
+    ),
+    -- Each new heartbeat's line changes and AI report, in the bucket of its own local hour.
     lines AS MATERIALIZED (
       SELECT local::date AS date, extract(hour FROM local)::smallint AS hour, language, project, editor, category, coalesce(machine, '') AS machine, os, coalesce(ai_agent, '') AS ai_agent,
-             greatest(ai_lines, 0)::bigint AS ai_additions, greatest(-ai_lines, 0)::bigint AS ai_deletions,
-             greatest(human_lines, 0)::bigint AS human_additions, greatest(-human_lines, 0)::bigint AS human_deletions
-      FROM (SELECT *, to_timestamp(at / 1000.0) AT TIME ZONE ${zone} AS local FROM fresh WHERE type <> 'app' AND (ai_lines IS NOT NULL OR human_lines IS NOT NULL)) AS f
+             greatest(coalesce(ai_lines, 0), 0)::bigint AS ai_additions, greatest(-coalesce(ai_lines, 0), 0)::bigint AS ai_deletions,
+             greatest(coalesce(human_lines, 0), 0)::bigint AS human_additions, greatest(-coalesce(human_lines, 0), 0)::bigint AS human_deletions,
+             CASE WHEN first_of_session AND ai_session IN (SELECT session FROM sessions_new) THEN 1 ELSE 0 END::bigint AS ai_sessions,
+             ai_input_tokens, ai_output_tokens, CASE WHEN ai_prompt_length > 0 THEN 1 ELSE 0 END::bigint AS ai_prompt_events,
+             ai_prompt_length AS ai_prompt_length_sum, ai_model
+      FROM (SELECT *, to_timestamp(at / 1000.0) AT TIME ZONE ${zone} AS local,
+                   ai_session IS NOT NULL AND row_number() OVER (PARTITION BY ai_session ORDER BY at, type, digest) = 1 AS first_of_session
+            FROM fresh WHERE type <> 'app'
+              AND (ai_lines IS NOT NULL OR human_lines IS NOT NULL OR ai_session IS NOT NULL OR ai_input_tokens > 0 OR ai_output_tokens > 0 OR ai_prompt_length > 0)) AS f
+    ),
+    -- Each model's AI line changes and tokens, added to its day.
+    models AS (
+      INSERT INTO ${m} (${cols(m.userId, m.date, m.model, m.lines, m.inputTokens, m.outputTokens)})
+      SELECT ${user.id}::uuid, date, ai_model, sum(ai_additions + ai_deletions), sum(ai_input_tokens), sum(ai_output_tokens)
+      FROM lines WHERE ai_model IS NOT NULL GROUP BY date, ai_model
+      HAVING sum(ai_additions + ai_deletions) > 0 OR sum(ai_input_tokens) > 0 OR sum(ai_output_tokens) > 0
+      ORDER BY date, ai_model
+      ON CONFLICT (${cols(m.userId, m.date, m.model)}) DO UPDATE
+        SET ${col(m.lines)} = ${m.lines} + excluded.${col(m.lines)}, ${col(m.inputTokens)} = ${m.inputTokens} + excluded.${col(m.inputTokens)},
+            ${col(m.outputTokens)} = ${m.outputTokens} + excluded.${col(m.outputTokens)}
     ),
     ${ideWrites(
       user.id,
       sql`SELECT date, hour, language, project, editor, category, machine, os, ai_agent, millis, 0::bigint AS lines,
-                 0::bigint AS ai_additions, 0::bigint AS ai_deletions, 0::bigint AS human_additions, 0::bigint AS human_deletions
+                 0::bigint AS ai_additions, 0::bigint AS ai_deletions, 0::bigint AS human_additions, 0::bigint AS human_deletions,
+                 0::bigint AS ai_sessions, 0::bigint AS ai_input_tokens, 0::bigint AS ai_output_tokens, 0::bigint AS ai_prompt_events, 0::bigint AS ai_prompt_length_sum
           FROM credits WHERE NOT desktop
           UNION ALL
-          SELECT date, hour, language, project, editor, category, machine, os, ai_agent, 0, 0, ai_additions, ai_deletions, human_additions, human_deletions FROM lines`,
+          SELECT date, hour, language, project, editor, category, machine, os, ai_agent, 0, 0, ai_additions, ai_deletions, human_additions, human_deletions,
+                 ai_sessions, ai_input_tokens, ai_output_tokens, ai_prompt_events, ai_prompt_length_sum FROM lines`,
       sql``,
       { signed: true, version: false },
     )},
@@ -197,13 +230,13 @@ function agentsToRecord(userId: string, seen: readonly SeenAgent[], now: number)
   return due.length > 0 ? JSON.stringify(due.map((a) => [a.value, a.editor, a.os])) : null;
 }
 
-/** A heartbeat's machine, AI agent, line changes and is_write (1 for true) when it has none. */
-const NO_EXTRAS = ['', '', 0, 0, 0] as const;
+/** A heartbeat's machine, AI agent, line changes, is_write (1 for true) and AI report (session, tokens, prompt, model) when it has none. */
+const NO_EXTRAS = ['', '', 0, 0, 0, '', 0, 0, 0, ''] as const;
 
 /**
  * A batch as the statement receives it: one JSON parameter, a row per heartbeat, times as
  * milliseconds after the earliest and digests in hexadecimal (small numbers and short strings),
- * machine, AI agent, line changes and is_write only up to the last that is not none (most heartbeats have
+ * machine, AI agent, line changes, is_write and AI report only up to the last that is not none (most heartbeats have
  * none: the statement reads a missing one as none); `since`, the earliest heartbeat not late
  * (null: none), what `heartbeats_since` may move to.
  */
@@ -216,7 +249,10 @@ export function statementBatch(batch: readonly Heartbeat[], lateBefore: number):
   }
   const rows = batch.map((b) => [
     b.at - earliest, b.type, digestHex(b.digest), b.category, b.language, b.project, b.editor, b.os, b.app,
-    ...untilDefaults<string | number>([b.machine, b.agent, b.aiLines, b.humanLines, b.isWrite ? 1 : 0], NO_EXTRAS),
+    ...untilDefaults<string | number>(
+      [b.machine, b.agent, b.aiLines, b.humanLines, b.isWrite ? 1 : 0, b.aiSession ? digestHex(b.aiSession) : '', b.aiInputTokens ?? 0, b.aiOutputTokens ?? 0, b.aiPromptLength ?? 0, b.aiModel ?? ''],
+      NO_EXTRAS,
+    ),
   ]);
   return { beats: JSON.stringify(rows), earliest, since: Number.isFinite(since) ? since : null };
 }

@@ -34,6 +34,16 @@ export interface Heartbeat {
   humanLines: number;
   /** The heartbeat's is_write (a save) as sent: only `true` is true; absent or anything else is false. */
   isWrite?: boolean;
+  /**
+   * What an AI agent reported with it (wakatime-cli's ai_session, ai_input_tokens,
+   * ai_output_tokens, ai_prompt_length; decision 0037), absent or 0 when nothing: the session as a
+   * keyed digest of its id, and the model named in the User-Agent ('' none).
+   */
+  aiSession?: number;
+  aiInputTokens?: number;
+  aiOutputTokens?: number;
+  aiPromptLength?: number;
+  aiModel?: string;
 }
 
 /** A User-Agent a request's heartbeats came with, and what it says (lib/wakatime/sending/user-agent.ts). */

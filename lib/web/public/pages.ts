@@ -2,6 +2,7 @@ import { unstable_cache } from 'next/cache';
 import { notFound } from 'next/navigation';
 import { dayTag, handleTag, COMMUNITY_TAG } from '../../cache/tags';
 import { getDb } from '../../db/client';
+import { atVersion, onReplica } from '../../db/replicas';
 import { ApiError } from '../../http/problem';
 import { decodedSegment } from '../../http/url';
 import { isHandle, isUuid } from '../../ids';
@@ -57,7 +58,7 @@ export async function profileData(segment: string) {
       publicChartData('weekly', { user: handle, weeks: '12' }),
     ]);
     // AI-assisted coding over the same days, only while the owner shares it (share_ai).
-    const ai = owner.shares.ai ? await sharedAi(owner.user.id, time.range) : null;
+    const ai = owner.shares.ai ? await sharedAi(owner.user.id, owner.statsVersion, time.range) : null;
     // The one daily average of the dashboard and the WakaTime API (over the days with coding), not
     // the time chart's over every date (that route's contract); the page and its card say so.
     const average = Math.round(codedDayAverage(time.days.map((d) => d.seconds)).average);
@@ -73,8 +74,11 @@ export async function profileData(segment: string) {
 }
 
 /** A user's AI-assisted coding time and the AI and human line changes of the dates. */
-async function sharedAi(userId: string, range: { from: string; to: string }) {
+async function sharedAi(userId: string, version: number, range: { from: string; to: string }) {
   const db = await getDb();
-  const [millis, lines] = await Promise.all([aiMillis(db, userId, range.from, range.to), lineTotals(db, userId, range.from, range.to)]);
+  const [millis, lines] = await onReplica(db, { user: userId }, (reader) =>
+    Promise.all([aiMillis(reader, userId, range.from, range.to), lineTotals(reader, userId, range.from, range.to)]),
+    atVersion(userId, version),
+  );
   return { seconds: Math.round(millis / 1000), ...lines };
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "user_ai_sessions" ADD COLUMN "forget_after" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "user_ai_sessions_forget_idx" ON "user_ai_sessions" USING btree ("forget_after");
