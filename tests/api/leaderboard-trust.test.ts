@@ -138,10 +138,14 @@ describe('leaderboards people can trust', () => {
     const after = await siteTotal();
     expect(after).toBeLessThan(before - 20 * 3600);
     if (other) {
-      await other.changes.heard();
-      const deadline = Date.now() + 5000;
-      while (!heardThere.includes(cheater.user.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      expect(heardThere).toEqual(expect.arrayContaining([cheater.user.id, LEADERBOARD_TAG]));
+      // Told over the change feed; behind a transaction pooler none is received, and each read
+      // asks the database for the snapshot's revision instead.
+      if (process.env.TEST_DB === 'postgres') {
+        await other.changes.heard();
+        const deadline = Date.now() + 5000;
+        while (!heardThere.includes(cheater.user.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect(heardThere).toEqual(expect.arrayContaining([cheater.user.id, LEADERBOARD_TAG]));
+      }
       const page = await leaderboardPage(other.db, { range: '7d', language: null, page: 1, limit: 100 });
       expect(page.entries.map((e) => e.user.handle)).not.toContain(cheater.user.handle);
       await other.close();

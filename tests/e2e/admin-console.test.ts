@@ -4,7 +4,8 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { programPath } from '../../scripts/build';
-import { arrivesAt, axe, chromiumFlags, chromiumPath, describeViolation, pageWidth, watchErrors } from '../helpers/audit';
+import { chromiumFlags, chromiumPath } from '../helpers/audit';
+import { arrivesAt, expectAccessibleEverywhere, watchErrors } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 // The operator's console in Chromium against the production server: a signed-out visitor and a
@@ -106,16 +107,7 @@ describe.skipIf(!hasChromium)("the operator's console", () => {
     const figures = page.locator('section[aria-labelledby="figures"]');
     await expect(figures.textContent()).resolves.toMatch(/Accounts\s*2/);
     await expect(figures.textContent()).resolves.toMatch(/Mail queue\s*0/);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: 844 });
-      expect(await pageWidth(page)).toBe(width);
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme });
-        expect([width, colorScheme, (await axe(page)).violations.map(describeViolation)]).toEqual([width, colorScheme, []]);
-      }
-    }
-    await page.setViewportSize({ width: 1366, height: 900 });
-    await page.emulateMedia({ colorScheme: 'light' });
+    await expectAccessibleEverywhere(page);
 
     // One click hides; the notice says so, the queue offers to show again, the log names the operator.
     await flags.getByRole('button', { name: `Hide: bot${uniq}` }).first().click();

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { arrivesAt, axe, describeViolation, pageWidth, watchErrors } from '../helpers/audit';
+import { axe, describeViolation, pageWidth } from '../helpers/audit';
+import { arrivesAt, expectAccessibleEverywhere, watchErrors } from '../helpers/pages';
 
 // The dashboard a returning user sees, and the way in, in Chromium against `next start`: signing
 // up signs in; the home page shows the lines of ~/.wakatime.cfg; "Make a key" still shows its key
@@ -541,15 +542,7 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
     // The merge can be undone from the project it went to: alpha has its own time again.
     const merged = tab.locator('section[aria-labelledby="p-merges"]');
     await expect(merged.textContent()).resolves.toMatch(/“alpha”, 1 hr 30 mins, merged \d{4}-\d\d-\d\d \d\d:\d\d/);
-    for (const width of [1366, 390]) {
-      await tab.setViewportSize({ width, height: 844 });
-      expect(await pageWidth(tab)).toBe(width);
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await tab.emulateMedia({ colorScheme });
-        expect([width, colorScheme, (await axe(tab)).violations.map(describeViolation)]).toEqual([width, colorScheme, []]);
-      }
-    }
-    await tab.setViewportSize({ width: 1366, height: 900 });
+    await expectAccessibleEverywhere(tab);
     await merged.getByRole('button', { name: 'Split “alpha” back out' }).click();
     await arrivesAt(tab, /\/dashboard\/projects\/alpha\?notice=split/);
     await expect(tab.locator('section[aria-labelledby="p-days"]').textContent()).resolves.toContain('1 hr 30 mins');

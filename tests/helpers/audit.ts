@@ -3,7 +3,6 @@ import type { AxeResults } from 'axe-core';
 import { launch } from 'chrome-launcher';
 import runLighthouse, { type Result } from 'lighthouse';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
 
 // The audits of the public pages: Lighthouse (mobile, simulated throttling) in a fresh Chromium of
 // its own, axe in a page that playwright-core opened, and the page's width.
@@ -204,19 +203,4 @@ export function smallText(on: Page): Promise<string[]> {
     }
     return out.slice(0, 10);
   });
-}
-
-/** A watcher that collects a page's script errors and console errors (but a 404 it asks for on purpose) into `errors`. */
-export function watchErrors(errors: string[]) {
-  return (page: Page): Page => {
-    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && !/status of 404/.test(m.text()) && errors.push(`${page.url()}: ${m.text()}`));
-    return page;
-  };
-}
-
-/** Waits until the page has arrived at `url` (a form's redirect, a link) and its requests have settled. */
-export async function arrivesAt(page: Page, url: RegExp): Promise<void> {
-  await expect.poll(() => page.url(), { timeout: 20_000 }).toMatch(url);
-  await page.waitForLoadState('networkidle');
 }
