@@ -127,3 +127,6 @@ export function withWakatimeKey(scope: ScopeRule, handler: (ctx: WakaContext) =>
     }
   };
 }
+
+/** The Authorization header wakatime-cli sends with a key (Basic, the key in base64), as this service's requests to another carry it. */
+export const basicAuth = (key: string): string => `Basic ${Buffer.from(key, 'utf8').toString('base64')}`;

@@ -1,6 +1,7 @@
 import { outboundBytes, OutboundError, type OutboundPolicy } from '../../http/outbound';
 import { remoteText } from '../../text';
 import { MAX_DUMP_USER_AGENTS } from './dump-origins';
+import { basicAuth } from '../api-key';
 import { readMachineNamesPage, readUserAgentsPage, type ListPage } from './user-agents-fetch';
 
 // What an import by key (lib/wakatime/importing/remote.ts) asks another server: WakaTime's API or a
@@ -80,7 +81,7 @@ export class RemoteServer {
       const answer = await outboundBytes(`${this.base}/${path}`, this.policy, {
         method: init.method ?? 'GET',
         headers: {
-          authorization: `Basic ${Buffer.from(this.key).toString('base64')}`,
+          authorization: basicAuth(this.key),
           accept: 'application/json',
           'user-agent': 'Codetally-import',
           ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}),

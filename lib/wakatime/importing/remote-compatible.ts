@@ -1,3 +1,4 @@
+import { addDays, eachDay } from '../../dates';
 import type { Db } from '../../db/client';
 import { userAddresses } from '../../http/outbound';
 import { isTimeZone, localDateHour } from '../../local-time';
@@ -26,9 +27,6 @@ const FALLBACK_DAYS = 365;
 /** The earliest heartbeat taken (WakaTime began in 2013). */
 const EARLIEST = Date.UTC(2000, 0, 1);
 
-const DAY_MS = 86_400_000;
-const dayNumber = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
-const dateOfNumber = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
 
 const dataOf = (body: unknown): Record<string, unknown> => {
   const data = (body as { data?: unknown })?.data;
@@ -53,7 +51,7 @@ async function firstDay(server: RemoteServer, account: Record<string, unknown>, 
     if (!(err instanceof RemoteError) || err.status === undefined || err.status === 401 || err.status === 403) throw err;
   }
   const found = dateIn(range.start_date, zone) ?? dateIn(range.start, zone) ?? dateIn(account.created_at, zone);
-  return found && found <= today ? found : dateOfNumber(dayNumber(today) - FALLBACK_DAYS);
+  return found && found <= today ? found : addDays(today, -FALLBACK_DAYS);
 }
 
 /** Where a server's WakaTime-compatible API may be under a base a user gives (`https://host/api` is Wakapi's, and an alias of Codetally's). */
@@ -77,8 +75,9 @@ export async function importCompatible(db: Db, user: { id: string; timezone: str
   const { server, account } = await findApi(apiUrl, key);
   const zone = typeof account.timezone === 'string' && isTimeZone(account.timezone) ? account.timezone : 'UTC';
   const today = localDateHour(zone).date;
-  const first = Math.max(dayNumber(await firstDay(server, account, zone, today)), dayNumber(today) - MAX_DAYS + 1);
-  const last = dayNumber(today);
+  const found = await firstDay(server, account, zone, today);
+  const earliest = addDays(today, -(MAX_DAYS - 1));
+  const days = eachDay(found > earliest ? found : earliest, today);
 
   const origins = new DumpOrigins();
   for (const entry of await server.list('user_agents')) origins.add(entry);
@@ -87,12 +86,11 @@ export async function importCompatible(db: Db, user: { id: string; timezone: str
   const now = Date.now();
   const importer = new DayImporter(db, { id: user.id, timezone: user.timezone }, user.since, now);
   const ctx: CheckContext = { key: await digestKey(db), userAgent: null, earliest: EARLIEST, latest: liveTimes(now).latest, tooOld: 'time must be after 2000 and at most one hour ahead', digests: new Map(), origins: new Map(), dump: origins };
-  const total = last - first + 1;
+  const total = days.length;
   let read = 0;
   let skipped = 0;
   if (!(await touch({ stage: 'Reading your history day by day', daysTotal: total, daysDone: 0 }))) return;
-  for (let day = first; day <= last; day++) {
-    const date = dateOfNumber(day);
+  for (const [done, date] of days.entries()) {
     let after: string | null = null;
     for (let page = 0; page < MAX_PAGES_PER_DAY; page++) {
       const body = (await server.json(`users/current/heartbeats?date=${date}${after ? `&after=${encodeURIComponent(after)}` : ''}`)) as { data?: unknown; next_after?: unknown };
@@ -110,7 +108,7 @@ export async function importCompatible(db: Db, user: { id: string; timezone: str
       // and a run not heard of that long is ended by the next server start.
       if (!(await touch({ heartbeatsRead: read, heartbeatsSkipped: skipped }))) throw new RemoteError('The import was given up.');
     }
-    if (!(await touch({ daysDone: day - first + 1, heartbeatsRead: read, heartbeatsSkipped: skipped }))) throw new RemoteError('The import was given up.');
+    if (!(await touch({ daysDone: done + 1, heartbeatsRead: read, heartbeatsSkipped: skipped }))) throw new RemoteError('The import was given up.');
   }
   await touch({ stage: 'Counting the last days' });
   await importer.finish();

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { isUuid } from '../../ids';
 import { ApiError } from '../../http/problem';
 import { MAX_DUMP_USER_AGENTS } from './dump-origins';
+import { basicAuth } from '../api-key';
 
 // The User-Agents of a user on WakaTime, asked once at an import (POST /me/imports with
 // X-WakaTime-Api-Key). A WakaTime data dump names each heartbeat's User-Agent by `user_agent_id`
@@ -155,7 +156,7 @@ async function fetchPage<T>(base: string, key: string, list: List<T>, page: numb
   try {
     res = await fetch(`${base}/users/current/${list.path}?page=${page}`, {
       // As wakatime-cli sends it: Basic with base64(key) as the credentials.
-      headers: { authorization: `Basic ${Buffer.from(key).toString('base64')}`, accept: 'application/json' },
+      headers: { authorization: basicAuth(key), accept: 'application/json' },
       // A redirect is not WakaTime's API answering: the key is sent to no other place.
       redirect: 'error',
       signal,

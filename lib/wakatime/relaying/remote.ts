@@ -1,4 +1,5 @@
 import { checkedUrl, OutboundError, outboundBytes, userAddresses } from '../../http/outbound';
+import { basicAuth } from '../api-key';
 
 // What a relay says to the other service, through lib/http/outbound.ts under the rules for an
 // address a user gave (public addresses, and the hosts IMPORT_ALLOWED_HOSTS lists): its key as
@@ -12,8 +13,6 @@ export const RELAY_ANSWER_BYTES = 256 * 1024;
 /** The header a heartbeat a relay forwards carries, naming the install it comes from: such a heartbeat is never relayed again. */
 export const ORIGIN_HEADER = 'x-origin-instance';
 
-/** The Authorization header WakaTime's clients send: Basic, the key in base64. */
-export const basicAuth = (key: string) => `Basic ${Buffer.from(key, 'utf8').toString('base64')}`;
 
 /**
  * A base address as kept: checked against the outbound rules (an OutboundError says why not), no
