@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { addDays } from '../dates';
-import { getDb } from '../db/client';
+import { getDb, type Db } from '../db/client';
+import { atVersion, onReplica } from '../db/replicas';
 import { canonicalEditor, editorNames, isAiAgentEditor } from '../editors';
 import { ApiError } from '../http/problem';
 import { publicJson, publicResponse } from '../http/public';
@@ -130,7 +131,10 @@ async function wakapiSeconds({ user, interval, filter }: WakapiBadgeQuery): Prom
   // Keyed by what the figures are made of: the owner's data version (a write moves it), the span
   // and the dimension; never the name asked, so that a URL per made-up name costs no statement.
   const key = [owner.user.id, owner.statsVersion, exceptEditors.length, span.from, span.to, span.fromHour ?? '', column ?? ''].join('|');
-  const byName = await figures.get(key, FIGURE_TTL_MS, () => secondsByName(db, owner.user.id, span, column, exceptEditors));
+  // The owner and what they share came from the primary (the gate); the figures may come from a
+  // replica that has replayed the owner's every change known here (lib/db/replicas.ts).
+  const read = (reader: Db) => secondsByName(reader, owner.user.id, span, column, exceptEditors);
+  const byName = await figures.get(key, FIGURE_TTL_MS, () => onReplica(db, { user: owner.user.id }, read, atVersion(owner.user.id, owner.statsVersion)));
   return byName.get(column ? filterKey(column, filter!.value) : '') ?? 0;
 }
 

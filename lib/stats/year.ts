@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { categoryName, HOUR_CAP_MILLIS } from '../activity';
 import { addDays, isoWeekday } from '../dates';
 import { rows, type Db } from '../db/client';
+import { atVersion, onReplica } from '../db/replicas';
 import { communityDays, hiddenProjects, ideActivity, userDays, userHours } from '../db/schema';
 import { localDateHour } from '../local-time';
 import { notPublic, publicEditorName, publicOwner } from '../sharing/gate';
@@ -169,7 +170,9 @@ async function bucketScan(db: Db, userId: string, from: string, to: string, part
 
 /**
  * The user's figures of `year` (their local calendar year, cut to their plan's window of history),
- * only the parts `parts` allows. `historyDays` when the caller has it (a public owner).
+ * only the parts `parts` allows. `historyDays` when the caller has it (a public owner). The
+ * percentile is read from the site-wide cells on `site` (the primary, when `db` is a replica
+ * fenced for this user alone).
  */
 export async function yearFigures(
   db: Db,
@@ -177,6 +180,7 @@ export async function yearFigures(
   year: number,
   parts: YearParts = ALL_PARTS,
   now = new Date(),
+  site: Db = db,
 ): Promise<YearFigures> {
   const today = localDateHour(user.timezone, now).date;
   const first = `${String(year).padStart(4, '0')}-01-01`;
@@ -252,7 +256,7 @@ export async function yearFigures(
       total,
     ),
     ai,
-    percentile: empty ? null : await percentileOf(db, first, last, average.average),
+    percentile: empty ? null : await percentileOf(site, first, last, average.average),
   };
 }
 
@@ -311,9 +315,14 @@ export async function publicYear(db: Db, ref: string, yearSegment: string, now =
   const year = /^\d{4}$/.test(yearSegment) ? Number(yearSegment) : NaN;
   if (!(year >= FIRST_YEAR && year <= currentYear(owner.timezone, now))) throw notPublic();
   const who = { id: owner.user.id, timezone: owner.timezone, historyDays: owner.historyDays };
-  if (!(await codedIn(db, who, year, now))) throw notPublic();
   const parts = publicParts(owner);
-  return { owner, figures: await yearFigures(db, who, year, parts, now), parts };
+  // The owner and what they share came from the primary (the gate); the owner's figures may come
+  // from a replica that has replayed the owner's every change known here (lib/db/replicas.ts), the
+  // site-wide percentile from the primary.
+  const read = async (reader: Db) => ((await codedIn(reader, who, year, now)) ? yearFigures(reader, who, year, parts, now, db) : null);
+  const figures = await onReplica(db, { user: owner.user.id }, read, atVersion(owner.user.id, owner.statsVersion));
+  if (!figures) throw notPublic();
+  return { owner, figures, parts };
 }
 
 /** The years the dashboard offers a review of: every past year with time, and the current one from December on. */

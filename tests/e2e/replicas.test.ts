@@ -7,7 +7,8 @@ import { startTestServer, type TestServer } from '../helpers/server';
 // pg_basebackup -R that applies the primary's changes 5 seconds late (recovery_min_apply_delay),
 // under two server processes. The standby serves public reads (its own table counters rise);
 // while it is provably behind (it still holds the old row, read on it directly), every change of
-// what is public (a write, the leaderboard left, languages unshared, a project hidden, the profile
+// what is public (a write, read back on the JSON routes, Wakapi's badge URLs and the year page;
+// the leaderboard left, languages unshared, an operator's hide, a project hidden, the profile
 // made private, an account deleted) shows at once on both processes; with its replay paused past
 // REPLICA_MAX_LAG_SECONDS, and stopped, every read is answered with fresh figures, never a 5xx,
 // and /health says how the replica is.
@@ -153,6 +154,29 @@ describe.skipIf(!installed && !process.env.CI)('public reads on a streaming repl
     await until('the standby counted the reads', async () => (await standbyReads()) > before, 15);
   });
 
+  it("answers Wakapi's badge URLs and the public year page from the standby, and with an owner's new figures at once", async () => {
+    const get = async (base: string, path: string) => {
+      const res = await fetch(`${base}${path}`);
+      statuses.push(res.status);
+      expect(res.status).toBe(200);
+      return res;
+    };
+    const shields = async (base: string) => ((await (await get(base, '/api/compat/shields/v1/dave/interval:30_days')).json()) as { message: string }).message;
+    const yearText = async (base: string) => (await (await get(base, `/u/dave/year/${yesterday.slice(0, 4)}`)).text()).match(/coded ([\w ]+?) on \d+ days?/)?.[1];
+    const dave = await createUser('dave');
+    await sync(dave, 1200);
+    await until('the standby caught up', caughtUp);
+    const before = await standbyReads();
+    expect(await both(shields)).toEqual(['0 hrs 20 mins', '0 hrs 20 mins']);
+    expect(await both(yearText)).toEqual(['20 mins', '20 mins']);
+    await until('the standby counted the reads', async () => (await standbyReads()) > before, 15);
+    await sync(dave, 600);
+    expect(await both(shields)).toEqual(['0 hrs 30 mins', '0 hrs 30 mins']);
+    expect(await both(yearText)).toEqual(['30 mins', '30 mins']);
+    const [{ seconds }] = await onStandby`SELECT sum(millis)::float8 / 1000 AS seconds FROM user_days WHERE user_id = ${dave.id}`;
+    expect(Number(seconds)).toBe(1200); // the standby is provably behind
+  });
+
   it("reads an owner's new figures back at once on both processes while the standby still holds the old ones", async () => {
     expect(await both((base) => timeTotal(base, 'alice'))).toEqual([1200, 1200]);
     await sync(alice, 600);
@@ -170,6 +194,17 @@ describe.skipIf(!installed && !process.env.CI)('public reads on a streaming repl
     }
     const [row] = await onStandby`SELECT leaderboard, share_languages FROM users WHERE id = ${alice.id}`;
     expect(row).toEqual({ leaderboard: true, share_languages: true }); // still the old settings there
+  });
+
+  it('takes an account an operator hides off the leaderboard at once on both processes, its own figures kept', async () => {
+    expect(await both(leaderboardHandles)).toEqual([expect.arrayContaining(['bob']), expect.arrayContaining(['bob'])]);
+    expect((await call(servers[1].baseUrl, 'POST', '/admin/users/bob/hide', ADMIN_TOKEN, { reason: 'checking' })).status).toBe(200);
+    for (const handles of await both(leaderboardHandles)) expect(handles).not.toContain('bob');
+    expect(await both((base) => timeTotal(base, 'bob'))).toEqual([1200, 1200]);
+    const [row] = await onStandby`SELECT hidden_reason FROM users WHERE id = ${bob.id}`;
+    expect(row.hidden_reason).toBeNull(); // not hidden there yet
+    expect((await call(servers[0].baseUrl, 'DELETE', '/admin/users/bob/hide', ADMIN_TOKEN)).status).toBe(204);
+    await until('bob back on both boards', async () => (await both(leaderboardHandles)).every((handles) => handles.includes('bob')), 10);
   });
 
   it('hides a project from its owner’s public figures at once, and shows the owner their change', async () => {
