@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Db } from '../db/client';
-import { heartbeats, mailReports, mailYearReviews, passwordLogins, relayQueue, trustFlags, users } from '../db/schema';
+import { heartbeats, mailReports, mailYearReviews, passwordLogins, relayQueue, trustFlags, userHours, users } from '../db/schema';
 import { hiddenFromPublic } from '../sharing/gate';
 import { textProblem } from '../text';
 
@@ -23,19 +23,32 @@ export interface AccountRow {
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 
+/**
+ * When an account was last heard from: its last kept heartbeat (heartbeats are kept 14 days and
+ * only the WakaTime routes send them), else the end of its last hour with time (the sync route and
+ * the desktop agent, imports, and anything older), as the WakaTime projects list says it.
+ */
+function lastSeen(beat: number | null, hourEnd: number | null): string | null {
+  const [b, e] = [beat === null ? null : Number(beat), hourEnd === null ? null : Number(hourEnd)];
+  const last = b !== null && (e === null || b >= e - 3_600_000) ? b : e;
+  return last === null ? null : new Date(last).toISOString();
+}
+
 /** Accounts whose handle or address contains `q` (any case), newest first; every account without `q`. */
 export async function findAccounts(db: Db, q: string | null): Promise<AccountRow[]> {
-  const [u, p, h, f] = [users, passwordLogins, heartbeats, trustFlags];
+  const [u, p, h, f, uh] = [users, passwordLogins, heartbeats, trustFlags, userHours];
   // Text no handle or address holds (NUL, an unpaired surrogate) finds nothing; PostgreSQL refuses it.
   if (q && textProblem(q)) return [];
   const like = q ? `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const found = await rows<{
-    handle: string; email: string | null; plan: string; created_at: string | Date; last_at: number | null; flags: number;
+    handle: string; email: string | null; plan: string; created_at: string | Date; last_at: number | null; last_hour: number | null; flags: number;
     hidden: boolean; reason: string | null; until: string | Date | null;
   }>(
     db,
     sql`SELECT ${u.handle} AS handle, ${p.email} AS email, ${u.planId} AS plan, ${u.createdAt} AS created_at,
                (SELECT max(${h.at}) FROM ${h} WHERE ${h.userId} = ${u.id})::float8 AS last_at,
+               (SELECT extract(epoch FROM (${uh.date} + make_interval(hours => ${uh.hour} + 1)) AT TIME ZONE ${u.timezone}) * 1000
+                FROM ${uh} WHERE ${uh.userId} = ${u.id} ORDER BY ${uh.date} DESC, ${uh.hour} DESC LIMIT 1)::float8 AS last_hour,
                (SELECT count(*) FROM ${f} WHERE ${f.userId} = ${u.id})::int AS flags,
                ${hiddenFromPublic(u)} AS hidden, ${u.hiddenReason} AS reason, ${u.hiddenUntil} AS until
         FROM ${u} LEFT JOIN ${p} ON ${p.userId} = ${u.id}
@@ -47,7 +60,7 @@ export async function findAccounts(db: Db, q: string | null): Promise<AccountRow
     email: r.email,
     plan: r.plan,
     created_at: iso(r.created_at)!,
-    last_heartbeat_at: r.last_at === null ? null : new Date(Number(r.last_at)).toISOString(),
+    last_heartbeat_at: lastSeen(r.last_at, r.last_hour),
     flags: r.flags,
     hidden: r.hidden ? { reason: r.reason!, until: iso(r.until) } : null,
   }));

@@ -58,7 +58,10 @@ export const accountRowSchema = z
     email: z.string().nullable(),
     plan: z.string(),
     created_at: z.string(),
-    last_heartbeat_at: z.string().nullable(),
+    last_heartbeat_at: z
+      .string()
+      .nullable()
+      .meta({ description: 'When the account was last heard from: its last kept heartbeat (14 days), else the end of its last hour with time (the sync route, imports); null when it has none.' }),
     flags: z.number().int(),
     hidden: hiddenSchema.nullable(),
   })

@@ -9,6 +9,7 @@ import { DELETE as showRoute, POST as hideRoute } from '@/app/main/api/v1/admin/
 import { GET as getBoard } from '@/app/main/api/v1/leaderboard/api/get/public/route';
 import { GET as getMe } from '@/app/main/api/v1/me/route';
 import { GET as getTime } from '@/app/main/api/v1/get/public/time/route';
+import { POST as postBatch } from '@/app/main/api/v1/sync/activities/route';
 import { runCommand } from '@/lib/admin/commands';
 import { issueMailToken } from '@/lib/accounts/mail-tokens';
 import { resetPassword } from '@/lib/accounts/password-reset';
@@ -166,6 +167,21 @@ describe('leaderboards people can trust', () => {
 
     const audit = await (await req(getAudit as never, 'GET', `/main/api/v1/admin/audit?handle=${cheater.user.handle}`, { headers: admin })).json();
     expect(audit.data.map((a: { action: string; operator: string }) => `${a.operator} ${a.action}`)).toEqual(['admin-token show', 'admin-token hide']);
+  });
+
+  it("lists an account's last heartbeat: the last one kept, else the end of its last hour with time", async () => {
+    const [editor, synced, quiet] = [await coder(), await newUser({ timezone: 'Asia/Tokyo' }), await coder()];
+    const start = yesterday().getTime() + 9 * HOUR;
+    const { token } = await issueToken(await getDb(), editor.user.id, { name: 'laptop', format: 'uuid' });
+    await send(token, 'laptop', [{ time: start / 1000, entity: '/src/a.ts' }, { time: (start + 600_000) / 1000, entity: '/src/a.ts' }]);
+    // Codetally's own client sends hours, never heartbeats: its last hour with time ends at 15:00 in Tokyo.
+    const sync = await tokenWithScopes(synced.user.id, ['sync']);
+    const batch = { activities: [{ language: 'Go', time: 1200, date: day(), hour: 14 }] };
+    expect((await req(postBatch as never, 'POST', '/main/api/v1/sync/activities', { headers: { authorization: `Bearer ${sync}` }, body: batch })).status).toBe(200);
+    const last = async (handle: string) => (await (await req(getUsers as never, 'GET', `/main/api/v1/admin/users?q=${handle}`, { headers: admin })).json()).data[0].last_heartbeat_at;
+    expect(await last(editor.user.handle)).toBe(new Date(start + 600_000).toISOString());
+    expect(await last(synced.user.handle)).toBe(new Date(`${day()}T15:00:00+09:00`).toISOString());
+    expect(await last(quiet.user.handle)).toBeNull();
   });
 
   it('more than 30 000 heartbeats in a UTC day raise their own flag; 30 000 do not', async () => {

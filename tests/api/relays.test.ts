@@ -6,13 +6,17 @@ import { POST as postBulk } from '@/app/api/wakatime/v1/users/[user]/heartbeats.
 import { POST as postOne } from '@/app/api/wakatime/v1/users/[user]/heartbeats/route';
 import { DELETE as deleteRelayRoute, PATCH as patchRelay } from '@/app/main/api/v1/me/relays/[id]/route';
 import { GET as listRelaysRoute, POST as postRelay } from '@/app/main/api/v1/me/relays/route';
+import { POST as postImport } from '@/app/main/api/v1/me/imports/route';
 import { issueToken } from '@/lib/accounts/tokens';
 import { resetConfig } from '@/lib/config';
 import { getDb, rows } from '@/lib/db/client';
 import { installId } from '@/lib/wakatime/relaying/install';
 import { openRelayKey } from '@/lib/wakatime/relaying/sealed';
+import { importsSettled } from '@/lib/wakatime/importing/import-queue';
 import { BACKOFF_FIRST_MS, PAUSE_AFTER, sendRelays } from '@/lib/wakatime/relaying/sender';
+import { signUp } from '@/lib/accounts/sign-in';
 import { newUser, tokenWithScopes } from '../helpers/api';
+import { startMailbox } from '../helpers/smtp';
 import { expectDocumented } from '../helpers/contract';
 
 // Relays (the old service kept in step): the routes and their rules (3 a user, the outbound address
@@ -20,7 +24,8 @@ import { expectDocumented } from '../helpers/contract';
 // users with relays, nothing from another install or older than 180 days), and the sender driven
 // directly against a real HTTP server on loopback (IMPORT_ALLOWED_HOSTS lists it): the bulk request
 // and its headers, each heartbeat once, backoff after failures, refusals dropped, a pause after 100
-// failed attempts in a day and resuming, and heartbeats dropped after 24 hours.
+// failed attempts in a day and resuming, a pause as soon as the key is refused three attempts in a
+// row (mailed to the owner), and heartbeats dropped after 24 hours.
 
 const vimAgent = 'wakatime/13.1.0 (linux-5.15.0) python3.11 vim/9.0 vim-wakatime/9.0.1';
 const basic = (key: string) => `Basic ${Buffer.from(key).toString('base64')}`;
@@ -239,6 +244,36 @@ describe('queuing heartbeats for relays', () => {
     expect(forwarded[1].heartbeat).toEqual(heartbeat(t + 30, 2));
   });
 
+  it("sends on the machine a heartbeat's hostname names when the request has no X-Machine-Name", async () => {
+    const u = await relayUser();
+    await create(u.account, { api_url: base, api_key: targetKey });
+    const t = nowSeconds() - 120;
+    await beat(u.key, [{ ...heartbeat(t, 1), hostname: 'ada-laptop' }, { ...heartbeat(t + 30, 2), hostname: 'ada-tower' }], { 'x-machine-name': '' });
+    const machines = await rows<{ machine: string | null }>(
+      await getDb(),
+      sql`SELECT q.machine FROM relay_queue q JOIN relays r ON r.id = q.relay_id WHERE r.user_id = ${u.user.id}::uuid ORDER BY q.id`,
+    );
+    expect(machines.map((m) => m.machine)).toEqual(['ada-laptop', 'ada-tower']);
+    received = [];
+    expect((await sendRelays(await getDb())).sent).toBe(2);
+    expect(bulks().map((b) => b.headers['x-machine-name']).sort()).toEqual(['ada-laptop', 'ada-tower']);
+  });
+
+  it('queues nothing of what an import brings, its recent days included (they are counted through the heartbeat path)', async () => {
+    const u = await relayUser();
+    await create(u.account, { api_url: base, api_key: targetKey });
+    const t = Math.floor(nowSeconds() / 86_400) * 86_400 - 86_400 + 3_600; // yesterday, 01:00 UTC
+    const beats = [0, 60, 120].map((s, i) => ({ id: `h${i}`, entity: '/src/a.go', type: 'file', time: t + s, project: 'api', language: 'Go', category: 'coding' }));
+    const dump = JSON.stringify({ user: { id: 'u-1', username: 'ada', timezone: 'UTC' }, range: { start: 0, end: 0 }, days: [{ date: new Date(t * 1000).toISOString().slice(0, 10), heartbeats: beats }] });
+    const url = 'http://localhost/main/api/v1/me/imports';
+    const res = await postImport(new Request(url, { method: 'POST', headers: { authorization: `Bearer ${u.account}`, 'content-type': 'application/json' }, body: dump }));
+    expect(res.status).toBe(202);
+    await importsSettled();
+    const [kept] = await rows<{ n: number }>(await getDb(), sql`SELECT count(*)::int AS n FROM heartbeats WHERE user_id = ${u.user.id}::uuid`);
+    expect(kept.n).toBe(3);
+    expect(await queued(u.user.id)).toBe(0);
+  });
+
   it('queues nothing for a user without relays', async () => {
     const u = await relayUser();
     await beat(u.key, [heartbeat(nowSeconds() - 60, 1), heartbeat(nowSeconds() - 30, 2)]);
@@ -397,7 +432,7 @@ describe('the sender', () => {
     const u = await relayUser();
     const { id } = await (await create(u.account, { api_url: base, api_key: targetKey })).json();
     await beat(u.key, [heartbeat(nowSeconds() - 60, 1)]);
-    mode = 'refuse-key';
+    mode = 'down';
     const today = new Date().toISOString().slice(0, 10);
     // 98 failures already today: two more attempts reach 100.
     await (await getDb()).execute(sql`UPDATE relays SET failures_today = ${PAUSE_AFTER - 2}, failures_day = ${today} WHERE id = ${id}::uuid`);
@@ -408,7 +443,7 @@ describe('the sender', () => {
     let [relay] = await relaysOf(u.account);
     expect(relay).toMatchObject({ failures_today: PAUSE_AFTER, paused: true, pending: 1 });
     expect(relay.last_error).toContain(`${PAUSE_AFTER} failed attempts`);
-    expect(relay.last_error).toContain('refused the key');
+    expect(relay.last_error).toContain('answered 503');
 
     // Paused: nothing is tried, whatever the time.
     received = [];
@@ -423,6 +458,46 @@ describe('the sender', () => {
     [relay] = await relaysOf(u.account);
     expect(relay).toMatchObject({ pending: 0, paused: false, last_error: null });
     expect((await patch(u.account, id, { paused: 'no' })).status).toBe(422);
+  });
+
+  it('pauses at once when the service refuses the key at the third failed attempt in a row, and mails its owner', async () => {
+    const mailbox = await startMailbox();
+    Object.assign(process.env, { SMTP_URL: mailbox.url, MAIL_FROM: 'codetally@example.test', SITE_URL: 'https://codetally.example' });
+    resetConfig();
+    try {
+      const db = await getDb();
+      const handle = `relay_${Math.random().toString(36).slice(2, 10)}`;
+      const email = `${handle}@example.test`;
+      const userId = (await signUp(db, { handle, email, password: 'correct horse battery', timezone: 'UTC' }, '198.51.100.77'))!;
+      const { token: key } = await issueToken(db, userId, { name: 'vim', format: 'uuid' });
+      const account = await tokenWithScopes(userId, ['account']);
+      const { id } = await (await create(account, { api_url: base, api_key: targetKey })).json();
+      await beat(key, [heartbeat(nowSeconds() - 60, 1)]);
+      mode = 'refuse-key'; // the key was revoked there
+      let at = Date.now();
+      for (const failures of [1, 2]) {
+        expect((await sendRelays(db, new Date(at))).paused).toBe(0);
+        expect((await relaysOf(account))[0]).toMatchObject({ failures_today: failures, paused: false, pending: 1 });
+        at += 3_600_000; // past any backoff
+      }
+      expect(mailbox.to(email)).toEqual([]);
+      expect((await sendRelays(db, new Date(at))).paused).toBe(1);
+      const [relay] = await relaysOf(account);
+      expect(relay).toMatchObject({ id, failures_today: 3, paused: true, pending: 1 });
+      expect(relay.last_error).toContain('refused the key (401)');
+      const mail = await mailbox.next(email);
+      expect(mail.subject).toContain('relay');
+      expect(mail.text).toContain('refused the key (401)');
+      expect(mail.text).toContain('https://codetally.example/dashboard/settings/relays');
+      expect(mail.text).not.toContain(targetKey);
+      // One mail per pause: a paused relay is not tried, so it fails no more.
+      await sendRelays(db, new Date(at + 3_600_000));
+      expect(mailbox.to(email)).toHaveLength(1);
+    } finally {
+      for (const name of ['SMTP_URL', 'MAIL_FROM', 'SITE_URL']) delete process.env[name];
+      resetConfig();
+      await mailbox.close();
+    }
   });
 
   it('drops heartbeats not delivered within 24 hours, saying so', async () => {

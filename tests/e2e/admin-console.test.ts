@@ -88,7 +88,17 @@ describe.skipIf(!hasChromium)("the operator's console", () => {
 
     const cheaterContext = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     const cheater = await signUp(cheaterContext, `bot${uniq}`, `bot${uniq}@example.test`);
-    await cheat(await tokenFrom(cheater, 'script'));
+    const key = await tokenFrom(cheater, 'script');
+    await cheat(key);
+    // And three heartbeats now, the only ones of today (UTC) on this install.
+    const now = Math.floor(Date.now() / 1000);
+    const todays = [2, 1, 0].map((s) => ({ entity: '/srv/bot0.ts', type: 'file', time: now - s, language: 'Go', project: 'bot' }));
+    const sent = await fetch(`${base}/api/wakatime/v1/users/current/heartbeats.bulk`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(key).toString('base64')}`, 'content-type': 'application/json', 'x-machine-name': 'box-0' },
+      body: JSON.stringify(todays),
+    });
+    expect(sent.status).toBe(201);
     // Signed in, not an operator: no such page either, and the operator routes do not exist for them.
     expect((await cheater.goto(`${base}/admin`))!.status()).toBe(404);
     expect((await cheater.request.get(`${base}/main/api/v1/admin/flags`)).status()).toBe(404);
@@ -107,6 +117,7 @@ describe.skipIf(!hasChromium)("the operator's console", () => {
     const figures = page.locator('section[aria-labelledby="figures"]');
     await expect(figures.textContent()).resolves.toMatch(/Accounts\s*2/);
     await expect(figures.textContent()).resolves.toMatch(/Mail queue\s*0/);
+    await expect(figures.textContent()).resolves.toMatch(/Heartbeats today \(UTC\)\s*3Database size\s*\d+\.\d (MiB|GiB)Mail queue\s*0Relay queue\s*0/);
     await expectAccessibleEverywhere(page);
 
     // One click hides; the notice says so, the queue offers to show again, the log names the operator.
@@ -121,6 +132,10 @@ describe.skipIf(!hasChromium)("the operator's console", () => {
     await arrivesAt(page, /\/admin\?q=/);
     const accounts = page.locator('section[aria-labelledby="accounts"]');
     await expect(accounts.getByRole('row').nth(1).textContent()).resolves.toMatch(/Hidden \((hours_per_day|machines_per_hour|exact_interval)\)/);
+    // Its address, plan, creation, last heartbeat (the last of the three sent now) and flags.
+    const today = new Date(now * 1000).toISOString().slice(0, 10);
+    const minute = new Date(now * 1000).toISOString().slice(11, 16);
+    await expect(accounts.getByRole('row').nth(1).textContent()).resolves.toMatch(new RegExp(`^@bot${uniq}bot${uniq}@example\\.test[\\w-]+${today} \\d\\d:\\d\\d UTC${today} ${minute} UTC[1-9]\\d*Hidden`));
 
     // The cheater's own dashboard says why, and until when.
     await cheater.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });

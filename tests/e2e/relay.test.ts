@@ -7,7 +7,8 @@ import { until } from '../helpers/until';
 // Relays between two real installs (production builds, embedded databases, no AUTH_SECRET: each
 // seals keys with the key its install generated): A relays a user's heartbeats to the same
 // person's account on B, which counts them once; B stops for a while and starts again on the same
-// port, and what A queued meanwhile arrives once it is back; then B relays to A too, a loop that
+// port, A stops and starts meanwhile, and what A queued arrives once both are back (its queue and
+// the key that seals the relay's key live in its database); then B relays to A too, a loop that
 // each install's X-Origin-Instance guard breaks: each stores each heartbeat once, and neither
 // sends anything on once both are delivered. Settings, Relays adds and deletes a relay in a
 // browser without JavaScript.
@@ -131,7 +132,7 @@ describe('a relay to another Codetally', () => {
     expect(await today(b)).toBe(120);
   }, 60_000);
 
-  it('keeps what B missed while it was down, and delivers it once B is back', async () => {
+  it('keeps what B missed while it was down, across a restart of A, and delivers it once B is back', async () => {
     const { dataDir, port } = b;
     await b.stop();
     await send(a, [beat(3), beat(4)]);
@@ -139,15 +140,21 @@ describe('a relay to another Codetally', () => {
     const failing = await until(() => relaysOf(a), (r) => r[0].failures_today >= 1, 'failing');
     expect(failing[0]).toMatchObject({ pending: 2, paused: false });
     expect(failing[0].last_error).toEqual(expect.any(String));
+    // A stops with them still queued; B comes back; A, started again, sends them from its database.
+    const sender = { at: { dataDir: a.dataDir, port: a.port }, person: people.get(a)! };
+    await a.stop();
+    people.delete(a);
     const person = people.get(b)!;
     people.delete(b);
     b = await startTestServer(env, { dataDir, port });
     people.set(b, person);
+    a = await startTestServer(env, sender.at);
+    people.set(a, sender.person);
     await until(() => storedTimes(b, day), (t) => t.length >= 5, 'delivered after B came back');
     expect(await storedTimes(b, day)).toEqual([0, 1, 2, 3, 4].map((i) => start + i * 60));
     const [relay] = await until(() => relaysOf(a), (r) => r[0].pending === 0, 'sent');
     expect(relay.last_error).toBeNull();
-  }, 100_000);
+  }, 180_000);
 
   it('relays both ways between two installs without a loop: each stores each heartbeat once', async () => {
     await addRelay(b, a);

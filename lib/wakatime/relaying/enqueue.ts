@@ -56,17 +56,26 @@ function forwarded(item: Record<string, unknown>, accepted: Exclude<ItemResult, 
   return out;
 }
 
-/** The request's heartbeats to relay: accepted, not from a relay, not older than RELAY_MAX_AGE_MS, each once. */
-export function relayable(request: Request, items: readonly unknown[], results: readonly ItemResult[], now = Date.now()): Record<string, unknown>[] {
+/** A heartbeat to relay, and the machine it was sent from (sent on as X-Machine-Name). */
+interface Relayable {
+  heartbeat: Record<string, unknown>;
+  machine: string | null;
+}
+
+/**
+ * The request's heartbeats to relay: accepted, not from a relay, not older than RELAY_MAX_AGE_MS,
+ * each once, with the machine each was counted on (X-Machine-Name, else its `hostname`).
+ */
+export function relayable(request: Request, items: readonly unknown[], results: readonly ItemResult[], now = Date.now()): Relayable[] {
   if (request.headers.has(ORIGIN_HEADER)) return [];
   const seen = new Set<string>();
-  const out: Record<string, unknown>[] = [];
+  const out: Relayable[] = [];
   results.forEach((result, i) => {
     if (typeof result === 'string' || result.at < now - RELAY_MAX_AGE_MS) return;
     const key = heartbeatKey(result);
     if (seen.has(key)) return;
     seen.add(key);
-    out.push(forwarded(items[i] as Record<string, unknown>, result));
+    out.push({ heartbeat: forwarded(items[i] as Record<string, unknown>, result), machine: result.machine || null });
   });
   return out;
 }
@@ -81,12 +90,11 @@ export async function queueRelayed(db: Db, userId: string, request: Request, ite
     const batch = relayable(request, items, results);
     if (batch.length === 0) return;
     const userAgent = request.headers.get('user-agent')?.slice(0, 512) ?? null;
-    const machine = request.headers.get('x-machine-name')?.slice(0, 255) ?? null;
     const queued = await rows<{ n: number }>(
       db,
       sql`WITH q AS (
             INSERT INTO ${relayQueue} (relay_id, heartbeat, user_agent, machine)
-            SELECT r.id, h.value, ${userAgent}, ${machine}
+            SELECT r.id, h.value->'heartbeat', ${userAgent}, h.value->>'machine'
             FROM ${relays} r CROSS JOIN jsonb_array_elements(${JSON.stringify(batch)}::jsonb) WITH ORDINALITY h
             WHERE r.user_id = ${userId}::uuid
             ORDER BY r.id, h.ordinality

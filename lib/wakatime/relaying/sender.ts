@@ -23,8 +23,10 @@ import { onWake } from './wake';
 // a duplicate, 409) and refused (any other 4xx but 429) leave the queue; the rest are tried again.
 // A failed request (no answer, 5xx, 429, a key refused) backs the whole relay off: BACKOFF_FIRST_MS,
 // doubling, at most BACKOFF_MAX_MS, so an outage alone costs fewer than 80 attempts a day and a
-// heartbeat is tried for its whole 24 hours; after PAUSE_AFTER failed attempts in a UTC day the
-// relay pauses, says why, and mails its owner (when mail is set up). A heartbeat not delivered
+// heartbeat is tried for its whole 24 hours; after PAUSE_AFTER failed attempts in a UTC day (a
+// service that fails now and then), or when the key is refused once KEY_REFUSALS_TO_PAUSE attempts
+// in a row have failed (a key revoked there does not come back by itself), the relay pauses, says
+// why, and mails its owner (when mail is set up). A heartbeat not delivered
 // within 24 hours of being queued is dropped and the relay says so. Decision 0036.
 
 /** Heartbeats in one request: WakaTime's bulk limit. */
@@ -40,6 +42,8 @@ export const BACKOFF_FIRST_MS = 5_000;
 export const BACKOFF_MAX_MS = 20 * 60_000;
 /** Failed attempts in a UTC day that pause a relay. */
 export const PAUSE_AFTER = 100;
+/** Failed attempts in a row (nothing accepted between) at which a refusal of the key (401, 403) pauses a relay. */
+export const KEY_REFUSALS_TO_PAUSE = 3;
 /** How long a heartbeat is kept in the queue at most. */
 export const KEEP_MS = 24 * 3_600_000;
 /** How often each process looks for due rows. */
@@ -131,7 +135,7 @@ async function release(db: Db, ids: (number | string)[], afterMs = 0): Promise<v
 }
 
 /** What sending one group of heartbeats came to. */
-type Outcome = { ok: true; accepted: number[]; refused: number[]; again: number[]; refusal: string | null } | { ok: false; error: string };
+type Outcome = { ok: true; accepted: number[]; refused: number[]; again: number[]; refusal: string | null } | { ok: false; error: string; keyRefused?: boolean };
 
 /** Whether a per-heartbeat status counts as accepted: 2xx, or a duplicate the service already has (409). */
 const acceptedStatus = (s: number) => (s >= 200 && s < 300) || s === 409;
@@ -161,7 +165,7 @@ async function sendGroup(relay: DueRelay, key: string, origin: string, group: Cl
     throw err;
   }
   const ids = group.map((g) => Number(g.id));
-  if (answer.status === 401 || answer.status === 403) return { ok: false, error: `${host} refused the key (${answer.status})` };
+  if (answer.status === 401 || answer.status === 403) return { ok: false, error: `${host} refused the key (${answer.status})`, keyRefused: true };
   if (answer.status < 200 || answer.status >= 300) return { ok: false, error: `${host} answered ${answer.status}` };
   let responses: unknown;
   try {
@@ -204,8 +208,11 @@ async function succeeded(db: Db, relayId: string, now: Date, refusal: string | n
     .where(eq(relays.id, relayId));
 }
 
-/** A relay's failed attempt: counted, backed off, and at PAUSE_AFTER in the day paused (true: it paused now). */
-async function failed(db: Db, relay: DueRelay, now: Date, error: string, pauseNow = false): Promise<boolean> {
+/**
+ * A relay's failed attempt: counted, backed off, and paused at PAUSE_AFTER in the day, or when it
+ * is the `pauseInRow`th failure in a row (true: it paused now).
+ */
+async function failed(db: Db, relay: DueRelay, now: Date, error: string, pauseInRow = Infinity): Promise<boolean> {
   const day = utcDay(now);
   const [row] = await rows<{ failures_in_row: number; failures_today: number }>(
     db,
@@ -220,8 +227,9 @@ async function failed(db: Db, relay: DueRelay, now: Date, error: string, pauseNo
   );
   if (!row) return false;
   await db.update(relays).set({ retryAt: new Date(now.getTime() + backoffMs(row.failures_in_row)) }).where(eq(relays.id, relay.id));
-  if (!pauseNow && row.failures_today < PAUSE_AFTER) return false;
-  const reason = pauseNow ? error : `paused after ${PAUSE_AFTER} failed attempts today (last: ${error})`;
+  const inRow = row.failures_in_row >= pauseInRow;
+  if (!inRow && row.failures_today < PAUSE_AFTER) return false;
+  const reason = inRow ? (pauseInRow > 1 ? `${error}; ${row.failures_in_row} failed attempts in a row` : error) : `paused after ${PAUSE_AFTER} failed attempts today (last: ${error})`;
   // Only the process whose update pauses it tells the owner.
   const paused = await db
     .update(relays)
@@ -256,7 +264,7 @@ async function sendRelay(db: Db, relay: DueRelay, origin: string, now: Date, run
   const key = openRelayKey(relay.key_sealed, relay.id);
   if (key === null) {
     // The session key changed since the relay was made: nothing can open its key any more.
-    if (await failed(db, relay, now, 'its key can no longer be read (the server\'s AUTH_SECRET changed): delete this relay and add it again', true)) run.paused++;
+    if (await failed(db, relay, now, 'its key can no longer be read (the server\'s AUTH_SECRET changed): delete this relay and add it again', 1)) run.paused++;
     run.failed++;
     return;
   }
@@ -273,7 +281,7 @@ async function sendRelay(db: Db, relay: DueRelay, origin: string, now: Date, run
         // This group and those not yet sent wait for the relay's next attempt.
         const rest = groups(claimed).slice(i).flat().map((c) => Number(c.id));
         await release(db, rest);
-        if (await failed(db, relay, now, outcome.error)) run.paused++;
+        if (await failed(db, relay, now, outcome.error, outcome.keyRefused ? KEY_REFUSALS_TO_PAUSE : Infinity)) run.paused++;
         return;
       }
       ok = true;
