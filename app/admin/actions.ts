@@ -5,15 +5,13 @@ import { hideSchema } from '@/lib/admin/schemas';
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/problem';
 import { hideUser, showUser } from '@/lib/leaderboards/trust/hides';
+import { formText } from '@/lib/web/account/forms';
 import { requireOperator } from '@/lib/web/account/operator';
 
 // The console's forms: the operator re-checked, the routes' own schema and lib functions, the
 // outcome told back on /admin by a code of a fixed list (never text from the address).
 
-const text = (form: FormData, name: string) => {
-  const v = form.get(name);
-  return typeof v === 'string' ? v : '';
-};
+const text = (form: FormData, name: string) => formText(form, name) ?? '';
 
 export async function hideAction(form: FormData): Promise<void> {
   const operator = await requireOperator();

@@ -23,6 +23,9 @@ const notices: Record<string, string> = {
   bad_hide: 'A hide needs a reason (at most 200 characters) and, if it ends, a date in the future.',
 };
 
+/** The newest audit entries the console shows (`GET /admin/audit` answers more). */
+const CONSOLE_AUDIT = 50;
+
 const when = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') + ' UTC' : '—');
 const bytes = (n: number) => (n >= 1 << 30 ? `${(n / (1 << 30)).toFixed(1)} GiB` : `${(n / (1 << 20)).toFixed(1)} MiB`);
 
@@ -56,7 +59,7 @@ export default async function ConsolePage({ searchParams }: { searchParams: Prom
   const notice = typeof search.notice === 'string' ? notices[search.notice] : undefined;
   const db = await getDb();
   await scanSignals(db);
-  const [figures, flags, accounts, audit] = await Promise.all([installFigures(db), listFlags(db), findAccounts(db, q || null), auditLog(db)]);
+  const [figures, flags, accounts, audit] = await Promise.all([installFigures(db), listFlags(db), findAccounts(db, q || null), auditLog(db, null, CONSOLE_AUDIT)]);
   return (
     <>
       <SignedInPage />
@@ -195,7 +198,7 @@ export default async function ConsolePage({ searchParams }: { searchParams: Prom
                 </tr>
               </thead>
               <tbody>
-                {audit.slice(0, 50).map((a, i) => (
+                {audit.map((a, i) => (
                   <tr key={i}>
                     <td>{when(a.at)}</td>
                     <td>{a.operator}</td>

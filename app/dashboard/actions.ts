@@ -12,23 +12,19 @@ import { getDb } from '@/lib/db/client';
 import { assertMayPublish } from '@/lib/sharing/gate';
 import { latestActivity } from '@/lib/stats/own';
 import { authAction } from '@/lib/web/account/auth-actions';
-import { formError, parseForm, type FormState } from '@/lib/web/account/forms';
+import { formError, formText, parseForm, type FormState } from '@/lib/web/account/forms';
 import { requireUser, visitorAddress, visitorAgent } from '@/lib/web/account/session';
 
 // The dashboard's forms. Next refuses server actions posted from another site; each one also
 // re-reads the session, validates with the API's own schema and calls the same lib function.
 
 const settingFlags = ['profile_public', 'share_languages', 'share_editors', 'share_apps', 'share_ai', 'share_machines', 'leaderboard', 'community_stats', 'weekly_report'] as const;
-const text = (form: FormData, name: string) => {
-  const v = form.get(name);
-  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
-};
 
 export async function saveSettings(_: FormState, form: FormData): Promise<FormState> {
   const user = await requireUser();
   const input = {
-    display_name: text(form, 'display_name'),
-    timezone: text(form, 'timezone'),
+    display_name: formText(form, 'display_name'),
+    timezone: formText(form, 'timezone'),
     settings: Object.fromEntries(settingFlags.map((f) => [f, form.get(f) === 'on'])),
   };
   const values = { display_name: input.display_name, timezone: input.timezone, ...input.settings };
@@ -49,7 +45,7 @@ export async function createToken(_: FormState, form: FormData): Promise<FormSta
   // A key for a WakaTime plugin is in the format wakatime-cli accepts; one for Codetally's client a ct_ token.
   const use = form.get('use') === 'client' ? 'client' : 'wakatime';
   const format = use === 'client' ? 'ct' : 'uuid';
-  const parsed = parseForm(createTokenSchema, { name: text(form, 'name') ?? '', scopes: scopes.length ? scopes : undefined, format });
+  const parsed = parseForm(createTokenSchema, { name: formText(form, 'name') ?? '', scopes: scopes.length ? scopes : undefined, format });
   if ('state' in parsed) return parsed.state;
   let issued;
   try {
@@ -98,14 +94,14 @@ export async function revokeTokenAction(form: FormData): Promise<void> {
 
 export async function createBadgeAction(_: FormState, form: FormData): Promise<FormState> {
   const user = await requireUser();
-  const metric = text(form, 'metric');
+  const metric = formText(form, 'metric');
   const parsed = parseForm(createBadgeSchema, {
     metric,
-    range: text(form, 'range'),
-    language: metric === 'language' ? text(form, 'language') : undefined,
-    label: text(form, 'label'),
-    color: text(form, 'color'),
-    style: text(form, 'style'),
+    range: formText(form, 'range'),
+    language: metric === 'language' ? formText(form, 'language') : undefined,
+    label: formText(form, 'label'),
+    color: formText(form, 'color'),
+    style: formText(form, 'style'),
   });
   if ('state' in parsed) return parsed.state;
   try {

@@ -71,6 +71,18 @@ function desktopBuckets(db: Db, userId: string) {
   });
 }
 
+/** What each AI model did on each day of the user's, in the key's order, a page at a time. */
+function aiModelDays(db: Db, userId: string) {
+  const d = userDayAiModels;
+  return keysetPages<{ date: string; model: string; lines: number; input_tokens: number; output_tokens: number }>(db, (after, size) => {
+    const past = after ? sql`AND (${d.date}, ${d.model}) > (${after.date}::date, ${after.model}::text)` : sql``;
+    return sql`SELECT to_char(${d.date}, 'YYYY-MM-DD') AS date, ${d.model} AS model, ${d.lines}::float8 AS lines,
+                      ${d.inputTokens}::float8 AS input_tokens, ${d.outputTokens}::float8 AS output_tokens
+               FROM ${d} WHERE ${d.userId} = ${userId}::uuid ${past}
+               ORDER BY ${d.date}, ${d.model} LIMIT ${size}`;
+  });
+}
+
 /** The short parts of the export, each whole: read before the answer begins. */
 async function shortParts(db: Db, userId: string) {
   const account = await getAccount(db, userId);
@@ -93,8 +105,6 @@ async function shortParts(db: Db, userId: string) {
   // What each merge joined and when; what it moved is kept only to split it again (lib/projects/merges.ts).
   const m = projectMerges;
   const merges = await db.select({ project: m.project, into: m.into, mergedAt: m.mergedAt }).from(m).where(eq(m.userId, userId)).orderBy(asc(m.mergedAt), asc(m.project));
-  const d = userDayAiModels;
-  const models = await db.select().from(d).where(eq(d.userId, userId)).orderBy(asc(d.date), asc(d.model));
   return {
     head: {
       exported_at: new Date().toISOString(),
@@ -119,8 +129,6 @@ async function shortParts(db: Db, userId: string) {
       user_agents: agents.map((a) => ({ value: a.value, editor: a.editor || null, os: a.os || null, created_at: a.createdAt.toISOString(), last_seen_at: a.lastSeenAt.toISOString() })),
       // Merges of one of my projects into another that can still be split (POST /me/projects/{name}/split).
       project_merges: merges.map((r) => ({ project: r.project, into: r.into, merged_at: r.mergedAt.toISOString() })),
-      // What each AI model did per day (its AI lines changed and tokens; decision 0037).
-      ai_models: models.map((r) => ({ date: r.date, model: r.model, lines: Number(r.lines), input_tokens: Number(r.inputTokens), output_tokens: Number(r.outputTokens) })),
     },
   };
 }
@@ -152,7 +160,10 @@ async function* documentText(db: Db, userId: string, parts: Awaited<ReturnType<t
     app: h.app || null,
     counted_seconds: (h.until - h.at) / 1000,
   }));
-  yield `,${JSON.stringify(parts.tail).slice(1)}`;
+  yield `,${JSON.stringify(parts.tail).slice(1, -1)}`;
+  // What each AI model did per day (its AI lines changed and tokens; decision 0037).
+  yield* list('ai_models', aiModelDays(db, userId), (r) => r);
+  yield '}';
 }
 
 /** `,"name":[...]` from pages of rows, a page of text at a time. */

@@ -3,6 +3,7 @@ import { config } from '../config';
 import { rows, type Db } from '../db/client';
 import { col } from '../db/names';
 import { passwordLogins, users } from '../db/schema';
+import { textArray } from '../projects/read';
 
 // Who operates this install besides the ADMIN_TOKEN holder: accounts made operators with
 // `npm run admin -- grant-operator --handle H`, and accounts whose sign-in address is in ADMIN_EMAILS
@@ -18,7 +19,7 @@ export async function operatorHandle(db: Db, userId: string): Promise<string | n
     db,
     sql`SELECT ${u.handle} AS handle FROM ${u} LEFT JOIN ${p} ON ${p.userId} = ${u.id}
         WHERE ${u.id} = ${userId}::uuid AND (${u.operator}
-          ${emails.length ? sql`OR (lower(${p.email}) = ANY(${`{${emails.map((e) => `"${e.replace(/["\\]/g, '')}"`).join(',')}}`}::text[]) AND ${p.emailConfirmedAt} IS NOT NULL)` : sql``})`,
+          ${emails.length ? sql`OR (lower(${p.email}) = ANY(${textArray(emails)}::text[]) AND ${p.emailConfirmedAt} IS NOT NULL)` : sql``})`,
   );
   return row?.handle ?? null;
 }

@@ -192,6 +192,7 @@ export const fieldCodes = {
   address_not_allowed: 'An address this server may not reach: not public, and not among the hosts IMPORT_ALLOWED_HOSTS lists.',
   relay_unreachable: "The relay's address could not be reached, or its `users/current` did not answer as a WakaTime-compatible service.",
   key_refused: "The other service refused the key (401 or 403 to `users/current`).",
+  not_a_key: 'Not an API key of the service named: a WakaTime key is waka_ and a UUID (or a UUID); any key holds no spaces or control characters (POST /me/imports/remote).',
   languages_not_shared: 'A token asked for a language badge while its owner keeps languages private.',
   ai_not_shared: 'A badge of AI-assisted coding was asked for while its owner keeps AI-assisted coding private (share_ai off).',
 } as const;

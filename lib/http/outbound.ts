@@ -4,6 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { config } from '../config';
+import { ApiError } from './problem';
 
 // Requests Codetally makes on a user's word (an import by key, a relay): to another server whose
 // address the user gave, so never an open door into the network the service runs in. A host is
@@ -136,6 +137,24 @@ export function checkedUrl(raw: string | URL, policy: OutboundPolicy): URL {
     throw new OutboundError('refused_address', `${url.host} is not an address this server may reach`);
   }
   return url;
+}
+
+/**
+ * An address field of a request body, checked against the policy before anything is sent: no
+ * #fragment, and for an API base (`base`) no ?query and no trailing slash. Refused with a 422
+ * naming the field and its rule (`invalid_format`, or `address_not_allowed` for a host the policy
+ * keeps out).
+ */
+export function checkedUrlField(path: string, raw: string, policy: OutboundPolicy, { base = false } = {}): string {
+  try {
+    const url = checkedUrl(raw, policy);
+    if (url.hash || (base && url.search)) throw new OutboundError('bad_url', base ? 'must be a base address, without ? or #' : 'must not carry a #fragment');
+    return base ? url.toString().replace(/\/+$/, '') : url.toString();
+  } catch (err) {
+    if (!(err instanceof OutboundError)) throw err;
+    const code = err.failure === 'bad_url' ? 'invalid_format' : 'address_not_allowed';
+    throw new ApiError('invalid_payload', 'The request body is not valid.', { errors: [{ path, code, message: `${path}: ${err.message}` }] });
+  }
 }
 
 /**

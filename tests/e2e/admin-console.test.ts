@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { programPath } from '../../scripts/build';
 import { chromiumFlags, chromiumPath } from '../helpers/audit';
-import { arrivesAt, expectAccessibleEverywhere, watchErrors } from '../helpers/pages';
+import { arrivesAt, expectAccessibleEverywhere, signUpAt, tokenFrom, watchErrors } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 // The operator's console in Chromium against the production server: a signed-out visitor and a
@@ -30,23 +30,11 @@ const errors: string[] = [];
 
 const watch = watchErrors(errors);
 
+/** A new person signed up in a page of `context`. */
 async function signUp(context: BrowserContext, handle: string, email: string): Promise<Page> {
   const page = watch(await context.newPage());
-  await page.goto(`${base}/signup`, { waitUntil: 'networkidle' });
-  await page.getByLabel('Handle').fill(handle);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await arrivesAt(page, /\/dashboard\?welcome=1$/);
+  await signUpAt(page, base, { handle, email, password });
   return page;
-}
-
-async function tokenFrom(page: Page, name: string): Promise<string> {
-  await page.goto(`${base}/dashboard/settings`, { waitUntil: 'networkidle' });
-  await page.getByLabel('Token name').fill(name);
-  await page.getByRole('button', { name: 'Create token' }).click();
-  await page.getByTestId('token-value').waitFor();
-  return (await page.getByTestId('token-value').textContent())!;
 }
 
 /** A script's heartbeats: every 120 s for 22 hours of yesterday, from four machines. */
@@ -88,7 +76,7 @@ describe.skipIf(!hasChromium)("the operator's console", () => {
 
     const cheaterContext = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     const cheater = await signUp(cheaterContext, `bot${uniq}`, `bot${uniq}@example.test`);
-    const key = await tokenFrom(cheater, 'script');
+    const key = await tokenFrom(cheater, base, 'script');
     await cheat(key);
     // And three heartbeats now, the only ones of today (UTC) on this install.
     const now = Math.floor(Date.now() / 1000);

@@ -3,6 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axe, chromiumPath, describeViolation, smallText, stickingOut } from '../helpers/audit';
 import { passwordUser } from '../helpers/forms';
+import { tokenFrom } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 // The charts as people read them, in Chromium against the production build, at 1366x900 and
@@ -64,11 +65,7 @@ beforeAll(async () => {
   context = await browser.newContext();
   await context.addCookies([{ name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: base }]);
   page = await context.newPage();
-  await page.goto(`${base}/dashboard/settings`, { waitUntil: 'networkidle' });
-  await page.getByLabel('Token name').fill('charts');
-  await page.getByRole('button', { name: 'Create token' }).click();
-  await page.getByTestId('token-value').waitFor();
-  await sync((await page.getByTestId('token-value').textContent())!, history());
+  await sync(await tokenFrom(page, base, 'charts'), history());
   // A public profile with a year of time.
   publicHandle = `ch${Math.random().toString(36).slice(2, 10)}`;
   const made = await fetch(`${api}/admin/users`, {

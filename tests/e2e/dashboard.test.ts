@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axe, describeViolation, pageWidth } from '../helpers/audit';
-import { arrivesAt, expectAccessibleEverywhere, watchErrors } from '../helpers/pages';
+import { arrivesAt, expectAccessibleEverywhere, signUpAt, tokenFrom, watchErrors } from '../helpers/pages';
 
 // The dashboard a returning user sees, and the way in, in Chromium against `next start`: signing
 // up signs in; the home page shows the lines of ~/.wakatime.cfg; "Make a key" still shows its key
@@ -32,22 +32,8 @@ const watch = watchErrors(errors);
 async function signUp(context: BrowserContext): Promise<{ page: Page; handle: string }> {
   const page = watch(await context.newPage());
   const handle = `db${Math.random().toString(36).slice(2, 9)}`;
-  await page.goto(`${base}/signup`, { waitUntil: 'networkidle' });
-  await page.getByLabel('Handle').fill(handle);
-  await page.getByLabel('Email').fill(`${handle}@example.test`);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await arrivesAt(page, /\/dashboard\?welcome=1$/);
+  await signUpAt(page, base, { handle, password });
   return { page, handle };
-}
-
-/** A plugin token made with the token form of Settings, Keys. */
-async function tokenFrom(page: Page, name: string): Promise<string> {
-  await page.goto(`${base}/dashboard/settings`, { waitUntil: 'networkidle' });
-  await page.getByLabel('Token name').fill(name);
-  await page.getByRole('button', { name: 'Create token' }).click();
-  await page.getByTestId('token-value').waitFor();
-  return (await page.getByTestId('token-value').textContent())!;
 }
 
 async function sync(token: string, activities: unknown[]) {
@@ -157,7 +143,7 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
   });
 
   it('revoking a token asks first, and only the second step revokes it', async () => {
-    const token = await tokenFrom(page, 'spare');
+    const token = await tokenFrom(page, base, 'spare');
     expect(await sync(token, [{ language: 'Go', time: 60, date: today, hour: 1 }])).toBe(200);
     await page.goto(`${base}/dashboard/settings`, { waitUntil: 'networkidle' });
     const confirm = page.getByRole('button', { name: 'Yes, revoke token spare' });
@@ -172,7 +158,7 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
 
   it('the year\'s chart and the languages fit their cards at 1366 and 390 px; names, times and shares all show', async () => {
     await page.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });
-    const token = await tokenFrom(page, 'charts');
+    const token = await tokenFrom(page, base, 'charts');
     const days = [0, 1, 2, 40, 100, 200, 300, 360].map((n) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10));
     const activities = days.flatMap((date, i) => [
       { language: 'TypeScript', time: 1800 + i * 60, date, hour: 9, project_name: 'site' },
@@ -218,7 +204,7 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
   it('the Breakdowns page shows AI-assisted time by agent, categories and machines, filters by machine, and fits a phone', async () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.goto(`${base}/dashboard`, { waitUntil: 'networkidle' });
-    const token = await tokenFrom(page, 'agents');
+    const token = await tokenFrom(page, base, 'agents');
     const date = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     expect(
       await sync(token, [
@@ -502,7 +488,7 @@ describe.skipIf(!hasChromium)('the dashboard and the way in', () => {
 
   it('a project page draws every day of its range; renaming onto a project with time asks first, naming both and their time, and a merge splits back out', async () => {
     const { page: tab } = await signUp(await browser.newContext({ viewport: { width: 1366, height: 900 } }));
-    const token = await tokenFrom(tab, 'projects');
+    const token = await tokenFrom(tab, base, 'projects');
     const day = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
     expect(
       await sync(token, [

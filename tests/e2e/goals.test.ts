@@ -3,6 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axe, chromiumPath, describeViolation, smallText, stickingOut } from '../helpers/audit';
 import { passwordUser } from '../helpers/forms';
+import { tokenFrom } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 // The Goals page as people use it, in Chromium against the production build: each goal's history
@@ -62,11 +63,7 @@ beforeAll(async () => {
   context = await browser.newContext();
   await context.addCookies([cookie]);
   page = await context.newPage();
-  await page.goto(`${base}/dashboard/settings`, { waitUntil: 'networkidle' });
-  await page.getByLabel('Token name').fill('goals');
-  await page.getByRole('button', { name: 'Create token' }).click();
-  await page.getByTestId('token-value').waitFor();
-  const token = (await page.getByTestId('token-value').textContent())!;
+  const token = await tokenFrom(page, base, 'goals');
   const res = await fetch(`${base}/main/api/v1/sync/activities`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

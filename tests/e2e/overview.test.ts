@@ -3,6 +3,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axe, chromiumPath, describeViolation, smallText, stickingOut } from '../helpers/audit';
 import { passwordUser } from '../helpers/forms';
+import { tokenFrom } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 // The dashboard's Overview as a WakaTime user reads it each morning, in Chromium against the
@@ -71,11 +72,7 @@ beforeAll(async () => {
   const context = await browser.newContext();
   await context.addCookies([{ name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: base }]);
   page = await context.newPage();
-  await page.goto(`${base}/dashboard/settings`, { waitUntil: 'networkidle' });
-  await page.getByLabel('Token name').fill('plugins');
-  await page.getByRole('button', { name: 'Create token' }).click();
-  await page.getByTestId('token-value').waitFor();
-  const key = (await page.getByTestId('token-value').textContent())!;
+  const key = await tokenFrom(page, base, 'plugins');
   const y = dayStart(1);
   await send(key, desk, stream(y + 10 * 3600, 40, { project: longProject, language: 'TypeScript' }));
   await send(key, laptop, stream(y + 13 * 3600, 20, { project: api, language: 'Go', category: 'debugging' }));

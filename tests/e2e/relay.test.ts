@@ -2,6 +2,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFlags, chromiumPath } from '../helpers/audit';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { signUpAt } from '../helpers/pages';
 import { until } from '../helpers/until';
 
 // Relays between two real installs (production builds, embedded databases, no AUTH_SECRET: each
@@ -180,12 +181,7 @@ describe('a relay to another Codetally', () => {
       const context = await browser.newContext({ javaScriptEnabled: false });
       const page = await context.newPage();
       const handle = `bob${Math.random().toString(36).slice(2, 8)}`;
-      await page.goto(`${a.baseUrl}/signup`);
-      await page.getByLabel('Handle').fill(handle);
-      await page.getByLabel('Email').fill(`${handle}@example.test`);
-      await page.getByLabel('Password').fill('correct horse battery');
-      await page.getByRole('button', { name: 'Create account' }).click();
-      await page.waitForURL(/\/dashboard/);
+      await signUpAt(page, a.baseUrl, { handle, password: 'correct horse battery' });
       await page.goto(`${a.baseUrl}/dashboard/settings/relays`);
       await expect(page.getByTestId('no-relays').count()).resolves.toBe(1);
       // A refused key: the form says so, naming the field, and keeps the address.

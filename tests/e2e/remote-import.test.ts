@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { signUpAt } from '../helpers/pages';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { until } from '../helpers/until';
 
@@ -137,14 +138,7 @@ describe.skipIf(!hasChromium)("the Import page's progress bar, in a browser", ()
     await browser?.close();
   });
 
-  async function signUp(page: Page, handle: string) {
-    await page.goto(`${target.baseUrl}/signup`, { waitUntil: 'networkidle' });
-    await page.getByLabel('Handle').fill(handle);
-    await page.getByLabel('Email').fill(`${handle}@example.test`);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect.poll(() => page.url(), { timeout: 20_000 }).toMatch(/\/dashboard\?welcome=1$/);
-  }
+  const signUp = (page: Page, handle: string) => signUpAt(page, target.baseUrl, { handle, password });
 
   for (const javaScriptEnabled of [true, false]) {
     it(`imports from the other server through the form, showing a progress bar until it is done (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`, async () => {

@@ -4,19 +4,15 @@ import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
 import { createGoal, deleteGoal, updateGoal } from '@/lib/figures/goals';
 import { createGoalSchema, updateGoalSchema } from '@/lib/figures/schemas';
-import { formError, parseForm, type FormState } from '@/lib/web/account/forms';
+import { formError, formText, parseForm, type FormState } from '@/lib/web/account/forms';
 import { requireUser } from '@/lib/web/account/session';
 
 // The goals page's forms: the session re-read, the API's own schemas, the same lib functions.
 
-const text = (form: FormData, name: string) => {
-  const v = form.get(name);
-  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
-};
 
 /** What a goal form sent (shown again after a refusal) and the goal it asks for, in the API's fields. */
 function goalForm(form: FormData) {
-  const values = { period: text(form, 'period'), hours: text(form, 'hours'), minutes: text(form, 'minutes'), language: text(form, 'language'), project: text(form, 'project'), title: text(form, 'title'), ignore_weekends: form.get('ignore_weekends') === 'on' };
+  const values = { period: formText(form, 'period'), hours: formText(form, 'hours'), minutes: formText(form, 'minutes'), language: formText(form, 'language'), project: formText(form, 'project'), title: formText(form, 'title'), ignore_weekends: form.get('ignore_weekends') === 'on' };
   // Hours and minutes, either left empty as none; both empty is no time, which the schema refuses.
   const time = values.hours === undefined && values.minutes === undefined ? NaN : Number(values.hours ?? 0) * 3600 + Number(values.minutes ?? 0) * 60;
   return { values, goal: { period: values.period, seconds: Math.round(time), language: values.language, project: values.project, title: values.title, ignore_weekends: values.ignore_weekends } };

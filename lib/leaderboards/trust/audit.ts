@@ -30,13 +30,13 @@ export async function recordAction(db: Db, entry: { operator: Actor; action: str
   );
 }
 
-/** The newest AUDIT_PAGE entries, of one handle (any case) if given. */
-export async function auditLog(db: Db, handle?: string | null): Promise<AuditEntry[]> {
+/** The newest `limit` entries (at most AUDIT_PAGE), of one handle (any case) if given. */
+export async function auditLog(db: Db, handle?: string | null, limit = AUDIT_PAGE): Promise<AuditEntry[]> {
   const a = operatorAudit;
   const found = await rows<{ at: string | Date; operator: string; action: string; handle: string | null; reason: string | null; until: string | Date | null }>(
     db,
     sql`SELECT ${a.at} AS at, ${a.operator} AS operator, ${a.action} AS action, ${a.handle} AS handle, ${a.reason} AS reason, ${a.until} AS until
-        FROM ${a} ${handle ? sql`WHERE lower(${a.handle}) = lower(${handle})` : sql``} ORDER BY ${a.id} DESC LIMIT ${AUDIT_PAGE}`,
+        FROM ${a} ${handle ? sql`WHERE lower(${a.handle}) = lower(${handle})` : sql``} ORDER BY ${a.id} DESC LIMIT ${Math.min(limit, AUDIT_PAGE)}`,
   );
   return found.map((r) => ({ at: iso(r.at)!, operator: r.operator, action: r.action, handle: r.handle, reason: r.reason, until: iso(r.until) }));
 }

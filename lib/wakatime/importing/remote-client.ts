@@ -12,7 +12,7 @@ import { readMachineNamesPage, readUserAgentsPage, type ListPage } from './user-
 // status and a short reason, with the key cut out should the server echo it), never the key.
 
 /** Each answer's deadline and size (a day of heartbeats is a few MB; lists are smaller). */
-export const REQUEST_TIMEOUT_MS = 30_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 /** The longest reason kept from another server's answer. */
 const MAX_REASON = 200;

@@ -19,7 +19,7 @@ import type { Touch } from './remote';
 // same days imported again count nothing twice.
 
 /** The most days read: 20 years. */
-export const MAX_DAYS = 7_305;
+const MAX_DAYS = 7_305;
 /** The most pages of one day (Codetally answers up to a few thousand heartbeats a page). */
 const MAX_PAGES_PER_DAY = 500;
 /** Without a first day from the server: the last year. */

@@ -21,7 +21,7 @@ import type { FetchedMachineName, FetchedUserAgent } from './user-agents-fetch';
 // needed, and a restart resumes it.
 
 /** How long WakaTime may take to prepare a dump. */
-export const MAX_DUMP_WAIT_MS = 6 * 3_600_000;
+const MAX_DUMP_WAIT_MS = 6 * 3_600_000;
 /** How often WakaTime is asked whether the dump is ready (tests shorten it). */
 export const dumpPoll = { ms: 15_000 };
 /** The download's deadline (a dump can be gigabytes). */

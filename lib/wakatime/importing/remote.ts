@@ -6,9 +6,9 @@ import { attemptPolicies, takeAttempt } from '../../auth/attempts';
 import { config } from '../../config';
 import type { Db } from '../../db/client';
 import { imports, users } from '../../db/schema';
-import { checkedUrl, hostList, OutboundError, userAddresses, type OutboundPolicy } from '../../http/outbound';
-import { ApiError } from '../../http/problem';
+import { checkedUrlField, hostList, userAddresses, type OutboundPolicy } from '../../http/outbound';
 import { isUuid } from '../../ids';
+import { remoteText } from '../../text';
 import { ImportError } from './day-importer';
 import { DumpError } from './dump';
 import { claimImportSlot } from './imports';
@@ -79,21 +79,6 @@ export type RemoteImportInput = z.infer<typeof remoteImportSchema>;
 /** Where a dump is downloaded from: the operator's list only. */
 export const downloadPolicy = (): OutboundPolicy => ({ hosts: hostList(config().IMPORT_DOWNLOAD_HOSTS), publicAddresses: false });
 
-const fieldProblem = (path: string, code: string, message: string) =>
-  new ApiError('invalid_payload', 'The request body is not valid.', { errors: [{ path, code, message: `${path}: ${message}` }] });
-
-/** A URL checked against a policy, or a 422 naming its field. */
-function checkedField(path: string, raw: string, policy: OutboundPolicy): URL {
-  try {
-    const url = checkedUrl(raw, policy);
-    if (url.hash) throw new OutboundError('bad_url', 'must not carry a #fragment');
-    return url;
-  } catch (err) {
-    if (err instanceof OutboundError) throw fieldProblem(path, err.failure, err.message);
-    throw err;
-  }
-}
-
 /** This process's runs, by import (on globalThis: Next may load this module more than once). */
 const slot = globalThis as typeof globalThis & { __codetallyRemoteImports?: Map<string, Promise<void>> };
 const runs: Map<string, Promise<void>> = (slot.__codetallyRemoteImports ??= new Map());
@@ -112,11 +97,9 @@ export async function startRemoteImport(db: Db, userId: string, input: RemoteImp
   let apiUrl: string | null = null;
   let downloadUrl: string | null = null;
   if (input.from === 'compatible') {
-    const url = checkedField('api_url', input.api_url, userAddresses());
-    if (url.search) throw fieldProblem('api_url', 'bad_url', 'must be the API base, without a ?query');
-    apiUrl = url.toString().replace(/\/+$/, '');
+    apiUrl = checkedUrlField('api_url', input.api_url, userAddresses(), { base: true });
   } else if (input.download_url !== undefined) {
-    downloadUrl = checkedField('download_url', input.download_url, downloadPolicy()).toString();
+    downloadUrl = checkedUrlField('download_url', input.download_url, downloadPolicy());
   }
   await takeAttempt(db, [{ policy: attemptPolicies.wakatimeLookup, subject: `user:${userId}` }]);
   const id = randomUUID();
@@ -169,9 +152,10 @@ async function runRemote(db: Db, id: string, userId: string, key: string, apiUrl
 }
 
 async function end(db: Db, id: string, how: { status: 'done' | 'failed'; error?: string }): Promise<void> {
+  // An error may quote what the other server said (a dump's status, a reason): made fit for the database here, whatever its source.
   await db
     .update(imports)
-    .set({ status: how.status, error: how.error ?? null, stage: null, finishedAt: new Date(), remoteSeenAt: null, userAgents: null, machineNames: null })
+    .set({ status: how.status, error: how.error === undefined ? null : remoteText(how.error), stage: null, finishedAt: new Date(), remoteSeenAt: null, userAgents: null, machineNames: null })
     .where(and(eq(imports.id, id), inArray(imports.status, unfinished)));
 }
 

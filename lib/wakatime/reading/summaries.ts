@@ -85,7 +85,7 @@ interface AiSums {
 }
 
 /** One AI model's figures over a period. */
-export interface ModelFigures {
+interface ModelFigures {
   name: string;
   lines: number;
   input_tokens: number;
@@ -93,7 +93,7 @@ export interface ModelFigures {
 }
 
 /** A period's AI figures: line changes, what AI agents reported, and per model. */
-export type AiFigures = LineChanges & AiSums & { ai_model_breakdown: ModelFigures[] };
+type AiFigures = LineChanges & AiSums & { ai_model_breakdown: ModelFigures[] };
 
 /**
  * The names of the AI figures, as `grand_total` and stats' `data` carry them: what a public answer

@@ -16,7 +16,7 @@ import { wake } from './wake';
 // logged, never answered: the heartbeats are stored.
 
 /** Heartbeats older than this are not relayed. */
-export const RELAY_MAX_AGE_MS = 180 * 86_400_000;
+const RELAY_MAX_AGE_MS = 180 * 86_400_000;
 
 /** The fields of a heartbeat forwarded as sent (WakaTime's, wakatime-cli's AI fields included); any other is left out. */
 const FORWARDED = [
@@ -66,7 +66,7 @@ interface Relayable {
  * The request's heartbeats to relay: accepted, not from a relay, not older than RELAY_MAX_AGE_MS,
  * each once, with the machine each was counted on (X-Machine-Name, else its `hostname`).
  */
-export function relayable(request: Request, items: readonly unknown[], results: readonly ItemResult[], now = Date.now()): Relayable[] {
+function relayable(request: Request, items: readonly unknown[], results: readonly ItemResult[], now = Date.now()): Relayable[] {
   if (request.headers.has(ORIGIN_HEADER)) return [];
   const seen = new Set<string>();
   const out: Relayable[] = [];

@@ -6,10 +6,10 @@ import { usersChanged } from '../../db/changes';
 import { relays, users } from '../../db/schema';
 import { perDatabase } from '../../db/services';
 import type { UserChanges } from '../../db/types';
-import { OutboundError } from '../../http/outbound';
+import { checkedUrlField, userAddresses } from '../../http/outbound';
 import { ApiError } from '../../http/problem';
 import { isUuid } from '../../ids';
-import { checkKey, relayBase } from './remote';
+import { checkKey } from './remote';
 import { sealRelayKey } from './sealed';
 import { MAX_RELAYS, type CreateRelayInput, type RelayDto } from './schemas';
 
@@ -82,13 +82,7 @@ function fieldError(path: string, code: string, message: string): ApiError {
  * service who it belongs to, then the row, its key sealed to its id; the fourth is refused.
  */
 export async function createRelay(db: Db, userId: string, input: CreateRelayInput): Promise<{ id: string; name: string; api_url: string }> {
-  let base: string;
-  try {
-    base = relayBase(input.api_url);
-  } catch (err) {
-    if (!(err instanceof OutboundError)) throw err;
-    throw fieldError('api_url', err.failure === 'bad_url' ? 'invalid_format' : 'address_not_allowed', `api_url ${err.message}`);
-  }
+  const base = checkedUrlField('api_url', input.api_url, userAddresses(), { base: true });
   await assertRoom(db, userId);
   // Each check is a request to an address the user chose: limited per user (429 with Retry-After),
   // so that the route is no tool to probe hosts with.

@@ -1,4 +1,4 @@
-import { checkedUrl, OutboundError, outboundBytes, userAddresses } from '../../http/outbound';
+import { OutboundError, outboundBytes, userAddresses } from '../../http/outbound';
 import { basicAuth } from '../api-key';
 
 // What a relay says to the other service, through lib/http/outbound.ts under the rules for an
@@ -12,17 +12,6 @@ export const RELAY_ANSWER_BYTES = 256 * 1024;
 
 /** The header a heartbeat a relay forwards carries, naming the install it comes from: such a heartbeat is never relayed again. */
 export const ORIGIN_HEADER = 'x-origin-instance';
-
-
-/**
- * A base address as kept: checked against the outbound rules (an OutboundError says why not), no
- * query or fragment, no trailing slash.
- */
-export function relayBase(raw: string): string {
-  const url = checkedUrl(raw, userAddresses());
-  if (url.search || url.hash) throw new OutboundError('bad_url', 'must be a base address, without ? or #');
-  return url.toString().replace(/\/+$/, '');
-}
 
 /** What checking a key against `{base}/users/current` found: ok, the key refused, or what else happened. */
 export type KeyCheck = { ok: true } | { ok: false; field: 'api_key' | 'api_url'; message: string };

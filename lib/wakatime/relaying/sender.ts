@@ -37,20 +37,23 @@ const REQUESTS_PER_RUN = 20;
 const RELAYS_PER_RUN = 50;
 const PARALLEL = 4;
 /** How long claimed rows stay out of other senders' reach. */
-export const LEASE_MS = 2 * 60_000;
+const LEASE_MS = 2 * 60_000;
 export const BACKOFF_FIRST_MS = 5_000;
-export const BACKOFF_MAX_MS = 20 * 60_000;
+const BACKOFF_MAX_MS = 20 * 60_000;
 /** Failed attempts in a UTC day that pause a relay. */
 export const PAUSE_AFTER = 100;
 /** Failed attempts in a row (nothing accepted between) at which a refusal of the key (401, 403) pauses a relay. */
-export const KEY_REFUSALS_TO_PAUSE = 3;
+const KEY_REFUSALS_TO_PAUSE = 3;
 /** How long a heartbeat is kept in the queue at most. */
-export const KEEP_MS = 24 * 3_600_000;
+const KEEP_MS = 24 * 3_600_000;
 /** How often each process looks for due rows. */
-export const LOOK_EVERY_MS = 3_000;
+const LOOK_EVERY_MS = 3_000;
 
-/** The wait before the next attempt after `failuresInRow` failures in a row (1 and more). */
-export const backoffMs = (failuresInRow: number) => Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** Math.max(0, Math.min(failuresInRow - 1, 20)));
+/**
+ * The wait before the next attempt, in seconds, as SQL over the row being updated: BACKOFF_FIRST_MS
+ * after the first failure in a row, doubling with each (failures_in_row before this one), at most BACKOFF_MAX_MS.
+ */
+const backoffSeconds = sql.raw(`least(${BACKOFF_MAX_MS}, ${BACKOFF_FIRST_MS} * power(2, least(failures_in_row, 20))) / 1000.0`);
 
 const ts = (d: Date) => d.toISOString();
 
@@ -221,12 +224,11 @@ async function failed(db: Db, relay: DueRelay, now: Date, error: string, pauseIn
           failures_day = ${day},
           failures_in_row = failures_in_row + 1,
           last_error = ${error},
-          retry_at = ${ts(now)}::timestamptz
+          retry_at = ${ts(now)}::timestamptz + make_interval(secs => ${backoffSeconds})
         WHERE id = ${relay.id}::uuid
         RETURNING failures_in_row, failures_today`,
   );
   if (!row) return false;
-  await db.update(relays).set({ retryAt: new Date(now.getTime() + backoffMs(row.failures_in_row)) }).where(eq(relays.id, relay.id));
   const inRow = row.failures_in_row >= pauseInRow;
   if (!inRow && row.failures_today < PAUSE_AFTER) return false;
   const reason = inRow ? (pauseInRow > 1 ? `${error}; ${row.failures_in_row} failed attempts in a row` : error) : `paused after ${PAUSE_AFTER} failed attempts today (last: ${error})`;
@@ -273,13 +275,14 @@ async function sendRelay(db: Db, relay: DueRelay, origin: string, now: Date, run
     if (claimed.length === 0) return;
     let refusal: string | null = null;
     let ok = false;
-    for (const [i, group] of groups(claimed).entries()) {
+    const grouped = groups(claimed);
+    for (const [i, group] of grouped.entries()) {
       requests++;
       const outcome = await sendGroup(relay, key, origin, group);
       if (!outcome.ok) {
         run.failed++;
         // This group and those not yet sent wait for the relay's next attempt.
-        const rest = groups(claimed).slice(i).flat().map((c) => Number(c.id));
+        const rest = grouped.slice(i).flat().map((c) => Number(c.id));
         await release(db, rest);
         if (await failed(db, relay, now, outcome.error, outcome.keyRefused ? KEY_REFUSALS_TO_PAUSE : Infinity)) run.paused++;
         return;

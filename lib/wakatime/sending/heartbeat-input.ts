@@ -35,11 +35,11 @@ const lineChanges = (field: string) =>
     .meta({ description: `Net lines ${field.startsWith('ai') ? 'an AI agent' : 'the person'} changed with this heartbeat (negative: more deleted), as wakatime-cli sends them; summed per hour over all history.` });
 
 /** The most tokens one heartbeat may report, either way (wakatime-cli sends those used since its previous heartbeat). */
-export const MAX_AI_TOKENS = 100_000_000;
+const MAX_AI_TOKENS = 100_000_000;
 /** The longest prompt one heartbeat may report, in characters. */
-export const MAX_PROMPT_LENGTH = 10_000_000;
+const MAX_PROMPT_LENGTH = 10_000_000;
 /** The longest AI session id kept (as a digest). */
-export const MAX_AI_SESSION = 255;
+const MAX_AI_SESSION = 255;
 
 const aiCount = (field: string, max: number, description: string) =>
   z

@@ -15,6 +15,12 @@ export interface FormState {
   result?: Record<string, unknown>;
 }
 
+/** A text field of a posted form, or undefined when it is missing or blank (the schema then says what it needs). */
+export function formText(form: FormData, name: string): string | undefined {
+  const v = form.get(name);
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
 /** Runs the schema; on failure returns the form state with each field's first message. */
 export function parseForm<T extends z.ZodType>(schema: T, value: unknown): { data: z.infer<T> } | { state: FormState } {
   const parsed = schema.safeParse(value);

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
-import { formError, parseForm, type FormState } from '@/lib/web/account/forms';
+import { formError, formText, parseForm, type FormState } from '@/lib/web/account/forms';
 import { requireUser } from '@/lib/web/account/session';
 import { remoteImportSchema, startRemoteImport } from '@/lib/wakatime/importing/remote';
 
@@ -11,19 +11,15 @@ import { remoteImportSchema, startRemoteImport } from '@/lib/wakatime/importing/
 // lib function as POST /me/imports/remote. The key is never sent back into the page (a refused form
 // shows the other fields again, the key field empty).
 
-const text = (form: FormData, name: string) => {
-  const v = form.get(name);
-  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
-};
 
 export async function startRemoteImportAction(_: FormState, form: FormData): Promise<FormState> {
   const user = await requireUser('/dashboard/settings/import');
-  const from = text(form, 'from');
-  const values = { from, api_url: text(form, 'api_url'), download_url: text(form, 'download_url') };
+  const from = formText(form, 'from');
+  const values = { from, api_url: formText(form, 'api_url'), download_url: formText(form, 'download_url') };
   const input =
     from === 'compatible'
-      ? { from, api_url: values.api_url ?? '', api_key: text(form, 'api_key') ?? '' }
-      : { from, api_key: text(form, 'api_key') ?? '', ...(values.download_url ? { download_url: values.download_url } : {}) };
+      ? { from, api_url: values.api_url ?? '', api_key: formText(form, 'api_key') ?? '' }
+      : { from, api_key: formText(form, 'api_key') ?? '', ...(values.download_url ? { download_url: values.download_url } : {}) };
   const parsed = parseForm(remoteImportSchema, input);
   if ('state' in parsed) return { ...parsed.state, values };
   try {

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
-import { formError, parseForm, type FormState } from '@/lib/web/account/forms';
+import { formError, formText, parseForm, type FormState } from '@/lib/web/account/forms';
 import { requireUser } from '@/lib/web/account/session';
 import { createRelay, deleteRelay, setRelayPaused } from '@/lib/wakatime/relaying/relays';
 import { createRelaySchema } from '@/lib/wakatime/relaying/schemas';
@@ -11,16 +11,12 @@ import { createRelaySchema } from '@/lib/wakatime/relaying/schemas';
 
 const PAGE = '/dashboard/settings/relays';
 
-const text = (form: FormData, name: string) => {
-  const v = form.get(name);
-  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
-};
 
 export async function createRelayAction(_: FormState, form: FormData): Promise<FormState> {
   const user = await requireUser(PAGE);
   // The key is never sent back to the form: a refused form asks for it again.
-  const values = { api_url: text(form, 'api_url'), name: text(form, 'name') };
-  const parsed = parseForm(createRelaySchema, { ...values, api_key: text(form, 'api_key') });
+  const values = { api_url: formText(form, 'api_url'), name: formText(form, 'name') };
+  const parsed = parseForm(createRelaySchema, { ...values, api_key: formText(form, 'api_key') });
   if ('state' in parsed) return { ...parsed.state, values };
   try {
     await createRelay(await getDb(), user.id, parsed.data);
